@@ -1,0 +1,106 @@
+"""Col-Or-Form bots with a reaction-time model, and a loop that plays bots against each other.
+
+A bot looks at every revealed task, finds its quickest way to solve one, and
+calls STOP after a delay that grows with the figures to check, the quarter
+turns to imagine and the hand cards to place, times seeded noise. Its level
+sets its speed, how many hand cards it can juggle in its head, and how often it
+calls STOP on a wrong solution.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from colorlab.agents import SeededAgent
+from colorlab.colorform.model import Claim, GiveUp, Pass, State, Stop, new_game, play
+from colorlab.colorform.rules import Rules
+from colorlab.colorform.solver import ways
+from colorlab.record import GameRecord
+
+
+@dataclasses.dataclass(frozen=True)
+class Level:
+    """How quick, how deep and how careless a bot is."""
+
+    speed: float
+    most_cards: int
+    blunders: float
+
+
+LEVELS = {
+    "easy": Level(speed=1.8, most_cards=1, blunders=0.08),
+    "medium": Level(speed=1.2, most_cards=2, blunders=0.03),
+    "hard": Level(speed=0.8, most_cards=6, blunders=0.0),
+}
+
+
+def reaction_seconds(figures: int, quarter_turns: int, cards: int, mirrored: bool = False) -> float:
+    """How long does an average player need to see a solution of this difficulty?"""
+    turns = min(quarter_turns, 4 - quarter_turns)
+    return 1.0 + 0.5 * figures + 0.8 * turns + 1.5 * cards + (1.0 if mirrored else 0.0)
+
+
+class ReactionBot(SeededAgent):
+    """A bot that claims the task it can see quickest, after a human-like delay."""
+
+    levels = tuple(LEVELS)
+
+    def act(self, state: State, player: int) -> Claim | Pass | None:
+        """Which claim does this bot make (or, in junior, does it pass)?"""
+        if state.over:
+            return None
+        level = LEVELS[self.level]
+        hand, tops = state.hands[player], state.tops
+        if state.junior and player != state.active:
+            return None
+        best = None
+        for task in state.revealed_tasks():
+            for rotation, mirrored, placements in ways(tops, hand, task.cells, state.rules):
+                if len(placements) > level.most_cards:
+                    continue
+                seconds = reaction_seconds(task.size, rotation, len(placements), mirrored)
+                if best is None or seconds < best[0]:
+                    best = (seconds, task, rotation, mirrored, placements)
+        if best is None:
+            if state.junior:
+                return Pass(player)
+            if state.revealed_tasks() and self.rng.random() < level.blunders:
+                task = self.rng.choice(state.revealed_tasks())
+                return Claim(player, task.number, time=self._delay(reaction_seconds(task.size, 0, 0)))
+            return None
+        seconds, task, rotation, mirrored, placements = best
+        if self.rng.random() < level.blunders:
+            placements = dict(list(placements.items())[:-1])
+        return Claim(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
+                     seconds_shown=round(1.0 + len(placements) * 1.5, 2))
+
+    def _delay(self, seconds: float) -> float:
+        return round(seconds * LEVELS[self.level].speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)
+
+
+def next_action(state: State, agents: list) -> Claim | Stop | GiveUp | Pass:
+    """What happens next at a table of bots: the earliest STOP calls, a pass, or giving up?"""
+    if state.junior:
+        return agents[state.active].act(state, state.active) or Pass(state.active)
+    claims = [claim for seat, agent in enumerate(agents) if (claim := agent.act(state, seat))]
+    if not claims:
+        return GiveUp()
+    first = min(claim.time for claim in claims)
+    return Stop(tuple(claim for claim in claims if claim.time - first <= state.rules.stop_window))
+
+
+def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
+              max_actions: int = 10_000) -> GameRecord:
+    """Play a whole game between bots and return its record."""
+    agents = agents or [ReactionBot("medium", seed=seed * 31 + seat) for seat in range(rules.players)]
+    if len(agents) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} agents, not {len(agents)}")
+    state, actions = new_game(rules, seed), []
+    while not state.over:
+        if len(actions) >= max_actions:
+            raise RuntimeError(f"game {seed} did not end within {max_actions} actions")
+        action = next_action(state, agents)
+        state = play(state, action)
+        actions.append(action)
+    return GameRecord("colorform", rules, seed, tuple(actions))

@@ -1,0 +1,533 @@
+"""Col-Or-Form as a state and pure transitions.
+
+``new_game(rules, seed)`` deals a game; ``play(state, action)`` returns the next
+state or raises an :class:`~colorlab.rules.IllegalAction` subclass that names
+the broken rule, leaving the state as it was. All chance comes from the seed.
+
+The base game has three actions:
+
+- :class:`Stop`: one or more STOP calls made at almost the same moment (within
+  ``rules.stop_window`` seconds), each a :class:`Claim` with its time; they are
+  checked in time order (ties by seat).
+- :class:`GiveUp`: the table agrees nobody can find a solution; the round ends.
+- A round also ends by itself when every revealed task is taken, or when the
+  solver proves that no player can solve any revealed task.
+
+FIKOLO JUNIOR is played in turns: the active player either claims the task card
+on top of its own pile (:class:`Claim`) or passes (:class:`Pass`).
+
+Two points the rulebook leaves open are settled here. A claim on a task that an
+earlier claim of the same STOP already took is void (no penalty). And a game in
+which every task still in play has been proved unsolvable, with no layout or
+hand changing since, ends at once ("stuck") instead of cycling forever; in
+junior the winners are then the players with the fewest task cards left.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Iterable
+
+from colorlab.colorform.components import FIGURES, Figure, TaskCard, figure, task_cards
+from colorlab.colorform.rules import Rules
+from colorlab.colorform.solver import solvable, transform_cells, why_not
+from colorlab.record import GameSpec, register
+from colorlab.rules import GameOver, IllegalAction, NotYourTurn
+
+
+class UnknownPlayer(IllegalAction):
+    """A seat number that is not in the game."""
+
+
+class UnknownCard(IllegalAction):
+    """A figure or task card that does not exist."""
+
+
+class CardNotInHand(IllegalAction):
+    """A figure card the claimant does not hold, or holds once but uses twice."""
+
+
+class CellTaken(IllegalAction):
+    """Two hand cards put on the same layout cell."""
+
+
+class BlankCell(IllegalAction):
+    """A hand card put where the task card shows no figure."""
+
+
+class TaskNotAvailable(IllegalAction):
+    """A task card that is not revealed on the table (already taken, or never dealt)."""
+
+
+class TurnNotAllowed(IllegalAction):
+    """A turn or mirror image of the task card that the rules do not allow."""
+
+
+class BadStop(IllegalAction):
+    """A STOP call that is malformed: no claims, a player twice, or calls too far apart."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """A player's claimed solution: a task, its turn, and hand cards on layout cells."""
+
+    player: int
+    task: int
+    rotation: int = 0
+    placements: tuple[tuple[int, Figure], ...] = ()
+    mirrored: bool = False
+    time: float = 0.0
+    seconds_shown: float = 0.0
+
+    def __post_init__(self) -> None:
+        pairs = self.placements.items() if isinstance(self.placements, dict) else self.placements
+        object.__setattr__(self, "placements", tuple((cell, _figure(card)) for cell, card in pairs))
+
+
+@dataclasses.dataclass(frozen=True)
+class Stop:
+    """STOP calls made at almost the same moment, resolved in time order."""
+
+    claims: tuple[Claim, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "claims", tuple(self.claims))
+
+
+@dataclasses.dataclass(frozen=True)
+class GiveUp:
+    """The players agree that nobody can solve a revealed task: the round ends."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Pass:
+    """Junior: the active player cannot solve its task card; it goes to the bottom."""
+
+    player: int
+
+
+Action = Claim | Stop | GiveUp | Pass
+Stack = tuple[Figure, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """Everything on the table, in the piles and in the hands at one moment."""
+
+    rules: Rules
+    seed: int
+    layout: tuple[Stack, ...]
+    figure_pile: tuple[Figure, ...]
+    hands: tuple[tuple[Figure, ...], ...]
+    task_pile: tuple[TaskCard, ...]
+    revealed: tuple[tuple[TaskCard, ...], ...]
+    own_piles: tuple[tuple[TaskCard, ...], ...]
+    won: tuple[tuple[tuple[TaskCard, bool], ...], ...]
+    box: tuple[TaskCard, ...]
+    round: int = 1
+    active: int = 0
+    last_round: bool = False
+    finished: tuple[int, ...] = ()
+    shuffles: int = 0
+    proven: frozenset = frozenset()
+    over: bool = False
+    end_reason: str = ""
+    events: tuple[str, ...] = ()
+
+    @property
+    def tops(self) -> tuple[Figure, ...]:
+        """Which figure lies on top of each of the nine layout stacks?"""
+        return tuple(stack[-1] for stack in self.layout)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def junior(self) -> bool:
+        return self.rules.variant == "junior"
+
+    def revealed_tasks(self) -> list[TaskCard]:
+        """Which task cards lie face up, ready to be solved?"""
+        return [card for cards in self.revealed for card in cards]
+
+
+def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
+    """Deal a new game: the layout, the hands and the task cards."""
+    rng = random.Random(f"{seed}/setup")
+    figures = rng.sample(FIGURES, len(FIGURES))
+    layout, figures = tuple((card,) for card in figures[:9]), figures[9:]
+    hands = tuple(tuple(figures[p * rules.hand_size:(p + 1) * rules.hand_size]) for p in range(rules.players))
+    pile = tuple(figures[rules.players * rules.hand_size:])
+    in_play = [card for card in task_cards() if card.size <= rules.largest_task]
+    box = tuple(card for card in task_cards() if card.size > rules.largest_task)
+    rng.shuffle(in_play)
+    empty = tuple(() for _ in range(rules.players))
+    state = State(rules=rules, seed=seed, layout=layout, figure_pile=pile, hands=hands,
+                  task_pile=tuple(in_play), revealed=empty, own_piles=empty, won=empty,
+                  box=box)
+    if rules.variant == "junior":
+        n = rules.tasks_per_player
+        own = tuple(tuple(in_play[p * n:(p + 1) * n]) for p in range(rules.players))
+        box = box + tuple(in_play[rules.players * n:])
+        state = dataclasses.replace(state, own_piles=own, task_pile=(), box=box)
+        return _reveal_for(state, 0, ("The youngest player (seat 0) starts.",))
+    return _settle(_deal_tasks(state, ("Round 1: the task cards are revealed.",)))
+
+
+def play(state: State, action: Action) -> State:
+    """Apply one action and return the new state; refuse an illegal one with a reason."""
+    if state.over:
+        raise GameOver(f"the game is over ({state.end_reason})")
+    if state.junior:
+        if isinstance(action, Claim):
+            return _junior_claim(state, action)
+        if isinstance(action, Pass):
+            return _junior_pass(state, action)
+        raise IllegalAction(f"{type(action).__name__} is not a junior action: claim or pass")
+    if isinstance(action, Claim):
+        action = Stop((action,))
+    if isinstance(action, Stop):
+        return _stop(state, action)
+    if isinstance(action, GiveUp):
+        return _settle(_end_round(state, proven=False, events=("The players give up on this round.",)))
+    raise IllegalAction(f"{type(action).__name__ if action is not None else 'None'} is not a "
+                        "base-game action: stop (with claims) or give up")
+
+
+def scores(state: State) -> list[int]:
+    """How many points has each player? (Junior: how many task cards each has solved.)"""
+    if state.junior:
+        return [len(won) for won in state.won]
+    return [sum(-card.size if face_up else card.size for card, face_up in won) for won in state.won]
+
+
+def winners(state: State) -> list[int]:
+    """Who wins (several players share a win on a full tie)? Empty until the game is over."""
+    if not state.over:
+        return []
+    if state.junior:
+        if state.finished:
+            return sorted(state.finished)
+        left = [len(pile) + len(shown) for pile, shown in zip(state.own_piles, state.revealed)]
+        return [p for p, n in enumerate(left) if n == min(left)]
+    keys = [(score, -len(won)) for score, won in zip(scores(state), state.won)]
+    return [p for p, key in enumerate(keys) if key == max(keys)]
+
+
+def ranking(state: State) -> list[tuple[int, int]]:
+    """Which place does each player take, as (place, player), best first, ties sharing a place?"""
+    keys = [(score, -len(won)) for score, won in zip(scores(state), state.won)]
+    order = sorted(range(state.players), key=lambda p: keys[p], reverse=True)
+    return [(1 + sum(k > keys[p] for k in keys), p) for p in order]
+
+
+def _figure(card) -> Figure:
+    try:
+        return figure(card)
+    except ValueError as error:
+        raise UnknownCard(str(error)) from None
+
+
+def _rng(state: State) -> random.Random:
+    return random.Random(f"{state.seed}/shuffle/{state.shuffles}")
+
+
+def _check_claim(state: State, claim: Claim) -> TaskCard:
+    """Refuse a malformed claim; return the task card it names."""
+    if not isinstance(claim, Claim):
+        raise IllegalAction(f"{claim!r} is not a claim")
+    if isinstance(claim.player, bool) or not isinstance(claim.player, int) or not 0 <= claim.player < state.players:
+        raise UnknownPlayer(f"there is no player {claim.player!r}; seats are 0 to {state.players - 1}")
+    if state.junior and claim.player != state.active:
+        raise NotYourTurn(f"it is player {state.active}'s turn, not player {claim.player}'s")
+    task = next((card for card in state.revealed_tasks() if card.number == claim.task), None)
+    if task is None:
+        known = isinstance(claim.task, int) and 1 <= claim.task <= len(task_cards())
+        if not known:
+            raise UnknownCard(f"there is no task card {claim.task!r}")
+        raise TaskNotAvailable(f"task card {claim.task} is not revealed on the table")
+    if isinstance(claim.rotation, bool) or claim.rotation not in (0, 1, 2, 3):
+        raise TurnNotAllowed(f"rotation must be 0 to 3 quarter turns, not {claim.rotation!r}")
+    if claim.rotation and not state.rules.rotations:
+        raise TurnNotAllowed("these rules do not allow turning a task card")
+    if not isinstance(claim.mirrored, bool) or (claim.mirrored and not state.rules.mirror_images):
+        raise TurnNotAllowed("these rules do not allow mirroring a task card")
+    for value in (claim.time, claim.seconds_shown):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            raise BadStop(f"times must be finite numbers of seconds, not {value!r}")
+    hand = list(state.hands[claim.player])
+    cells = [cell for cell, _ in claim.placements]
+    for cell, card in claim.placements:
+        if isinstance(cell, bool) or cell not in range(9):
+            raise CellTaken(f"cell {cell!r} is not on the layout; cells are 0 to 8")
+        if cells.count(cell) > 1:
+            raise CellTaken(f"two cards are put on cell {cell}")
+        if card not in hand:
+            raise CardNotInHand(f"player {claim.player} does not hold {card}"
+                                if card not in state.hands[claim.player] else f"{card} is used twice")
+        hand.remove(card)
+    covered = {transform_cells(claim.rotation, claim.mirrored)[cell] for cell, fig in enumerate(task.cells) if fig is not None}
+    for cell in cells:
+        if cell not in covered:
+            raise BlankCell(f"cell {cell} is white on the turned task card: no card is needed there")
+    return task
+
+
+def _verdict(state: State, claim: Claim, task: TaskCard) -> list[str]:
+    """Why is this claim wrong on the current layout? (Empty when it is right.)"""
+    problems = why_not(state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, state.rules)
+    if claim.seconds_shown > state.rules.seconds_to_show:
+        problems.append(f"shown after {claim.seconds_shown:g} s; the limit is {state.rules.seconds_to_show:g} s")
+    return problems
+
+
+def _take_task(revealed: tuple, task: TaskCard) -> tuple:
+    return tuple(tuple(card for card in cards if card != task) for cards in revealed)
+
+
+def _apply_solution(state: State, claim: Claim) -> State:
+    """Lay the claim's hand cards on the layout and take them from the hand."""
+    layout = list(state.layout)
+    hand = list(state.hands[claim.player])
+    for cell, card in claim.placements:
+        layout[cell] = layout[cell] + (card,)
+        hand.remove(card)
+    hands = _with(state.hands, claim.player, tuple(hand))
+    return dataclasses.replace(state, layout=tuple(layout), hands=hands, proven=frozenset())
+
+
+def _with(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def _stop(state: State, stop: Stop) -> State:
+    claims = stop.claims
+    if not claims:
+        raise BadStop("a STOP needs at least one claim")
+    tasks = {id(claim): _check_claim(state, claim) for claim in claims}
+    seats = [claim.player for claim in claims]
+    if len(set(seats)) != len(seats):
+        raise BadStop("a player may call STOP only once at a time")
+    first = min(claim.time for claim in claims)
+    late = [claim for claim in claims if claim.time - first > state.rules.stop_window]
+    if late:
+        raise BadStop(f"player {late[0].player} called {late[0].time - first:g} s after the first STOP; "
+                      f"only calls within {state.rules.stop_window:g} s count as simultaneous")
+    events = []
+    changed = False
+    for claim in sorted(claims, key=lambda c: (c.time, c.player)):
+        task = tasks[id(claim)]
+        who = f"Player {claim.player}"
+        if task not in state.revealed_tasks():
+            events.append(f"{who}: task {task.number} was already taken; the claim is void.")
+            continue
+        problems = _verdict(state, claim, task)
+        if not problems:
+            state = _apply_solution(state, claim)
+            won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
+            state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
+            changed = True
+            events.append(f"{who} solves task {task.number}: +{task.size}.")
+        elif changed:
+            events.append(f"{who}: task {task.number} no longer fits the changed layout; "
+                          "it goes back without penalty.")
+        else:
+            won = _with(state.won, claim.player, state.won[claim.player] + ((task, True),))
+            state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
+            events.append(f"{who} is wrong on task {task.number}: -{task.size} ({'; '.join(problems)}).")
+    return _settle(dataclasses.replace(state, events=tuple(events)))
+
+
+def _anyone_can_solve(state: State) -> bool:
+    tops = state.tops
+    return any(solvable(tops, hand, task.cells, state.rules)
+               for task in state.revealed_tasks() for hand in state.hands)
+
+
+def _settle(state: State) -> State:
+    """End rounds for as long as no revealed task can be solved by anyone."""
+    while not state.over and not (state.revealed_tasks() and _anyone_can_solve(state)):
+        state = _end_round(state, proven=True, events=state.events)
+    return state
+
+
+def _end_round(state: State, proven: bool, events: tuple[str, ...]) -> State:
+    """Put unsolved tasks under the pile, then end the game or start a new round."""
+    unsolved = tuple(state.revealed_tasks())
+    if unsolved:
+        events += (f"Round {state.round} ends: no one can solve task(s) "
+                   f"{', '.join(str(card.number) for card in unsolved)}." if proven else
+                   f"Round {state.round} ends with task(s) {', '.join(str(c.number) for c in unsolved)} unsolved.",)
+    else:
+        events += (f"Round {state.round} ends: every task is solved.",)
+    known = state.proven | {card.number for card in unsolved} if proven else state.proven
+    state = dataclasses.replace(state, task_pile=state.task_pile + unsolved,
+                                revealed=tuple(() for _ in range(state.players)), proven=known)
+    if state.last_round:
+        return dataclasses.replace(state, over=True, end_reason="the task pile ran out",
+                                   events=events + ("The game is over: the task pile ran out.",))
+    if {card.number for card in state.task_pile} <= known:
+        return dataclasses.replace(state, over=True, end_reason="stuck: no task can be solved",
+                                   events=events + ("The game is over: no task left can be solved.",))
+    state = _refill(dataclasses.replace(state, round=state.round + 1), range(state.players))
+    return _deal_tasks(state, events + (f"Round {state.round}: new task cards are revealed.",))
+
+
+def _deal_tasks(state: State, events: tuple[str, ...]) -> State:
+    pile = list(state.task_pile)
+    revealed = []
+    for _ in range(state.players):
+        revealed.append(tuple(pile[:state.rules.tasks_per_player]))
+        del pile[:state.rules.tasks_per_player]
+    return dataclasses.replace(state, task_pile=tuple(pile), revealed=tuple(revealed),
+                               last_round=not pile, events=events)
+
+
+def _refill(state: State, seats: Iterable[int]) -> State:
+    """Deal figure cards back up to the hand size, gathering the under-cards if the pile is short."""
+    seats = list(seats)
+    needed = sum(state.rules.hand_size - len(state.hands[p]) for p in seats)
+    pile, layout, shuffles = list(state.figure_pile), state.layout, state.shuffles
+    if needed > len(pile):
+        pile += [card for stack in layout for card in stack[:-1]]
+        _rng(state).shuffle(pile)
+        layout, shuffles = tuple((stack[-1],) for stack in layout), shuffles + 1
+    hands = list(state.hands)
+    for p in seats:
+        take = state.rules.hand_size - len(hands[p])
+        hands[p] += tuple(pile[:take])
+        del pile[:take]
+    return dataclasses.replace(state, figure_pile=tuple(pile), layout=layout, hands=tuple(hands),
+                               shuffles=shuffles)
+
+
+def _reveal_for(state: State, seat: int, events: tuple[str, ...]) -> State:
+    """Junior: make `seat` active and turn up the top card of its own pile."""
+    pile = state.own_piles[seat]
+    revealed = _with(tuple(() for _ in range(state.players)), seat, pile[:1])
+    return dataclasses.replace(state, active=seat, revealed=revealed,
+                               own_piles=_with(state.own_piles, seat, pile[1:]), events=events)
+
+
+def _junior_claim(state: State, claim: Claim) -> State:
+    task = _check_claim(state, claim)
+    problems = _verdict(state, claim, task)
+    if problems:
+        return _junior_not_solved(state, task, (f"Player {claim.player} has not solved task "
+                                                f"{task.number}: {'; '.join(problems)}.",))
+    state = _apply_solution(state, claim)
+    won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
+    state = dataclasses.replace(state, won=won, revealed=_take_task(state.revealed, task))
+    events = (f"Player {claim.player} solves task {task.number}; it leaves the game.",)
+    if not state.own_piles[claim.player]:
+        state = dataclasses.replace(state, finished=state.finished + (claim.player,))
+        events += (f"Player {claim.player} has solved all their task cards.",)
+    return _next_turn(state, events)
+
+
+def _junior_pass(state: State, action: Pass) -> State:
+    if isinstance(action.player, bool) or not isinstance(action.player, int) or not 0 <= action.player < state.players:
+        raise UnknownPlayer(f"there is no player {action.player!r}; seats are 0 to {state.players - 1}")
+    if action.player != state.active:
+        raise NotYourTurn(f"it is player {state.active}'s turn, not player {action.player}'s")
+    task = state.revealed[state.active][0]
+    events = (f"Player {action.player} passes on task {task.number}.",)
+    if not solvable(state.tops, state.hands[state.active], task.cells, state.rules):
+        state = dataclasses.replace(state, proven=state.proven | {(state.active, task.number)})
+    return _junior_not_solved(state, task, events)
+
+
+def _junior_not_solved(state: State, task: TaskCard, events: tuple[str, ...]) -> State:
+    seat = state.active
+    state = dataclasses.replace(state, revealed=_take_task(state.revealed, task),
+                                own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)))
+    return _next_turn(state, events)
+
+
+def _next_turn(state: State, events: tuple[str, ...]) -> State:
+    """Junior: refill the active hand, then hand the turn on (ending the round or game)."""
+    state = _refill(state, [state.active])
+    seat = state.active
+    while True:
+        seat = (seat + 1) % state.players
+        if seat == 0:
+            if state.finished:
+                return dataclasses.replace(state, over=True, end_reason="a player solved their last task card",
+                                           revealed=tuple(() for _ in range(state.players)),
+                                           events=events + ("The game is over.",))
+            if all((p, card.number) in state.proven for p, pile in enumerate(state.own_piles) for card in pile):
+                return dataclasses.replace(state, over=True, end_reason="stuck: no task can be solved",
+                                           revealed=tuple(() for _ in range(state.players)),
+                                           events=events + ("The game is over: no one can solve a task card.",))
+            state = dataclasses.replace(state, round=state.round + 1)
+        if state.own_piles[seat]:
+            return _reveal_for(state, seat, events)
+
+
+def action_to_dict(action: Action) -> dict:
+    """Which plain JSON values describe this action?"""
+    if isinstance(action, Claim):
+        return {"type": "claim", "player": action.player, "task": action.task,
+                "rotation": action.rotation, "mirrored": action.mirrored,
+                "placements": [[cell, str(card)] for cell, card in action.placements],
+                "time": action.time, "seconds_shown": action.seconds_shown}
+    if isinstance(action, Stop):
+        return {"type": "stop", "claims": [action_to_dict(claim) for claim in action.claims]}
+    if isinstance(action, GiveUp):
+        return {"type": "give up"}
+    if isinstance(action, Pass):
+        return {"type": "pass", "player": action.player}
+    raise TypeError(f"{action!r} is not a Col-Or-Form action")
+
+
+_FIELDS = {
+    "claim": {"type", "player", "task", "rotation", "mirrored", "placements", "time", "seconds_shown"},
+    "stop": {"type", "claims"},
+    "give up": {"type"},
+    "pass": {"type", "player"},
+}
+
+
+def action_from_dict(data: dict) -> Action:
+    """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
+    if not isinstance(data, dict) or data.get("type") not in _FIELDS:
+        raise ValueError(f"an action must be an object with a type among {sorted(_FIELDS)}")
+    kind = data["type"]
+    if set(data) != _FIELDS[kind]:
+        raise ValueError(f"a {kind} action has exactly the fields {sorted(_FIELDS[kind])}")
+    if kind == "give up":
+        return GiveUp()
+    if kind == "pass":
+        return Pass(_int(data["player"], "player"))
+    if kind == "stop":
+        if not isinstance(data["claims"], list):
+            raise ValueError("claims must be a list")
+        return Stop(tuple(action_from_dict(claim) for claim in data["claims"]))
+    placements = data["placements"]
+    if not isinstance(placements, list) or not all(isinstance(p, list) and len(p) == 2 for p in placements):
+        raise ValueError("placements must be a list of [cell, figure] pairs")
+    if not isinstance(data["mirrored"], bool):
+        raise ValueError("mirrored must be true or false")
+    return Claim(player=_int(data["player"], "player"), task=_int(data["task"], "task"),
+                 rotation=_int(data["rotation"], "rotation"),
+                 placements=tuple((_int(cell, "cell"), figure(card)) for cell, card in placements),
+                 mirrored=data["mirrored"], time=_number(data["time"], "time"),
+                 seconds_shown=_number(data["seconds_shown"], "seconds_shown"))
+
+
+def _int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def _number(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    return float(value)
+
+
+GAME = register(GameSpec("colorform", Rules, new_game, play, action_from_dict, action_to_dict))

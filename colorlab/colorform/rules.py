@@ -1,0 +1,72 @@
+"""Col-Or-Form's rules: one frozen dataclass, one field per rule or edition decision."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from colorlab.colorform.components import task_cards
+from colorlab.rules import RuleError, RulesBase, rule
+
+MATCHING = ("shape or colour", "shape and colour", "shape", "colour")
+VARIANTS = ("base", "junior")
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules(RulesBase):
+    """The rules of one game of Col-Or-Form (the colorlab edition by default).
+
+    ``Rules.junior()`` gives the FIKOLO JUNIOR defaults: hands of 3, a personal
+    pile of 4 task cards, and no task card with 5 figures.
+    """
+
+    variant: str = rule(
+        "base", "Game", "base: everyone plays at once and calls STOP; junior (FIKOLO "
+        "JUNIOR): players take turns, each working through a personal pile of task cards.",
+        choices=VARIANTS)
+    players: int = rule(2, "Players", "How many people (or bots) play.", low=2, high=6)
+    hand_size: int = rule(
+        4, "Hand size", "How many figure cards each player holds; hands are refilled to "
+        "this size (base game: at a new round; junior: after each turn).", low=1, high=6)
+    tasks_per_player: int = rule(
+        2, "Task cards per player", "Base game: task cards revealed in front of each player "
+        "every round. Junior: the size of each player's personal pile.", low=1, high=6)
+    matching: str = rule(
+        "shape or colour", "Matching", "When a figure on a task card fits the layout card "
+        "under it: same shape or same colour (the rulebook), both at once, or only one "
+        "of the two.", choices=MATCHING)
+    rotations: bool = rule(
+        True, "Turn task cards", "May a task card be turned by quarter turns in the mind "
+        "before it is laid over the layout?")
+    mirror_images: bool = rule(
+        False, "Mirror task cards", "Variant: may a task card also be read mirrored, as "
+        "if seen from behind? The rulebook only turns cards.")
+    largest_task: int = rule(
+        5, "Largest task", "Task cards with more figures than this are left in the box. "
+        "The rulebook suggests 3 for first games; junior leaves out the 5-figure cards.",
+        low=2, high=5)
+    seconds_to_show: float = rule(
+        10.0, "Seconds to show", "After calling STOP, the time to lay out the solution; "
+        "a solution shown later counts as wrong.", low=1.0, high=120.0)
+    stop_window: float = rule(
+        0.5, "Same-moment window", "The rulebook leaves 'almost the same moment' open: "
+        "STOP calls within this many seconds of the first one are resolved together, "
+        "in time order.", low=0.0, high=5.0)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        spare = 36 - 9 - self.players * self.hand_size
+        if spare < 0:
+            raise RuleError("hand_size", self.hand_size,
+                            f"with {self.players} players and a 9-card layout, at most "
+                            f"{27 // self.players} cards a hand")
+        available = sum(card.size <= self.largest_task for card in task_cards())
+        if self.variant == "junior" and self.players * self.tasks_per_player > available:
+            raise RuleError("tasks_per_player", self.tasks_per_player,
+                            f"only {available} task cards have at most {self.largest_task} "
+                            f"figures: at most {available // self.players} per player")
+
+    @classmethod
+    def junior(cls, **changes) -> Rules:
+        """The FIKOLO JUNIOR rules, with any further changes."""
+        defaults = dict(variant="junior", hand_size=3, tasks_per_player=4, largest_task=4)
+        return cls(**{**defaults, **changes})

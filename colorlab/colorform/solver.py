@@ -1,0 +1,203 @@
+"""Find every way to solve a Col-Or-Form task card, and explain each one.
+
+A solution turns the task card (and, in the mirror variant, flips it), lays it
+over the layout, and covers with hand cards exactly the layout cards that do
+not already fit the figure above them. Cards that are not needed stay in hand,
+so the solver lists the *minimal* solutions: no hand card lies on a cell that
+already fitted. Solutions come fewest hand cards first.
+
+Examples
+========
+
+>>> from colorlab.colorform import solve
+>>> layout = ["blue star", "red heart", "green moon",
+...           "black circle", "purple moon", "yellow square",
+...           "red circle", "green heart", "blue circle"]
+>>> task = ["red star", None, None, "black triangle", "purple moon", None,
+...         None, None, None]
+>>> best = solve(layout, [], task)[0]
+>>> best.rotation, best.placements
+(0, {})
+>>> [(m.cell, m.by) for m in best.matches]
+[(0, 'shape'), (3, 'colour'), (4, 'both')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
+
+from colorlab.colorform.components import FIGURES, Figure, TaskCard, figure, mirror, quarter_turn
+from colorlab.colorform.rules import MATCHING, Rules
+
+
+def _accepts(mode: str, wanted: Figure, card: Figure) -> bool:
+    same_shape, same_colour = wanted.shape is card.shape, wanted.colour is card.colour
+    return {"shape or colour": same_shape or same_colour,
+            "shape and colour": same_shape and same_colour,
+            "shape": same_shape, "colour": same_colour}[mode]
+
+
+ACCEPTS: dict[str, tuple[int, ...]] = {
+    mode: tuple(sum(1 << card for card in FIGURES if _accepts(mode, wanted, card))
+                for wanted in FIGURES)
+    for mode in MATCHING
+}
+
+
+def transform_cells(quarter_turns: int, mirrored: bool) -> tuple[int, ...]:
+    """Where does each cell of a task card land after `quarter_turns` (after a mirror, if asked)?"""
+    destination = []
+    for cell in range(9):
+        place = mirror(cell) if mirrored else cell
+        for _ in range(quarter_turns):
+            place = quarter_turn(place)
+        destination.append(place)
+    return tuple(destination)
+
+
+TRANSFORMS: dict[tuple[bool, bool], tuple[tuple[int, bool, tuple[int, ...]], ...]] = {
+    (rotations, mirrors): tuple((k, m, transform_cells(k, m))
+                                for m in ((False, True) if mirrors else (False,))
+                                for k in (range(4) if rotations else (0,)))
+    for rotations in (False, True) for mirrors in (False, True)
+}
+
+
+def match_kind(wanted: Figure, card: Figure) -> str | None:
+    """Does `card` fit `wanted` by shape, by colour, by both, or not at all (None)?"""
+    same_shape, same_colour = wanted.shape is card.shape, wanted.colour is card.colour
+    if same_shape and same_colour:
+        return "both"
+    return "shape" if same_shape else "colour" if same_colour else None
+
+
+@dataclasses.dataclass(frozen=True)
+class Match:
+    """Why one figure of a task card is satisfied: the card under it and how it fits."""
+
+    cell: int
+    wanted: Figure
+    card: Figure
+    by: str
+    from_hand: bool
+
+    def __str__(self) -> str:
+        source = "your" if self.from_hand else "the layout's"
+        return f"cell {self.cell}: {self.wanted} fits {source} {self.card} by {self.by}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Solution:
+    """A way to solve a task: a turn (and flip), and hand cards on layout cells."""
+
+    rotation: int
+    placements: dict[int, Figure]
+    mirrored: bool = False
+    matches: tuple[Match, ...] = ()
+
+    @property
+    def cards_used(self) -> int:
+        return len(self.placements)
+
+    def explain(self) -> str:
+        """Say in words why this solution works, figure by figure."""
+        turn = f"turn the card {self.rotation} quarter turn(s) clockwise" if self.rotation else "keep the card as it is"
+        flip = "mirror it, then " if self.mirrored else ""
+        return "\n".join([f"{flip}{turn}"] + [str(m) for m in self.matches])
+
+
+def as_grid(task: TaskCard | Sequence) -> tuple:
+    """Nine cells of a task, as Figures or None, from a TaskCard or a list."""
+    if isinstance(task, TaskCard):
+        return task.cells
+    cells = tuple(task)
+    if len(cells) != 9:
+        raise ValueError(f"a task has 9 cells, not {len(cells)}")
+    return tuple(None if cell is None else figure(cell) for cell in cells)
+
+
+def as_layout(layout: Sequence) -> tuple[Figure, ...]:
+    """Nine layout figures, row by row, from Figures or names."""
+    cells = tuple(figure(card) for card in layout)
+    if len(cells) != 9:
+        raise ValueError(f"a layout has 9 cards, not {len(cells)}")
+    return cells
+
+
+def placed_figures(cells: tuple, destination: tuple[int, ...]) -> list[tuple[int, Figure]]:
+    """Which figure lies over which layout cell once the task card is transformed?"""
+    return [(destination[cell], fig) for cell, fig in enumerate(cells) if fig is not None]
+
+
+def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
+          rules: Rules = Rules()) -> list[Solution]:
+    """List every minimal solution of `task`, fewest hand cards first."""
+    layout = as_layout(layout)
+    hand = tuple(figure(card) for card in hand)
+    cells = as_grid(task)
+    accepts = ACCEPTS[rules.matching]
+    found = []
+    for rotation, mirrored, destination in TRANSFORMS[rules.rotations, rules.mirror_images]:
+        placed = placed_figures(cells, destination)
+        needs = [(cell, want) for cell, want in placed if not accepts[want] >> layout[cell] & 1]
+        if len(needs) > len(hand):
+            continue
+        for placements in _assignments(needs, hand, accepts, 0):
+            found.append(Solution(rotation, placements, mirrored,
+                                  _matches(placed, layout, placements)))
+    found.sort(key=lambda s: (len(s.placements), s.mirrored, s.rotation))
+    return found
+
+
+def ways(layout: Sequence[Figure], hand: Sequence[Figure], cells: tuple,
+         rules: Rules) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
+    """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
+    accepts = ACCEPTS[rules.matching]
+    for rotation, mirrored, destination in TRANSFORMS[rules.rotations, rules.mirror_images]:
+        needs = [(destination[cell], want) for cell, want in enumerate(cells)
+                 if want is not None and not accepts[want] >> layout[destination[cell]] & 1]
+        if len(needs) <= len(hand):
+            placements = next(_assignments(needs, hand, accepts, 0), None)
+            if placements is not None:
+                yield rotation, mirrored, placements
+
+
+def solvable(layout: Sequence[Figure], hand: Sequence[Figure], cells: tuple, rules: Rules) -> bool:
+    """Can this hand solve this task at all? (Figures only: a fast yes or no.)"""
+    return next(ways(layout, hand, cells, rules), None) is not None
+
+
+def _assignments(needs: list, hand: tuple, accepts: tuple, used: int) -> Iterator[dict[int, Figure]]:
+    """Yield every way to give each needy cell its own fitting hand card."""
+    if not needs:
+        yield {}
+        return
+    (cell, want), rest = needs[0], needs[1:]
+    accepted = accepts[want]
+    for index, card in enumerate(hand):
+        if not used >> index & 1 and accepted >> card & 1:
+            for others in _assignments(rest, hand, accepts, used | 1 << index):
+                yield {cell: card, **others}
+
+
+def _matches(placed: list, layout: tuple, placements: dict) -> tuple[Match, ...]:
+    return tuple(Match(cell, want, placements.get(cell, layout[cell]),
+                       match_kind(want, placements.get(cell, layout[cell])),
+                       cell in placements)
+                 for cell, want in sorted(placed))
+
+
+def why_not(layout: Sequence, task: TaskCard | Sequence, rotation: int, placements: dict,
+            mirrored: bool = False, rules: Rules = Rules()) -> list[str]:
+    """Which figures does a claimed solution fail, and why? (Empty when it works.)"""
+    layout = as_layout(layout)
+    destination = transform_cells(rotation % 4, mirrored)
+    accepts = ACCEPTS[rules.matching]
+    problems = []
+    for cell, want in sorted(placed_figures(as_grid(task), destination)):
+        card = placements.get(cell, layout[cell])
+        if not accepts[want] >> card & 1:
+            problems.append(f"cell {cell}: {want} does not fit {card} "
+                            f"(matching is '{rules.matching}')")
+    return problems

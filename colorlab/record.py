@@ -1,0 +1,237 @@
+"""Game records: the rules, the seed and the actions, and nothing else.
+
+A record is enough to rebuild every state of a game, because all chance in a
+game flows from its seed. Saving writes plain JSON (never pickle); loading is
+strict, since a saved file may have been edited or damaged: anything odd is
+refused with one :class:`RecordError` that says what is wrong.
+
+Each game describes itself with a :class:`GameSpec` and registers it, so this
+module never needs to know any game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import math
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from colorlab.rules import IllegalAction, RuleError, RulesBase
+
+FORMAT = "colorlab-record"
+VERSION = 1
+MAX_BYTES = 2_000_000
+MAX_DEPTH = 16
+MAX_ACTIONS = 20_000
+
+
+class RecordError(ValueError):
+    """A saved game that cannot be loaded, with the reason."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """What the record machinery needs to know about one game."""
+
+    name: str
+    rules_type: type[RulesBase]
+    new_game: Callable[[RulesBase, int], Any]
+    play: Callable[[Any, Any], Any]
+    action_from_dict: Callable[[dict], Any]
+    action_to_dict: Callable[[Any], dict]
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Make a game known to the record loader."""
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def game_spec(name: str) -> GameSpec:
+    """Which registered game has this name? Imports ``colorlab.<name>`` on first use."""
+    if name not in _GAMES and re.fullmatch(r"[a-z]{1,20}", name or ""):
+        try:
+            importlib.import_module(f"colorlab.{name}")
+        except ImportError:
+            pass
+    if name not in _GAMES:
+        raise RecordError(f"unknown game {name!r}")
+    return _GAMES[name]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    """One game as rules + seed + actions: replaying it rebuilds every state."""
+
+    game: str
+    rules: RulesBase
+    seed: int
+    actions: tuple = ()
+
+    @property
+    def spec(self) -> GameSpec:
+        return game_spec(self.game)
+
+    def states(self) -> Iterator[Any]:
+        """Yield the start state and the state after each action."""
+        state = self.spec.new_game(self.rules, self.seed)
+        yield state
+        for action in self.actions:
+            state = self.spec.play(state, action)
+            yield state
+
+    def final_state(self) -> Any:
+        """What is the state after the last action?"""
+        state = None
+        for state in self.states():
+            pass
+        return state
+
+    def then(self, action: Any) -> GameRecord:
+        """The record with one more action appended (not checked here)."""
+        return dataclasses.replace(self, actions=self.actions + (action,))
+
+    def undo(self, steps: int = 1) -> GameRecord:
+        """The record without its last `steps` actions."""
+        if not 0 <= steps <= len(self.actions):
+            raise ValueError(f"cannot undo {steps} of {len(self.actions)} actions")
+        return dataclasses.replace(self, actions=self.actions[: len(self.actions) - steps])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Which plain JSON values describe this record?"""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "actions": [self.spec.action_to_dict(action) for action in self.actions],
+        }
+
+    def to_json(self) -> str:
+        """Write the record as JSON text."""
+        return json.dumps(self.to_dict(), indent=1, sort_keys=True, allow_nan=False)
+
+    def save(self, path: str | Path) -> None:
+        """Save the record as a JSON file."""
+        Path(path).write_text(self.to_json(), encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text, checking everything and replaying it."""
+        return cls.from_dict(strict_json(text))
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Load a record saved by :meth:`save`."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Build a record from plain values, checking everything and replaying it."""
+        if not isinstance(data, dict):
+            raise RecordError("a saved game must be a JSON object")
+        expected = {"format", "version", "game", "rules", "seed", "actions"}
+        if set(data) != expected:
+            extra, missing = set(data) - expected, expected - set(data)
+            parts = [f"unknown field(s) {sorted(extra)}" if extra else "",
+                     f"missing field(s) {sorted(missing)}" if missing else ""]
+            raise RecordError("not a colorlab record: " + "; ".join(p for p in parts if p))
+        if data["format"] != FORMAT or data["version"] != VERSION:
+            raise RecordError(f"not a {FORMAT} version {VERSION} file")
+        if not isinstance(data["game"], str):
+            raise RecordError("field 'game' must be a string")
+        spec = game_spec(data["game"])
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise RecordError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+        try:
+            rules = spec.rules_type.from_dict(data["rules"])
+        except RuleError as error:
+            raise RecordError(f"bad rules: {error}") from None
+        if not isinstance(data["actions"], list) or len(data["actions"]) > MAX_ACTIONS:
+            raise RecordError(f"actions must be a list of at most {MAX_ACTIONS}")
+        actions = []
+        for index, raw in enumerate(data["actions"]):
+            try:
+                actions.append(spec.action_from_dict(raw))
+            except (ValueError, TypeError, KeyError) as error:
+                raise RecordError(f"action {index} is malformed: {error}") from None
+        record = cls(spec.name, rules, seed, tuple(actions))
+        record.check()
+        return record
+
+    def check(self) -> None:
+        """Replay the record, refusing it if any action is illegal."""
+        states = self.states()
+        next(states)
+        for index in range(len(self.actions)):
+            try:
+                next(states)
+            except IllegalAction as error:
+                raise RecordError(f"action {index} is illegal: {error}") from None
+
+
+def strict_json(text: str | bytes) -> Any:
+    """Parse JSON, refusing oversize input, NaN, duplicate keys and deep nesting."""
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"file too large ({len(text)} bytes; the limit is {MAX_BYTES})")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("file is not UTF-8 text") from None
+    if _nesting(text) > MAX_DEPTH:
+        raise RecordError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(keys) != len(set(keys)):
+        duplicated = sorted({key for key in keys if keys.count(key) > 1})
+        raise RecordError(f"duplicate key(s) {duplicated}")
+    for key, value in pairs:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise RecordError(f"{key} is not a finite number")
+    return dict(pairs)
+
+
+def _no_constants(name: str) -> Any:
+    raise RecordError(f"{name} is not allowed in a saved game")
+
+
+def _nesting(text: str) -> int:
+    """How deeply do brackets nest in this JSON text (outside strings)?"""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

@@ -1,0 +1,158 @@
+"""Helpers for the frozen ``Rules`` dataclasses of every game.
+
+A game's rules are a frozen dataclass whose fields are made with :func:`rule`.
+Each field carries what a rule editor needs to draw it: a label, a help text and
+either a range of numbers or a list of choices. ``RulesBase.__post_init__``
+checks every value, so a bad rule is refused with a :class:`RuleError` that
+names the field, the value and what is allowed. A rule changes with
+``dataclasses.replace(rules, field=value)``.
+
+Examples
+========
+
+>>> import dataclasses
+>>> from colorlab.rules import RulesBase, RuleError, rule
+>>> @dataclasses.dataclass(frozen=True)
+... class Toy(RulesBase):
+...     players: int = rule(2, "Players", "How many play.", low=2, high=4)
+>>> dataclasses.replace(Toy(), players=3)
+Toy(players=3)
+>>> try:
+...     Toy(players=7)
+... except RuleError as error:
+...     print(error)
+players = 7 is not allowed: choose a whole number from 2 to 4
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any
+
+
+class RuleError(ValueError):
+    """A rule value that the game cannot use."""
+
+    def __init__(self, field: str, value: Any, allowed: str):
+        self.field, self.value, self.allowed = field, value, allowed
+        super().__init__(f"{field} = {value!r} is not allowed: {allowed}")
+
+
+class IllegalAction(ValueError):
+    """An action that the rules refuse; the state it was tried on is unchanged."""
+
+
+class GameOver(IllegalAction):
+    """An action tried after the game has ended."""
+
+
+class NotYourTurn(IllegalAction):
+    """An action by a player who may not act now."""
+
+
+def rule(default: Any, label: str, help: str, *, low: float | None = None,
+         high: float | None = None, choices: tuple | None = None) -> Any:
+    """Make a rule field with its editor metadata and allowed values."""
+    metadata = {"label": label, "help": help, "low": low, "high": high, "choices": choices}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesBase:
+    """The base of every game's Rules: validates each field on creation."""
+
+    def __post_init__(self) -> None:
+        for spec in dataclasses.fields(self):
+            check_rule(type(self), spec.name, getattr(self, spec.name))
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """Which fields exist, with their type, default and editor metadata?"""
+        hints = _type_hints(cls)
+        return [
+            {"name": spec.name, "type": hints[spec.name].__name__, "default": spec.default,
+             **spec.metadata}
+            for spec in dataclasses.fields(cls)
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Which plain JSON values describe these rules?"""
+        return {spec.name: _plain(getattr(self, spec.name)) for spec in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, values: Any) -> RulesBase:
+        """Build rules from plain values, refusing unknown fields and bad values."""
+        if not isinstance(values, dict):
+            raise RuleError("rules", values, "give a mapping of rule names to values")
+        known = {spec.name for spec in dataclasses.fields(cls)}
+        for name in values:
+            if name not in known:
+                raise RuleError(str(name), values[name], f"no such rule; known rules: {', '.join(sorted(known))}")
+        hints = _type_hints(cls)
+        return cls(**{name: _from_plain(hints[name], value) for name, value in values.items()})
+
+    def differences(self) -> dict[str, tuple[Any, Any]]:
+        """Which rules differ from the default edition, as {name: (default, now)}?"""
+        default = type(self)()
+        return {
+            spec.name: (getattr(default, spec.name), getattr(self, spec.name))
+            for spec in dataclasses.fields(self)
+            if getattr(default, spec.name) != getattr(self, spec.name)
+        }
+
+
+def check_rule(cls: type, name: str, value: Any) -> None:
+    """Refuse a value that does not fit the type, range or choices of field `name`."""
+    spec = next(spec for spec in dataclasses.fields(cls) if spec.name == name)
+    kind = _type_hints(cls)[name]
+    meta = spec.metadata
+    choices, low, high = meta.get("choices"), meta.get("low"), meta.get("high")
+    if choices is not None:
+        if value not in choices or type(value) is not kind:
+            raise RuleError(name, value, f"choose one of {', '.join(map(repr, choices))}")
+        return
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise RuleError(name, value, "choose True or False")
+        return
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(name, value, f"choose a whole number{_span(low, high)}")
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise RuleError(name, value, f"choose a number{_span(low, high)}")
+    elif not isinstance(value, kind):
+        raise RuleError(name, value, f"give a {kind.__name__}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        word = "a whole number" if kind is int else "a number"
+        raise RuleError(name, value, f"choose {word}{_span(low, high)}")
+
+
+def _span(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f" from {low} to {high}"
+    if low is not None:
+        return f" of at least {low}"
+    if high is not None:
+        return f" of at most {high}"
+    return ""
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _type_hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _from_plain(kind: Any, value: Any) -> Any:
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
