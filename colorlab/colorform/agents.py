@@ -56,9 +56,7 @@ class ReactionBot(SeededAgent):
             return None
         best = None
         for task in state.revealed_tasks():
-            for rotation, mirrored, placements in ways(tops, hand, task.cells, state.rules):
-                if len(placements) > level.most_cards:
-                    continue
+            for rotation, mirrored, placements in ways(tops, hand, task, state.rules, level.most_cards):
                 seconds = reaction_seconds(task.size, rotation, len(placements), mirrored)
                 if best is None or seconds < best[0]:
                     best = (seconds, task, rotation, mirrored, placements)

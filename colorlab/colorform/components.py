@@ -15,7 +15,7 @@ import dataclasses
 import enum
 import json
 import random
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from colorlab.palette import Colour, colour
@@ -118,15 +118,15 @@ class TaskCard:
     number: int
     cells: Grid
 
-    @property
+    @cached_property
     def figures(self) -> tuple[tuple[int, Figure], ...]:
         """Which (cell, figure) pairs does the card show?"""
         return tuple((cell, fig) for cell, fig in enumerate(self.cells) if fig is not None)
 
-    @property
+    @cached_property
     def size(self) -> int:
         """How many figures does the card show (its points)?"""
-        return sum(fig is not None for fig in self.cells)
+        return len(self.figures)
 
     def __str__(self) -> str:
         return draw_grid(self.cells)

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 
 from colorlab.colorform.components import FIGURES, Figure, TaskCard, figure, task_cards
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import solvable, transform_cells, why_not
+from colorlab.colorform.solver import DESTINATIONS, solvable, why_not
 from colorlab.record import GameSpec, register
 from colorlab.rules import GameOver, IllegalAction, NotYourTurn
 
@@ -269,7 +269,7 @@ def _check_claim(state: State, claim: Claim) -> TaskCard:
             raise CardNotInHand(f"player {claim.player} does not hold {card}"
                                 if card not in state.hands[claim.player] else f"{card} is used twice")
         hand.remove(card)
-    covered = {transform_cells(claim.rotation, claim.mirrored)[cell] for cell, fig in enumerate(task.cells) if fig is not None}
+    covered = {DESTINATIONS[claim.rotation, claim.mirrored][cell] for cell, fig in enumerate(task.cells) if fig is not None}
     for cell in cells:
         if cell not in covered:
             raise BlankCell(f"cell {cell} is white on the turned task card: no card is needed there")
@@ -343,7 +343,7 @@ def _stop(state: State, stop: Stop) -> State:
 
 def _anyone_can_solve(state: State) -> bool:
     tops = state.tops
-    return any(solvable(tops, hand, task.cells, state.rules)
+    return any(solvable(tops, hand, task, state.rules)
                for task in state.revealed_tasks() for hand in state.hands)
 
 
@@ -435,7 +435,7 @@ def _junior_pass(state: State, action: Pass) -> State:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {action.player}'s")
     task = state.revealed[state.active][0]
     events = (f"Player {action.player} passes on task {task.number}.",)
-    if not solvable(state.tops, state.hands[state.active], task.cells, state.rules):
+    if not solvable(state.tops, state.hands[state.active], task, state.rules):
         state = dataclasses.replace(state, proven=state.proven | {(state.active, task.number)})
     return _junior_not_solved(state, task, events)
 

@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 
 from colorlab.colorform.components import FIGURES, Figure, TaskCard, figure, mirror, quarter_turn
@@ -56,8 +57,11 @@ def transform_cells(quarter_turns: int, mirrored: bool) -> tuple[int, ...]:
     return tuple(destination)
 
 
+DESTINATIONS: dict[tuple[int, bool], tuple[int, ...]] = {
+    (k, m): transform_cells(k, m) for k in range(4) for m in (False, True)}
+
 TRANSFORMS: dict[tuple[bool, bool], tuple[tuple[int, bool, tuple[int, ...]], ...]] = {
-    (rotations, mirrors): tuple((k, m, transform_cells(k, m))
+    (rotations, mirrors): tuple((k, m, DESTINATIONS[k, m])
                                 for m in ((False, True) if mirrors else (False,))
                                 for k in (range(4) if rotations else (0,)))
     for rotations in (False, True) for mirrors in (False, True)
@@ -89,16 +93,27 @@ class Match:
 
 @dataclasses.dataclass(frozen=True)
 class Solution:
-    """A way to solve a task: a turn (and flip), and hand cards on layout cells."""
+    """A way to solve a task: a turn (and flip), and hand cards on layout cells.
+
+    ``matches`` says, figure by figure, which card fits it and how.
+    """
 
     rotation: int
     placements: dict[int, Figure]
     mirrored: bool = False
-    matches: tuple[Match, ...] = ()
+    placed: tuple[tuple[int, Figure], ...] = dataclasses.field(default=(), repr=False, compare=False)
+    layout: tuple[Figure, ...] = dataclasses.field(default=(), repr=False, compare=False)
 
     @property
     def cards_used(self) -> int:
         return len(self.placements)
+
+    @functools.cached_property
+    def matches(self) -> tuple[Match, ...]:
+        """Which card fits each figure of the task, and by what?"""
+        cards = [(cell, want, self.placements.get(cell, self.layout[cell])) for cell, want in sorted(self.placed)]
+        return tuple(Match(cell, want, card, match_kind(want, card), cell in self.placements)
+                     for cell, want, card in cards)
 
     def explain(self) -> str:
         """Say in words why this solution works, figure by figure."""
@@ -119,53 +134,59 @@ def as_grid(task: TaskCard | Sequence) -> tuple:
 
 def as_layout(layout: Sequence) -> tuple[Figure, ...]:
     """Nine layout figures, row by row, from Figures or names."""
-    cells = tuple(figure(card) for card in layout)
+    cells = tuple(card if type(card) is Figure else figure(card) for card in layout)
     if len(cells) != 9:
         raise ValueError(f"a layout has 9 cards, not {len(cells)}")
     return cells
-
-
-def placed_figures(cells: tuple, destination: tuple[int, ...]) -> list[tuple[int, Figure]]:
-    """Which figure lies over which layout cell once the task card is transformed?"""
-    return [(destination[cell], fig) for cell, fig in enumerate(cells) if fig is not None]
 
 
 def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
           rules: Rules = Rules()) -> list[Solution]:
     """List every minimal solution of `task`, fewest hand cards first."""
     layout = as_layout(layout)
-    hand = tuple(figure(card) for card in hand)
-    cells = as_grid(task)
+    hand = tuple(card if type(card) is Figure else figure(card) for card in hand)
+    shown = task.figures if isinstance(task, TaskCard) else [
+        (cell, want) for cell, want in enumerate(as_grid(task)) if want is not None]
     accepts = ACCEPTS[rules.matching]
     found = []
     for rotation, mirrored, destination in TRANSFORMS[rules.rotations, rules.mirror_images]:
-        placed = placed_figures(cells, destination)
+        placed = tuple((destination[cell], want) for cell, want in shown)
         needs = [(cell, want) for cell, want in placed if not accepts[want] >> layout[cell] & 1]
-        if len(needs) > len(hand):
-            continue
-        for placements in _assignments(needs, hand, accepts, 0):
-            found.append(Solution(rotation, placements, mirrored,
-                                  _matches(placed, layout, placements)))
+        if len(needs) <= len(hand):
+            for placements in _assignments(needs, hand, accepts, 0):
+                found.append(Solution(rotation, placements, mirrored, placed, layout))
     found.sort(key=lambda s: (len(s.placements), s.mirrored, s.rotation))
     return found
 
 
-def ways(layout: Sequence[Figure], hand: Sequence[Figure], cells: tuple,
-         rules: Rules) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
+def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
+         rules: Rules, most_cards: int = 9) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
     """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
     accepts = ACCEPTS[rules.matching]
+    shown = task.figures if isinstance(task, TaskCard) else [
+        (cell, want) for cell, want in enumerate(task) if want is not None]
+    held = 0
+    for card in hand:
+        held |= 1 << card
+    limit = min(len(hand), most_cards)
     for rotation, mirrored, destination in TRANSFORMS[rules.rotations, rules.mirror_images]:
-        needs = [(destination[cell], want) for cell, want in enumerate(cells)
-                 if want is not None and not accepts[want] >> layout[destination[cell]] & 1]
-        if len(needs) <= len(hand):
-            placements = next(_assignments(needs, hand, accepts, 0), None)
+        needs = []
+        for cell, want in shown:
+            spot = destination[cell]
+            if not accepts[want] >> layout[spot] & 1:
+                if not accepts[want] & held or len(needs) == limit:
+                    break
+                needs.append((spot, want))
+        else:
+            placements = _first_assignment(needs, hand, accepts, 0) if needs else {}
             if placements is not None:
                 yield rotation, mirrored, placements
 
 
-def solvable(layout: Sequence[Figure], hand: Sequence[Figure], cells: tuple, rules: Rules) -> bool:
+def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
+             rules: Rules) -> bool:
     """Can this hand solve this task at all? (Figures only: a fast yes or no.)"""
-    return next(ways(layout, hand, cells, rules), None) is not None
+    return next(ways(layout, hand, task, rules), None) is not None
 
 
 def _assignments(needs: list, hand: tuple, accepts: tuple, used: int) -> Iterator[dict[int, Figure]]:
@@ -181,21 +202,28 @@ def _assignments(needs: list, hand: tuple, accepts: tuple, used: int) -> Iterato
                 yield {cell: card, **others}
 
 
-def _matches(placed: list, layout: tuple, placements: dict) -> tuple[Match, ...]:
-    return tuple(Match(cell, want, placements.get(cell, layout[cell]),
-                       match_kind(want, placements.get(cell, layout[cell])),
-                       cell in placements)
-                 for cell, want in sorted(placed))
+def _first_assignment(needs: list, hand: tuple, accepts: tuple, used: int) -> dict[int, Figure] | None:
+    """Give each needy cell its own fitting hand card, the first way found (None if impossible)."""
+    (cell, want), rest = needs[0], needs[1:]
+    accepted = accepts[want]
+    for index, card in enumerate(hand):
+        if not used >> index & 1 and accepted >> card & 1:
+            others = _first_assignment(rest, hand, accepts, used | 1 << index) if rest else {}
+            if others is not None:
+                others[cell] = card
+                return others
+    return None
 
 
 def why_not(layout: Sequence, task: TaskCard | Sequence, rotation: int, placements: dict,
             mirrored: bool = False, rules: Rules = Rules()) -> list[str]:
     """Which figures does a claimed solution fail, and why? (Empty when it works.)"""
     layout = as_layout(layout)
-    destination = transform_cells(rotation % 4, mirrored)
+    destination = DESTINATIONS[rotation % 4, mirrored]
     accepts = ACCEPTS[rules.matching]
     problems = []
-    for cell, want in sorted(placed_figures(as_grid(task), destination)):
+    shown = [(destination[cell], want) for cell, want in enumerate(as_grid(task)) if want is not None]
+    for cell, want in sorted(shown):
         card = placements.get(cell, layout[cell])
         if not accepts[want] >> card & 1:
             problems.append(f"cell {cell}: {want} does not fit {card} "
