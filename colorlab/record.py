@@ -133,8 +133,8 @@ class GameRecord:
         """Load a record saved by :meth:`save`."""
         try:
             data = Path(path).read_bytes()
-        except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        except (OSError, ValueError) as error:
+            raise RecordError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
         return cls.from_json(data)
 
     @classmethod
@@ -148,7 +148,7 @@ class GameRecord:
             parts = [f"unknown field(s) {sorted(extra)}" if extra else "",
                      f"missing field(s) {sorted(missing)}" if missing else ""]
             raise RecordError("not a colorlab record: " + "; ".join(p for p in parts if p))
-        if data["format"] != FORMAT or data["version"] != VERSION:
+        if data["format"] != FORMAT or type(data["version"]) is not int or data["version"] != VERSION:
             raise RecordError(f"not a {FORMAT} version {VERSION} file")
         if not isinstance(data["game"], str):
             raise RecordError("field 'game' must be a string")
@@ -166,7 +166,7 @@ class GameRecord:
         for index, raw in enumerate(data["actions"]):
             try:
                 actions.append(spec.action_from_dict(raw))
-            except (ValueError, TypeError, KeyError) as error:
+            except (ValueError, TypeError, KeyError, OverflowError) as error:
                 raise RecordError(f"action {index} is malformed: {error}") from None
         record = cls(spec.name, rules, seed, tuple(actions))
         record.check()
@@ -185,8 +185,11 @@ class GameRecord:
 
 def strict_json(text: str | bytes) -> Any:
     """Parse JSON, refusing oversize input, NaN, duplicate keys and deep nesting."""
-    if len(text) > MAX_BYTES:
-        raise RecordError(f"file too large ({len(text)} bytes; the limit is {MAX_BYTES})")
+    size = len(text)
+    if isinstance(text, str) and size <= MAX_BYTES:
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise RecordError(f"file too large ({size} bytes; the limit is {MAX_BYTES})")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -196,8 +199,12 @@ def strict_json(text: str | bytes) -> Any:
         raise RecordError(f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except RecordError:
+        raise
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except ValueError as error:  # a number too long for Python to convert
+        raise RecordError(f"not valid JSON: {error}") from None
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -90,7 +90,7 @@ class RulesBase:
             if name not in known:
                 raise RuleError(str(name), values[name], f"no such rule; known rules: {', '.join(sorted(known))}")
         hints = _type_hints(cls)
-        return cls(**{name: _from_plain(hints[name], value) for name, value in values.items()})
+        return cls(**{name: _from_plain(name, hints[name], value) for name, value in values.items()})
 
     def differences(self) -> dict[str, tuple[Any, Any]]:
         """Which rules differ from the default edition, as {name: (default, now)}?"""
@@ -152,7 +152,10 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _from_plain(kind: Any, value: Any) -> Any:
+def _from_plain(name: str, kind: Any, value: Any) -> Any:
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise RuleError(name, value, "choose a number small enough to be a float") from None
     return value

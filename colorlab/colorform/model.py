@@ -18,8 +18,8 @@ on top of its own pile (:class:`Claim`) or passes (:class:`Pass`).
 
 Two points the rulebook leaves open are settled here. A claim on a task that an
 earlier claim of the same STOP already took is void (no penalty). And a game in
-which every task still in play has been proved unsolvable, with no layout or
-hand changing since, ends at once ("stuck") instead of cycling forever; in
+which every task card still in play has gone a whole round unsolved since the
+layout last changed ends at once ("stuck"), since nothing new can happen; in
 junior the winners are then the players with the fewest task cards left.
 """
 
@@ -131,7 +131,7 @@ class State:
     last_round: bool = False
     finished: tuple[int, ...] = ()
     shuffles: int = 0
-    proven: frozenset = frozenset()
+    tried: frozenset = frozenset()
     over: bool = False
     end_reason: str = ""
     events: tuple[str, ...] = ()
@@ -296,7 +296,7 @@ def _apply_solution(state: State, claim: Claim) -> State:
         layout[cell] = layout[cell] + (card,)
         hand.remove(card)
     hands = _with(state.hands, claim.player, tuple(hand))
-    return dataclasses.replace(state, layout=tuple(layout), hands=hands, proven=frozenset())
+    return dataclasses.replace(state, layout=tuple(layout), hands=hands, tried=frozenset())
 
 
 def _with(items: tuple, index: int, value) -> tuple:
@@ -329,7 +329,7 @@ def _stop(state: State, stop: Stop) -> State:
             state = _apply_solution(state, claim)
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
             state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
-            changed = True
+            changed = changed or bool(claim.placements)
             events.append(f"{who} solves task {task.number}: +{task.size}.")
         elif changed:
             events.append(f"{who}: task {task.number} no longer fits the changed layout; "
@@ -363,14 +363,14 @@ def _end_round(state: State, proven: bool, events: tuple[str, ...]) -> State:
                    f"Round {state.round} ends with task(s) {', '.join(str(c.number) for c in unsolved)} unsolved.",)
     else:
         events += (f"Round {state.round} ends: every task is solved.",)
-    known = state.proven | {card.number for card in unsolved} if proven else state.proven
+    known = state.tried | {card.number for card in unsolved}
     state = dataclasses.replace(state, task_pile=state.task_pile + unsolved,
-                                revealed=tuple(() for _ in range(state.players)), proven=known)
+                                revealed=tuple(() for _ in range(state.players)), tried=known)
     if state.last_round:
         return dataclasses.replace(state, over=True, end_reason="the task pile ran out",
                                    events=events + ("The game is over: the task pile ran out.",))
     if {card.number for card in state.task_pile} <= known:
-        return dataclasses.replace(state, over=True, end_reason="stuck: no task can be solved",
+        return dataclasses.replace(state, over=True, end_reason="stuck: no task left was solved since the last change",
                                    events=events + ("The game is over: no task left can be solved.",))
     state = _refill(dataclasses.replace(state, round=state.round + 1), range(state.players))
     return _deal_tasks(state, events + (f"Round {state.round}: new task cards are revealed.",))
@@ -435,14 +435,13 @@ def _junior_pass(state: State, action: Pass) -> State:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {action.player}'s")
     task = state.revealed[state.active][0]
     events = (f"Player {action.player} passes on task {task.number}.",)
-    if not solvable(state.tops, state.hands[state.active], task, state.rules):
-        state = dataclasses.replace(state, proven=state.proven | {(state.active, task.number)})
     return _junior_not_solved(state, task, events)
 
 
 def _junior_not_solved(state: State, task: TaskCard, events: tuple[str, ...]) -> State:
     seat = state.active
     state = dataclasses.replace(state, revealed=_take_task(state.revealed, task),
+                                tried=state.tried | {(seat, task.number)},
                                 own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)))
     return _next_turn(state, events)
 
@@ -458,8 +457,8 @@ def _next_turn(state: State, events: tuple[str, ...]) -> State:
                 return dataclasses.replace(state, over=True, end_reason="a player solved their last task card",
                                            revealed=tuple(() for _ in range(state.players)),
                                            events=events + ("The game is over.",))
-            if all((p, card.number) in state.proven for p, pile in enumerate(state.own_piles) for card in pile):
-                return dataclasses.replace(state, over=True, end_reason="stuck: no task can be solved",
+            if all((p, card.number) in state.tried for p, pile in enumerate(state.own_piles) for card in pile):
+                return dataclasses.replace(state, over=True, end_reason="stuck: no task left was solved since the last change",
                                            revealed=tuple(() for _ in range(state.players)),
                                            events=events + ("The game is over: no one can solve a task card.",))
             state = dataclasses.replace(state, round=state.round + 1)

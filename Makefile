@@ -1,0 +1,40 @@
+# Two commands do all the set-up:
+#   make lab   create the environment and open the lessons in JupyterLab
+#   make test  create the environment and run every test (browser tests included)
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab test bench chromium clean
+
+lab: $(VENV)/.lab-installed
+	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
+
+test: $(VENV)/.test-installed chromium
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.lab-installed
+	$(BIN)/python benchmarks/run.py
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.lab-installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# The browser tests drive Debian's chromium; install it when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "chromium is missing: run 'sudo apt-get install chromium' once"; exit 1; fi; }
+
+clean:
+	rm -rf $(VENV)
