@@ -23,25 +23,23 @@ from colorlab.palette import Colour, colour
 DATA = Path(__file__).parent / "data"
 
 
-class Shape(enum.Enum):
-    """One of the six shapes on Col-Or-Form's figure cards."""
+def _figure_data() -> dict:
+    data = json.loads((DATA / "figure_cards.json").read_text(encoding="utf-8"))
+    shapes, colours = data["shapes"], data["colours"]
+    if len(shapes) != 6 or len(set(colours)) != 6:
+        raise ValueError("figure_cards.json must name 6 shapes and 6 distinct colours")
+    return data
 
-    CIRCLE = "circle"
-    SQUARE = "square"
-    TRIANGLE = "triangle"
-    STAR = "star"
-    MOON = "moon"
-    HEART = "heart"
 
-    def __str__(self) -> str:
-        return self.value
+_DATA = _figure_data()
 
+Shape = enum.Enum("Shape", [(name.upper(), name) for name in _DATA["shapes"]])
+Shape.__doc__ = "One of the six shapes on Col-Or-Form's figure cards."
+Shape.__str__ = lambda self: self.value
 
 SHAPES: tuple[Shape, ...] = tuple(Shape)
-COLOURS: tuple[Colour, ...] = (Colour.RED, Colour.BLUE, Colour.BLACK, Colour.PURPLE,
-                               Colour.YELLOW, Colour.GREEN)
-SHAPE_SYMBOLS = {Shape.CIRCLE: "●", Shape.SQUARE: "■", Shape.TRIANGLE: "▲",
-                 Shape.STAR: "★", Shape.MOON: "☾", Shape.HEART: "♥"}
+COLOURS: tuple[Colour, ...] = tuple(colour(name) for name in _DATA["colours"])
+SHAPE_SYMBOLS: dict[Shape, str] = {Shape(name): symbol for name, symbol in _DATA["shapes"].items()}
 
 
 class Figure(int):

@@ -33,15 +33,17 @@ from colorlab.colorform.rules import MATCHING, Rules
 
 
 def _accepts(mode: str, wanted: Figure, card: Figure) -> bool:
-    same_shape, same_colour = wanted.shape is card.shape, wanted.colour is card.colour
-    return {"shape or colour": same_shape or same_colour,
-            "shape and colour": same_shape and same_colour,
-            "shape": same_shape, "colour": same_colour}[mode]
+    same_shape, same_colour = wanted // 6 == card // 6, wanted % 6 == card % 6
+    if mode == "shape or colour":
+        return same_shape or same_colour
+    if mode == "shape and colour":
+        return same_shape and same_colour
+    return same_shape if mode == "shape" else same_colour
 
 
 ACCEPTS: dict[str, tuple[int, ...]] = {
-    mode: tuple(sum(1 << card for card in FIGURES if _accepts(mode, wanted, card))
-                for wanted in FIGURES)
+    mode: tuple(sum(1 << card for card in range(36) if _accepts(mode, wanted, card))
+                for wanted in range(36))
     for mode in MATCHING
 }
 
