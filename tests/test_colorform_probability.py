@@ -8,10 +8,10 @@ from itertools import permutations
 import pytest
 
 from colorlab.colorform import Rules, figure, solvable, task_card, task_cards
-from colorlab.colorform.components import FIGURES
+from colorlab.colorform.components import FIGURES, TRANSFORMS
 from colorlab.colorform.probability import (chance_layout_fits, chance_random_task_fits,
                                             count_fillings)
-from colorlab.colorform.solver import ACCEPTS, TRANSFORMS
+from colorlab.colorform.solver import ACCEPTS
 
 OPPOSITE_CORNERS = ("red star", None, None, None, None, None, None, None, "blue moon")
 
@@ -36,7 +36,7 @@ def test_count_fillings_agrees_with_listing():
 
 
 @pytest.mark.parametrize("matching", ["shape or colour", "shape and colour", "colour"])
-def test_untouched_cards_fit_as_listed(matching):
+def test_unturned_cards_fit_as_listed(matching):
     task = ("red star", "blue moon", None, None, "green heart", None, None, None, None)
     rules = Rules(rotations=False, matching=matching)
     assert chance_layout_fits(task, rules) == listed_chance(task, (0, 1, 4), rules)

@@ -126,6 +126,13 @@ class TaskCard:
         """How many figures does the card show (its points)?"""
         return len(self.figures)
 
+    @cached_property
+    def images(self) -> dict[tuple[bool, bool], tuple]:
+        """For each (rotations, mirrors) rule pair: (rotation, mirrored, (cell, figure) pairs) per allowed turn."""
+        return {rules: tuple((k, m, tuple((destination[cell], fig) for cell, fig in self.figures))
+                             for k, m, destination in allowed)
+                for rules, allowed in TRANSFORMS.items()}
+
     def __str__(self) -> str:
         return draw_grid(self.cells)
 
@@ -161,6 +168,29 @@ def turned(cells: Grid, quarter_turns: int = 1, mirrored: bool = False) -> Grid:
             turned_once[quarter_turn(cell)] = fig
         result = turned_once
     return tuple(result)
+
+
+def transform_cells(quarter_turns: int, mirrored: bool) -> tuple[int, ...]:
+    """Where does each cell of a task card land after `quarter_turns` (after a mirror, if asked)?"""
+    destination = []
+    for cell in range(9):
+        place = mirror(cell) if mirrored else cell
+        for _ in range(quarter_turns):
+            place = quarter_turn(place)
+        destination.append(place)
+    return tuple(destination)
+
+
+DESTINATIONS: dict[tuple[int, bool], tuple[int, ...]] = {
+    (k, m): transform_cells(k, m) for k in range(4) for m in (False, True)}
+
+# For each (rotations allowed, mirrors allowed): the allowed (rotation, mirrored, destination).
+TRANSFORMS: dict[tuple[bool, bool], tuple[tuple[int, bool, tuple[int, ...]], ...]] = {
+    (rotations, mirrors): tuple((k, m, DESTINATIONS[k, m])
+                                for m in ((False, True) if mirrors else (False,))
+                                for k in (range(4) if rotations else (0,)))
+    for rotations in (False, True) for mirrors in (False, True)
+}
 
 
 TASK_SIZES = {2: 6, 3: 10, 4: 8, 5: 6}

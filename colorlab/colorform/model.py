@@ -30,9 +30,9 @@ import math
 import random
 from collections.abc import Iterable
 
-from colorlab.colorform.components import FIGURES, Figure, TaskCard, figure, task_cards
+from colorlab.colorform.components import DESTINATIONS, FIGURES, Figure, TaskCard, figure, task_cards
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import DESTINATIONS, solvable, why_not
+from colorlab.colorform.solver import solvable, why_not
 from colorlab.record import GameSpec, register
 from colorlab.rules import GameOver, IllegalAction, NotYourTurn
 

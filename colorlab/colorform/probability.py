@@ -37,9 +37,9 @@ from fractions import Fraction
 from itertools import combinations
 from math import perm
 
-from colorlab.colorform.components import FIGURES, TaskCard, task_cards
+from colorlab.colorform.components import FIGURES, TRANSFORMS, TaskCard, task_cards
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import ACCEPTS, TRANSFORMS, as_grid
+from colorlab.colorform.solver import ACCEPTS, as_grid
 
 EVERY_CARD = (1 << len(FIGURES)) - 1
 
@@ -77,14 +77,29 @@ def count_fillings(allowed: Sequence[int]) -> int:
 
 def chance_all_fit(task: TaskCard | Sequence, destinations: Sequence[tuple[int, ...]],
                    rules: Rules = Rules()) -> Fraction:
-    """What is the chance that a random layout fits `task` in every one of these placements at once?"""
+    """What is the chance that a random layout fits `task` laid in each of these ways at once?
+
+    A way of laying the card is given by its destinations: where each of its nine
+    cells lands on the layout.
+
+    Examples
+    ========
+
+    A red star in a corner, kept as dealt and given a half turn, asks two
+    opposite corners for two different cards out of the 11 it accepts:
+
+    >>> from colorlab.colorform.probability import chance_all_fit
+    >>> kept, half_turn = (0, 1, 2, 3, 4, 5, 6, 7, 8), (8, 7, 6, 5, 4, 3, 2, 1, 0)
+    >>> chance_all_fit(["red star"] + [None] * 8, [kept, half_turn])
+    Fraction(11, 126)
+    """
     accepts = ACCEPTS[rules.matching]
+    shown = [(cell, wanted) for cell, wanted in enumerate(as_grid(task)) if wanted is not None]
     allowed: dict[int, int] = {}
     for destination in destinations:
-        for cell, wanted in enumerate(as_grid(task)):
-            if wanted is not None:
-                spot = destination[cell]
-                allowed[spot] = allowed.get(spot, EVERY_CARD) & accepts[wanted]
+        for cell, wanted in shown:
+            spot = destination[cell]
+            allowed[spot] = allowed.get(spot, EVERY_CARD) & accepts[wanted]
     return Fraction(count_fillings(list(allowed.values())), perm(len(FIGURES), len(allowed)))
 
 

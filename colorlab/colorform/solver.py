@@ -28,7 +28,7 @@ import dataclasses
 import functools
 from collections.abc import Iterable, Iterator, Sequence
 
-from colorlab.colorform.components import FIGURES, Figure, TaskCard, figure, mirror, quarter_turn
+from colorlab.colorform.components import DESTINATIONS, Figure, TaskCard, figure
 from colorlab.colorform.rules import MATCHING, Rules
 
 
@@ -45,28 +45,6 @@ ACCEPTS: dict[str, tuple[int, ...]] = {
     mode: tuple(sum(1 << card for card in range(36) if _accepts(mode, wanted, card))
                 for wanted in range(36))
     for mode in MATCHING
-}
-
-
-def transform_cells(quarter_turns: int, mirrored: bool) -> tuple[int, ...]:
-    """Where does each cell of a task card land after `quarter_turns` (after a mirror, if asked)?"""
-    destination = []
-    for cell in range(9):
-        place = mirror(cell) if mirrored else cell
-        for _ in range(quarter_turns):
-            place = quarter_turn(place)
-        destination.append(place)
-    return tuple(destination)
-
-
-DESTINATIONS: dict[tuple[int, bool], tuple[int, ...]] = {
-    (k, m): transform_cells(k, m) for k in range(4) for m in (False, True)}
-
-TRANSFORMS: dict[tuple[bool, bool], tuple[tuple[int, bool, tuple[int, ...]], ...]] = {
-    (rotations, mirrors): tuple((k, m, DESTINATIONS[k, m])
-                                for m in ((False, True) if mirrors else (False,))
-                                for k in (range(4) if rotations else (0,)))
-    for rotations in (False, True) for mirrors in (False, True)
 }
 
 
@@ -147,12 +125,11 @@ def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
     """List every minimal solution of `task`, fewest hand cards first."""
     layout = as_layout(layout)
     hand = tuple(card if type(card) is Figure else figure(card) for card in hand)
-    shown = task.figures if isinstance(task, TaskCard) else [
-        (cell, want) for cell, want in enumerate(as_grid(task)) if want is not None]
+    if not isinstance(task, TaskCard):
+        task = TaskCard(0, as_grid(task))
     accepts = ACCEPTS[rules.matching]
     found = []
-    for rotation, mirrored, destination in TRANSFORMS[rules.rotations, rules.mirror_images]:
-        placed = tuple((destination[cell], want) for cell, want in shown)
+    for rotation, mirrored, placed in task.images[rules.rotations, rules.mirror_images]:
         needs = [(cell, want) for cell, want in placed if not accepts[want] >> layout[cell] & 1]
         if len(needs) <= len(hand):
             for placements in _assignments(needs, hand, accepts, 0):
@@ -165,16 +142,15 @@ def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tupl
          rules: Rules, most_cards: int = 9) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
     """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
     accepts = ACCEPTS[rules.matching]
-    shown = task.figures if isinstance(task, TaskCard) else [
-        (cell, want) for cell, want in enumerate(task) if want is not None]
+    if not isinstance(task, TaskCard):
+        task = TaskCard(0, tuple(task))
     held = 0
     for card in hand:
         held |= 1 << card
     limit = min(len(hand), most_cards)
-    for rotation, mirrored, destination in TRANSFORMS[rules.rotations, rules.mirror_images]:
+    for rotation, mirrored, placed in task.images[rules.rotations, rules.mirror_images]:
         needs = []
-        for cell, want in shown:
-            spot = destination[cell]
+        for spot, want in placed:
             if not accepts[want] >> layout[spot] & 1:
                 if not accepts[want] & held or len(needs) == limit:
                     break
