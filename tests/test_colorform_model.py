@@ -9,7 +9,7 @@ from colorlab.colorform import (Claim, GiveUp, Pass, ReactionBot, Rules, Stop, f
                                 next_action, play, play_game, ranking, scores, solve, winners,
                                 why_not)
 from colorlab.colorform.components import TaskCard, task_cards
-from colorlab.colorform.model import (BadStop, BlankCell, CardNotInHand, CellTaken,
+from colorlab.colorform.model import (BadStop, BlankCell, CardNotInHand, CellTaken, OffLayout,
                                       TaskNotAvailable, TurnNotAllowed, UnknownCard, UnknownPlayer)
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, IllegalAction, NotYourTurn
@@ -94,7 +94,7 @@ def test_a_solution_shown_too_slowly_counts_as_wrong():
 @pytest.mark.parametrize("action, error", [
     (Claim(0, 1, placements={0: "purple star"}), CardNotInHand),
     (Claim(0, 1, placements=[(0, "blue moon"), (0, "blue moon")]), CellTaken),
-    (Claim(0, 1, placements={9: "blue moon"}), CellTaken),
+    (Claim(0, 1, placements={9: "blue moon"}), OffLayout),
     (Claim(0, 1, placements={4: "blue moon"}), BlankCell),
     (Claim(0, 4), TaskNotAvailable),
     (Claim(0, 31), UnknownCard),

@@ -140,3 +140,11 @@ def test_task_deck_is_the_checked_in_one_and_follows_the_edition():
         figures = [fig for fig in card.cells if fig is not None]
         assert len(set(figures)) == len(figures)
     assert len(FIGURES) == 36 and len({(f.shape, f.colour) for f in FIGURES}) == 36
+
+
+def test_the_game_turns_cards_the_way_the_symmetry_module_does():
+    from colorlab.colorform.components import mirror, quarter_turn
+    from colorlab.symmetry import mirror as mirror_permutation
+    from colorlab.symmetry import quarter_turn as turn_permutation
+    assert [quarter_turn(cell) for cell in range(9)] == turn_permutation(3).array_form
+    assert [mirror(cell) for cell in range(9)] == mirror_permutation(3).array_form

@@ -53,6 +53,10 @@ class CellTaken(IllegalAction):
     """Two hand cards put on the same layout cell."""
 
 
+class OffLayout(IllegalAction):
+    """A cell number that is not one of the layout's nine cells."""
+
+
 class BlankCell(IllegalAction):
     """A hand card put where the task card shows no figure."""
 
@@ -262,7 +266,7 @@ def _check_claim(state: State, claim: Claim) -> TaskCard:
     cells = [cell for cell, _ in claim.placements]
     for cell, card in claim.placements:
         if isinstance(cell, bool) or cell not in range(9):
-            raise CellTaken(f"cell {cell!r} is not on the layout; cells are 0 to 8")
+            raise OffLayout(f"cell {cell!r} is not on the layout; cells are 0 to 8")
         if cells.count(cell) > 1:
             raise CellTaken(f"two cards are put on cell {cell}")
         if card not in hand:
