@@ -26,8 +26,8 @@ DATA = Path(__file__).parent / "data"
 def _figure_data() -> dict:
     data = json.loads((DATA / "figure_cards.json").read_text(encoding="utf-8"))
     shapes, colours = data["shapes"], data["colours"]
-    if len(shapes) != 6 or len(set(colours)) != 6:
-        raise ValueError("figure_cards.json must name 6 shapes and 6 distinct colours")
+    if len(shapes) != 6 or len(set(colours)) != 6 or set(data["paths"]) != set(shapes):
+        raise ValueError("figure_cards.json must name 6 shapes, each with a path, and 6 distinct colours")
     return data
 
 
@@ -40,6 +40,7 @@ Shape.__str__ = lambda self: self.value
 SHAPES: tuple[Shape, ...] = tuple(Shape)
 COLOURS: tuple[Colour, ...] = tuple(colour(name) for name in _DATA["colours"])
 SHAPE_SYMBOLS: dict[Shape, str] = {Shape(name): symbol for name, symbol in _DATA["shapes"].items()}
+SHAPE_PATHS: dict[str, str] = dict(_DATA["paths"])
 
 
 class Figure(int):

@@ -34,7 +34,7 @@ from colorlab.colorform.components import DESTINATIONS, FIGURES, Figure, TaskCar
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solvable, why_not
 from colorlab.record import GameSpec, register
-from colorlab.rules import GameOver, IllegalAction, NotYourTurn
+from colorlab.rules import GameOver, IllegalAction, NotYourTurn, RuleError
 
 
 class UnknownPlayer(IllegalAction):
@@ -112,7 +112,22 @@ class Pass:
     player: int
 
 
-Action = Claim | Stop | GiveUp | Pass
+@dataclasses.dataclass(frozen=True)
+class ChangeRules:
+    """Change rules that may change mid-game (matching, turning, timing), from now on."""
+
+    changes: tuple[tuple[str, object], ...]
+
+    def __post_init__(self) -> None:
+        pairs = self.changes.items() if isinstance(self.changes, dict) else self.changes
+        object.__setattr__(self, "changes", tuple(pairs))
+
+
+class RuleNotLive(IllegalAction):
+    """A rule change that only a new game can make, or a value the rule does not allow."""
+
+
+Action = Claim | Stop | GiveUp | Pass | ChangeRules
 Stack = tuple[Figure, ...]
 
 
@@ -185,6 +200,8 @@ def play(state: State, action: Action) -> State:
     """Apply one action and return the new state; refuse an illegal one with a reason."""
     if state.over:
         raise GameOver(f"the game is over ({state.end_reason})")
+    if isinstance(action, ChangeRules):
+        return _change_rules(state, action)
     if state.junior:
         if isinstance(action, Claim):
             return _junior_claim(state, action)
@@ -199,6 +216,57 @@ def play(state: State, action: Action) -> State:
         return _settle(_end_round(state, proven=False, events=("The players give up on this round.",)))
     raise IllegalAction(f"{type(action).__name__ if action is not None else 'None'} is not a "
                         "base-game action: stop (with claims) or give up")
+
+
+def _change_rules(state: State, action: ChangeRules) -> State:
+    live = Rules.live_fields()
+    changes = dict(action.changes)
+    for name in changes:
+        if name not in live:
+            raise RuleNotLive(f"{name} cannot change during a game (start a new game); "
+                              f"rules that can: {', '.join(sorted(live))}")
+    try:
+        rules = Rules.from_dict({**state.rules.to_dict(), **changes})
+    except RuleError as error:
+        raise RuleNotLive(str(error)) from None
+    said = ", ".join(f"{name} = {value!r}" for name, value in changes.items())
+    state = dataclasses.replace(state, rules=rules, events=(f"Rules changed: {said}.",))
+    return state if state.junior else _settle(state)
+
+
+def observation(state: State, player: int) -> dict:
+    """What may `player` see of the table, as plain JSON values?
+
+    Hands and revealed tasks lie face up, so they are shown; the order of the
+    piles, the seed and the tasks set aside are not.
+    """
+    def task_json(card: TaskCard) -> dict:
+        return {"number": card.number, "size": card.size,
+                "cells": [None if fig is None else str(fig) for fig in card.cells]}
+
+    return {
+        "game": "colorform",
+        "you": player,
+        "variant": state.rules.variant,
+        "round": state.round,
+        "active": state.active,
+        "layout": [{"top": str(stack[-1]), "under": len(stack) - 1} for stack in state.layout],
+        "hands": [[str(card) for card in hand] for hand in state.hands],
+        "tasks": [dict(task_json(card), owner=seat) for seat, cards in enumerate(state.revealed)
+                  for card in cards],
+        "piles": [{"face_down": sum(not up for _, up in won), "face_up": [task_json(c) for c, up in won if up],
+                   "tasks_left": len(state.own_piles[seat])}
+                  for seat, won in enumerate(state.won)],
+        "scores": scores(state),
+        "figure_pile": len(state.figure_pile),
+        "task_pile": len(state.task_pile),
+        "last_round": state.last_round,
+        "over": state.over,
+        "end_reason": state.end_reason,
+        "winners": winners(state),
+        "ranking": ranking(state) if state.over else [],
+        "events": list(state.events),
+    }
 
 
 def scores(state: State) -> list[int]:
@@ -483,6 +551,8 @@ def action_to_dict(action: Action) -> dict:
         return {"type": "give up"}
     if isinstance(action, Pass):
         return {"type": "pass", "player": action.player}
+    if isinstance(action, ChangeRules):
+        return {"type": "rules", "changes": dict(action.changes)}
     raise TypeError(f"{action!r} is not a Col-Or-Form action")
 
 
@@ -491,6 +561,7 @@ _FIELDS = {
     "stop": {"type", "claims"},
     "give up": {"type"},
     "pass": {"type", "player"},
+    "rules": {"type", "changes"},
 }
 
 
@@ -505,6 +576,10 @@ def action_from_dict(data: dict) -> Action:
         return GiveUp()
     if kind == "pass":
         return Pass(_int(data["player"], "player"))
+    if kind == "rules":
+        if not isinstance(data["changes"], dict):
+            raise ValueError("changes must be an object of rule names and values")
+        return ChangeRules(tuple(data["changes"].items()))
     if kind == "stop":
         if not isinstance(data["claims"], list):
             raise ValueError("claims must be a list")

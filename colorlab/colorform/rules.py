@@ -33,24 +33,24 @@ class Rules(RulesBase):
     matching: str = rule(
         "shape or colour", "Matching", "When a figure on a task card fits the layout card "
         "under it: same shape or same colour (the rulebook), both at once, or only one "
-        "of the two.", choices=MATCHING)
+        "of the two.", choices=MATCHING, live=True)
     rotations: bool = rule(
         True, "Turn task cards", "May a task card be turned by quarter turns in the mind "
-        "before it is laid over the layout?")
+        "before it is laid over the layout?", live=True)
     mirror_images: bool = rule(
         False, "Mirror task cards", "Variant: may a task card also be read mirrored, as "
-        "if seen from behind? The rulebook only turns cards.")
+        "if seen from behind? The rulebook only turns cards.", live=True)
     largest_task: int = rule(
         5, "Largest task", "Task cards with more figures than this are left in the box. "
         "The rulebook suggests 3 for first games; junior leaves out the 5-figure cards.",
         low=2, high=5)
     seconds_to_show: float = rule(
         10.0, "Seconds to show", "After calling STOP, the time to lay out the solution; "
-        "a solution shown later counts as wrong.", low=1.0, high=120.0)
+        "a solution shown later counts as wrong.", low=1.0, high=120.0, live=True)
     stop_window: float = rule(
         0.5, "Same-moment window", "The rulebook leaves 'almost the same moment' open: "
         "STOP calls within this many seconds of the first one are resolved together, "
-        "in time order.", low=0.0, high=5.0)
+        "in time order.", low=0.0, high=5.0, live=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -1,0 +1,271 @@
+// The Col-Or-Form table. It draws the view Python sends and reports what the learner does.
+// The page keeps the clock: it tells Python when a bot's moment has come, and when you call STOP.
+
+function render({ model, el }) {
+  const send = makeSender(model);
+  const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null,
+              phase: -1, phaseStart: performance.now(), stopClick: null, stopAt: 0, ticked: false};
+  const root = h("div", {class: "colorlab colorform", "data-palette": model.get("palette"), tabindex: "-1"});
+  const body = h("div");
+  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
+  const clock = h("span", {class: "colorform-clock", "aria-hidden": "true"});
+  root.append(body, notice);
+  el.append(root);
+
+  const view = () => model.get("view");
+  const assets = () => model.get("assets");
+  const elapsed = () => (performance.now() - ui.phaseStart) / 1000;
+  const rules = () => view().rules;
+  const showing = () => ui.stopClick !== null;
+
+  function onView() {
+    if (view().phase !== ui.phase) newPhase();
+    draw();
+  }
+
+  function newPhase() {
+    const v = view();
+    ui.phase = v.phase;
+    ui.phaseStart = performance.now();
+    ui.ticked = false;
+    ui.stopClick = null;
+    if (!v.tasks.some((t) => t.number === ui.task)) Object.assign(ui, {task: null, rotation: 0, mirrored: false});
+    const hand = v.hands[v.you];
+    for (const [cell, name] of Object.entries(ui.placements)) if (!hand.includes(name)) delete ui.placements[cell];
+    ui.card = null;
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+
+  function draw() {
+    root.dataset.palette = model.get("palette");
+    redraw(body, () => {
+      const v = view();
+      return [header(v), h("div", {class: "colorform-table"}, layoutGrid(v), taskPanel(v)), handRow(v),
+              controls(v), v.over ? finalRanking(v) : null, scoreboard(v), eventList(v),
+              historyBar(v, send)];
+    });
+  }
+
+  function header(v) {
+    const junior = v.variant === "junior";
+    return h("div", {class: "colorform-header"},
+      h("strong", {}, junior ? "Col-Or-Form · FIKOLO JUNIOR" : "Col-Or-Form"),
+      h("span", {}, `Round ${v.round}`),
+      h("span", {}, `Figure pile ${v.figure_pile}`),
+      junior ? null : h("span", {}, `Task pile ${v.task_pile}${v.last_round ? " (last round)" : ""}`),
+      clock,
+      paletteSwitch(model, assets()));
+  }
+
+  function turnedTask(v) {
+    const task = v.tasks.find((t) => t.number === ui.task);
+    if (!task) return null;
+    const destination = assets().destinations[`${ui.rotation},${ui.mirrored ? 1 : 0}`];
+    const cells = Array(9).fill(null);
+    task.cells.forEach((name, cell) => { if (name) cells[destination[cell]] = name; });
+    return cells;
+  }
+
+  function layoutGrid(v) {
+    const ghost = turnedTask(v);
+    const cells = v.layout.map((spot, cell) => {
+      const placed = ui.placements[cell];
+      const label = `Layout cell ${cell}: ${placed ? `your ${placed} on ` : ""}${spot.top}` +
+        (spot.under ? `, ${spot.under} card(s) under it` : "") + (ghost && ghost[cell] ? `; the task wants ${ghost[cell]}` : "");
+      return h("button", {class: `colorform-cell${placed ? " is-placed" : ""}${ghost && ghost[cell] ? " is-wanted" : ""}`,
+                          "data-key": `cell-${cell}`, "data-cell": cell, "aria-label": label,
+                          onclick: () => placeOn(cell)},
+        figureIcon(placed || spot.top, assets(), 64),
+        spot.under ? h("span", {class: "colorform-under", "aria-hidden": "true"}, `+${spot.under}`) : null,
+        ghost && ghost[cell] ? h("span", {class: "colorform-ghost", "aria-hidden": "true"}, figureIcon(ghost[cell], assets(), 30)) : null);
+    });
+    return h("div", {class: "colorform-layout", role: "group", "aria-label": "The 3 by 3 layout"}, cells);
+  }
+
+  function taskPanel(v) {
+    const names = v.names;
+    const cards = v.tasks.map((t) => h("button", {
+        class: `colorform-task${t.number === ui.task ? " is-selected" : ""}`, "data-key": `task-${t.number}`,
+        "data-task": t.number, "aria-pressed": t.number === ui.task ? "true" : "false",
+        "aria-label": `Task ${t.number}, ${t.size} figures, in front of ${names[t.owner]}`,
+        onclick: () => selectTask(t.number)},
+      miniGrid(t.cells, 22), h("span", {}, `#${t.number} · ${t.size} pts · ${names[t.owner]}`)));
+    return h("div", {class: "colorform-tasks"},
+      h("div", {class: "colorform-tasklist", role: "group", "aria-label": "Revealed task cards"},
+        cards.length ? cards : h("em", {}, "No task card is revealed.")),
+      preview(v));
+  }
+
+  function miniGrid(cells, size) {
+    return h("span", {class: "colorform-mini", "aria-hidden": "true"},
+      cells.map((name) => h("span", {class: "colorform-minicell"}, name ? figureIcon(name, assets(), size) : "")));
+  }
+
+  function preview(v) {
+    const cells = turnedTask(v);
+    if (!cells) return h("p", {class: "colorform-preview"}, "Choose a task card to turn it in your mind.");
+    const allowTurn = rules().rotations, allowMirror = rules().mirror_images;
+    const cycles = assets().turns[`${ui.rotation},${ui.mirrored ? 1 : 0}`];
+    return h("div", {class: "colorform-preview"},
+      miniGrid(cells, 40),
+      h("div", {class: "colorform-turns", role: "group", "aria-label": "Turn the task card"},
+        h("button", {"data-key": "rotate-left", "data-action": "rotate-left", disabled: !allowTurn,
+                     "aria-label": "Turn a quarter to the left", onclick: () => turn(3)}, "⟲"),
+        h("button", {"data-key": "rotate-right", "data-action": "rotate-right", disabled: !allowTurn,
+                     "aria-label": "Turn a quarter to the right", onclick: () => turn(1)}, "⟳"),
+        allowMirror ? h("button", {"data-key": "mirror", "data-action": "mirror", "aria-pressed": String(ui.mirrored),
+                                   "aria-label": "Mirror the task card", onclick: () => { ui.mirrored = !ui.mirrored; draw(); }}, "⇋") : null),
+      h("p", {class: "colorform-group", "data-testid": "group-element"},
+        `${ui.mirrored ? "mirror, then " : ""}${ui.rotation} quarter turn(s) clockwise: cells move ${cycles}`));
+  }
+
+  function handRow(v) {
+    const hand = v.hands[v.you];
+    return h("div", {class: "colorform-hand", role: "group", "aria-label": "Your hand"},
+      h("span", {class: "colorform-label"}, "Your hand:"),
+      hand.map((name, index) => {
+        const used = Object.values(ui.placements).includes(name);
+        return h("button", {class: `colorform-card${ui.card === name ? " is-selected" : ""}${used ? " is-used" : ""}`,
+                            "data-key": `hand-${index}`, "data-hand": index, "aria-pressed": String(ui.card === name),
+                            "aria-label": `Hand card ${name}${used ? " (placed)" : ""}`,
+                            onclick: () => { ui.card = ui.card === name ? null : name; draw(); }},
+          figureIcon(name, assets(), 48));
+      }),
+      hand.length ? null : h("em", {}, "empty"));
+  }
+
+  function controls(v) {
+    const junior = v.variant === "junior";
+    const live = v.history.live && !v.over;
+    const myTurn = !junior || v.active === v.you;
+    const claimLabel = junior ? "Solve" : showing() ? "Show solution" : "STOP!";
+    return h("div", {class: "colorform-controls", role: "group", "aria-label": "Actions"},
+      h("button", {class: "colorform-stop", "data-key": "stop", "data-action": "stop",
+                   disabled: !live || !myTurn || ui.task === null, onclick: stopOrShow,
+                   "aria-label": junior ? "Solve the task" : showing() ? "Show the solution" : "Call STOP"},
+        claimLabel, showing() ? h("span", {class: "colorform-countdown", "data-testid": "countdown"}, "") : null),
+      h("button", {"data-key": "clear", "data-action": "clear", disabled: !Object.keys(ui.placements).length,
+                   onclick: () => { ui.placements = {}; draw(); }}, "Clear cards"),
+      h("button", {"data-key": "hint", "data-action": "hint", disabled: !live, onclick: () => send({type: "hint"})}, "Hint"),
+      junior
+        ? h("button", {"data-key": "pass", "data-action": "pass", disabled: !live || !myTurn, onclick: () => send({type: "pass"})}, "Pass")
+        : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || showing(),
+                       title: "Let the bots make their next move (or end the round if nobody can)",
+                       onclick: () => send({type: "skip"})}, "Skip ahead"),
+      v.hint ? h("div", {class: "colorform-hint", "data-testid": "hint"},
+        h("strong", {}, `Hint: task ${v.hint.task}, ${v.hint.rotation} quarter turn(s)`),
+        h("ul", {}, v.hint.reasons.map((r) => h("li", {}, r)))) : null);
+  }
+
+  function scoreboard(v) {
+    const rows = v.names.map((name, seat) => {
+      const pile = v.piles[seat];
+      return h("tr", {class: seat === v.active && v.variant === "junior" ? "is-active" : ""},
+        h("th", {scope: "row"}, name),
+        h("td", {"data-score": seat}, String(v.scores[seat])),
+        h("td", {}, v.variant === "junior" ? `${pile.tasks_left} left` : `${pile.face_down} won`),
+        h("td", {}, pile.face_up.length ? pile.face_up.map((t) => `#${t.number} (−${t.size})`).join(" ") : "–"),
+        h("td", {class: "colorform-smallhand"}, v.hands[seat].map((name) => figureIcon(name, assets(), 22))));
+    });
+    return h("table", {class: "colorform-scores"},
+      h("caption", {}, "Players"),
+      h("thead", {}, h("tr", {}, ["Player", "Points", v.variant === "junior" ? "Tasks" : "Face down", "Face up", "Hand"].map((t) => h("th", {scope: "col"}, t)))),
+      h("tbody", {}, rows));
+  }
+
+  function finalRanking(v) {
+    const names = v.names;
+    return h("div", {class: "colorform-final", "data-testid": "final"},
+      h("strong", {}, `Game over (${v.end_reason}). Winner${v.winners.length > 1 ? "s" : ""}: ${v.winners.map((s) => names[s]).join(", ")}`),
+      v.ranking.length ? h("ol", {}, v.ranking.map(([place, seat]) => h("li", {}, `${place}. ${names[seat]}: ${v.scores[seat]} points`))) : null);
+  }
+
+  function eventList(v) {
+    return h("ul", {class: "colorform-events", "aria-label": "What just happened"}, v.events.map((text) => h("li", {}, text)));
+  }
+
+  // --- what the learner does ---------------------------------------------------------------
+
+  function selectTask(number) {
+    if (ui.task !== number) Object.assign(ui, {task: number, rotation: 0, mirrored: false});
+    draw();
+  }
+
+  function turn(quarters) {
+    ui.rotation = (ui.rotation + quarters) % 4;
+    draw();
+  }
+
+  function placeOn(cell) {
+    if (ui.placements[cell] !== undefined) delete ui.placements[cell];
+    else if (ui.card) {
+      for (const [other, name] of Object.entries(ui.placements)) if (name === ui.card) delete ui.placements[other];
+      ui.placements[cell] = ui.card;
+      ui.card = null;
+    }
+    draw();
+  }
+
+  function claim(secondsShown) {
+    const placements = Object.entries(ui.placements).map(([cell, name]) => [Number(cell), name]);
+    send({type: "claim", task: ui.task, rotation: ui.rotation, mirrored: ui.mirrored, placements,
+          stop_time: ui.stopAt, seconds_shown: secondsShown});
+    ui.stopClick = null;
+    ui.placements = {};
+  }
+
+  function stopOrShow() {
+    if (ui.task === null) return;
+    if (view().variant === "junior") { ui.stopAt = 0; claim(0); return; }
+    if (!showing()) {
+      ui.stopAt = elapsed();
+      ui.stopClick = performance.now();
+      draw();
+    } else {
+      claim((performance.now() - ui.stopClick) / 1000);
+    }
+  }
+
+  function onKey(event) {
+    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT" || event.ctrlKey || event.metaKey) return;
+    const actions = {r: () => rules().rotations && turn(1), l: () => rules().rotations && turn(3),
+                     m: () => { if (rules().mirror_images) { ui.mirrored = !ui.mirrored; draw(); } },
+                     s: stopOrShow, h: () => send({type: "hint"})};
+    const action = actions[event.key.toLowerCase()];
+    if (action) { event.preventDefault(); action(); }
+  }
+
+  // --- the clock -----------------------------------------------------------------------------
+
+  function onTick() {
+    const v = view();
+    if (!v || !v.history) return;
+    if (showing()) {
+      const left = rules().seconds_to_show - (performance.now() - ui.stopClick) / 1000;
+      const countdown = root.querySelector(".colorform-countdown");
+      if (countdown) countdown.textContent = ` ${Math.max(0, left).toFixed(1)} s`;
+      if (left <= 0) claim(rules().seconds_to_show + 0.1);
+      return;
+    }
+    clock.textContent = v.over || v.variant === "junior" || !v.history.live ? "" : `⏱ ${elapsed().toFixed(1)} s`;
+    if (v.next_bot_time !== null && v.next_bot_time !== undefined && !ui.ticked && elapsed() >= v.next_bot_time) {
+      ui.ticked = true;
+      send({type: "tick", time: elapsed()});
+    }
+  }
+
+  model.on("change:view", onView);
+  model.on("change:notice", () => drawNotice(notice, model.get("notice")));
+  model.on("change:palette", draw);
+  root.addEventListener("keydown", onKey);
+  const timer = setInterval(onTick, 100);
+  onView();
+  drawNotice(notice, model.get("notice"));
+  return () => {
+    clearInterval(timer);
+    model.off("change:view", onView);
+  };
+}
+
+export default { render };

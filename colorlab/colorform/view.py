@@ -1,0 +1,277 @@
+"""The Col-Or-Form table as a notebook widget: play against bots in real time.
+
+You sit at seat 0. The bots plan their STOP calls when a round (or a new
+situation) begins; the page counts the seconds and asks Python to let a bot
+call STOP when its moment comes. When you call STOP, bots whose moment falls
+within the same-moment window call with you, and the model resolves the calls
+in time order. With ``bots_wait=True`` the bots only act when you claim or skip
+ahead, which suits a first lesson or a projector.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+from colorlab.colorform.agents import ReactionBot
+from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS
+from colorlab.colorform.model import ChangeRules, Claim, GiveUp, Pass, Stop, observation
+from colorlab.colorform.picture import table_svg
+from colorlab.colorform.rules import Rules
+from colorlab.colorform.solver import solve
+from colorlab.record import GameRecord
+from colorlab.rules import IllegalAction
+from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
+
+STATIC = Path(__file__).parent / "static"
+YOU = 0
+
+
+def turn_cycles(rotation: int, mirrored: bool) -> str:
+    """Which cycles of cells make up this turn of a task card, in cycle notation?"""
+    destination = DESTINATIONS[rotation, mirrored]
+    seen, cycles = set(), []
+    for start in range(9):
+        if start in seen or destination[start] == start:
+            continue
+        cycle, cell = [], start
+        while cell not in seen:
+            seen.add(cell)
+            cycle.append(cell)
+            cell = destination[cell]
+        cycles.append("(" + " ".join(map(str, cycle)) + ")")
+    return "".join(cycles) or "()"
+
+
+class ColorFormGame(GameWidget):
+    """Play Col-Or-Form against 1 to 3 bots (or more, up to 5), seeing what seat 0 may see."""
+
+    _esm = widget_esm(STATIC / "view.js")
+    _css = widget_css(STATIC / "view.css")
+
+    INTENTS = {
+        **GameWidget.INTENTS,
+        "claim": {"task": int, "rotation": int, "mirrored": bool, "placements": list,
+                  "stop_time": (int, float), "seconds_shown": (int, float)},
+        "tick": {"time": (int, float)},
+        "skip": {},
+        "pass": {},
+        "hint": {},
+    }
+
+    def __init__(self, rules: Rules | None = None, bots: int = 2, level: str = "medium",
+                 seed: int | None = None, bots_wait: bool = False, **kwargs):
+        rules = rules or Rules(players=bots + 1)
+        if level not in ReactionBot.levels:
+            raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(ReactionBot.levels)}")
+        self.level, self.bots_wait = level, bots_wait
+        self.phase, self.plans, self.hint = 0, {}, None
+        seed = random.randrange(2**31) if seed is None else seed
+        super().__init__(GameRecord("colorform", rules, seed), **kwargs)
+        self._make_bots()
+        self._begin_phase()
+        self.refresh()
+
+    # --- what the page may see -------------------------------------------------------------
+
+    def static_assets(self) -> dict:
+        return {**palette_assets(), "shapes": SHAPE_PATHS,
+                "destinations": {f"{k},{int(m)}": list(DESTINATIONS[k, m]) for k in range(4) for m in (0, 1)},
+                "turns": {f"{k},{int(m)}": turn_cycles(k, m) for k in range(4) for m in (0, 1)}}
+
+    def snapshot(self, state) -> dict:
+        view = observation(state, YOU)
+        live = self.cursor is None
+        timed = live and not state.over and not self.bots_wait and not state.junior
+        view.update(
+            names=["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)],
+            phase=self.phase,
+            next_bot_time=min((c.time for c in self.plans.values()), default=None) if timed else None,
+            bots_wait=self.bots_wait,
+            rules=state.rules.to_dict(),
+            changed_rules=sorted(state.rules.differences()),
+            hint=self.hint if live else None,
+        )
+        return view
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/html"] = table_svg(self.snapshot(self.state), self.palette)
+        return bundle
+
+    # --- intents ---------------------------------------------------------------------------
+
+    def handle(self, intent: dict) -> None:
+        kind = intent["type"]
+        if kind == "claim":
+            self.claim(intent["task"], intent["rotation"], self._placements(intent["placements"]),
+                       intent["mirrored"], float(intent["stop_time"]), float(intent["seconds_shown"]))
+        elif kind == "tick":
+            self.tick(float(intent["time"]))
+        elif kind == "skip":
+            self.skip()
+        elif kind == "pass":
+            self.pass_turn()
+        elif kind == "hint":
+            self.show_hint()
+
+    @staticmethod
+    def _placements(raw: list) -> dict:
+        placements = {}
+        for pair in raw:
+            if not (isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int and isinstance(pair[1], str)):
+                raise IntentError("placements must be [cell, figure name] pairs")
+            if pair[0] in placements:
+                raise IllegalAction(f"two cards are put on cell {pair[0]}")
+            placements[pair[0]] = pair[1]
+        return placements
+
+    def claim(self, task: int, rotation: int = 0, placements: dict | None = None, mirrored: bool = False,
+              stop_time: float = 0.0, seconds_shown: float = 0.0) -> None:
+        """Call STOP and show a solution for a task card."""
+        state = self.state
+        self._check_playing()
+        if state.junior:
+            self.play(Claim(YOU, task, rotation, placements or {}, mirrored))
+            self._bots_take_turns()
+            return
+        if self.bots_wait:
+            stop_time = 0.0
+        mine = Claim(YOU, task, rotation, placements or {}, mirrored, stop_time, seconds_shown)
+        calls = [mine, *self.plans.values()]
+        first = min(call.time for call in calls)
+        together = [call for call in calls if call.time - first <= state.rules.stop_window]
+        if mine in together:
+            self.play(Stop(tuple(together)))
+        else:
+            self.play(Stop(tuple(together)))
+            self._begin_phase()
+            try:
+                self.play(Stop((dataclasses.replace(mine, time=0.0),)))
+            except IllegalAction as error:
+                self.say(f"Too late: a bot called STOP first. ({error})", "error")
+                self._begin_phase()
+                return
+        self._report()
+        self._begin_phase()
+
+    def _report(self) -> None:
+        """Tell the learner how the last STOP went, in the notice line."""
+        events = " ".join(self.state.events)
+        wrong = f"Player {YOU} is wrong" in events
+        self.say(events, "error" if wrong else "info")
+
+    def tick(self, seconds: float) -> None:
+        """Let the bots whose moment has come call STOP (the page asks when the time is up)."""
+        self._check_playing()
+        due = [c for c in self.plans.values() if c.time <= seconds + 0.05]
+        if not due or self.bots_wait:
+            return
+        first = min(c.time for c in due)
+        self.play(Stop(tuple(c for c in self.plans.values() if c.time - first <= self.state.rules.stop_window)))
+        self._begin_phase()
+
+    def skip(self) -> None:
+        """Jump to the bots' next STOP, or end the round if no one finds anything."""
+        self._check_playing()
+        if self.state.junior:
+            raise IllegalAction("in junior, pass your turn instead")
+        if self.plans:
+            first = min(c.time for c in self.plans.values())
+            self.play(Stop(tuple(c for c in self.plans.values() if c.time - first <= self.state.rules.stop_window)))
+        else:
+            self.play(GiveUp())
+        self._begin_phase()
+
+    def pass_turn(self) -> None:
+        """Junior: put your task card under your pile; the bots then take their turns."""
+        self._check_playing()
+        self.play(Pass(YOU))
+        self._bots_take_turns()
+
+    def show_hint(self) -> None:
+        """Find one solution for you, with the reason each figure fits."""
+        self._check_playing()
+        state = self.state
+        options = [(s, t) for t in state.revealed_tasks() for s in solve(state.tops, state.hands[YOU], t, state.rules)[:1]]
+        if not options:
+            self.hint = None
+            self.say("No revealed task can be solved with your cards right now.")
+            return
+        best, task = min(options, key=lambda pair: (pair[0].cards_used, pair[0].rotation))
+        self.hint = {"task": task.number, "rotation": best.rotation, "mirrored": best.mirrored,
+                     "placements": [[cell, str(card)] for cell, card in sorted(best.placements.items())],
+                     "reasons": [str(m) for m in best.matches]}
+        self.say(f"Hint: task {task.number}. " + best.explain().replace("\n", "; "))
+
+    def apply_rules(self, rules: Rules, changed: set[str]) -> str:
+        """Use new rules: live ones in the running game, the others in a new game."""
+        if changed <= Rules.live_fields() and not self.state.over:
+            self.play(ChangeRules({name: getattr(rules, name) for name in sorted(changed)}))
+            self._begin_phase()
+            self.refresh()
+            return "Applied to the running game."
+        self.set_record(GameRecord("colorform", rules, random.randrange(2**31)))
+        self.refresh()
+        return "Started a new game with these rules (" + ", ".join(sorted(changed - Rules.live_fields())) + \
+            " cannot change during a game)."
+
+    def rule_editor(self):
+        """A rule editor wired to this game."""
+        from colorlab.widgets import RuleEditor
+        return RuleEditor(self.state.rules, on_apply=self.apply_rules, title="Col-Or-Form rules")
+
+    # --- bookkeeping -----------------------------------------------------------------------
+
+    def _check_playing(self) -> None:
+        if self.cursor is not None:
+            raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
+
+    def _make_bots(self) -> None:
+        seed = self.record.seed
+        self.bots = {seat: ReactionBot(self.level, seed=seed * 7 + seat)
+                     for seat in range(1, self.record.rules.players)}
+
+    def set_record(self, record: GameRecord) -> None:
+        super().set_record(record)
+        self._make_bots()
+        self._bots_take_turns()
+        self._begin_phase()
+
+    def fresh_record(self) -> GameRecord:
+        return GameRecord("colorform", self.state.rules, random.randrange(2**31))
+
+    def _begin_phase(self) -> None:
+        """A new situation on the table: the bots plan their next STOP."""
+        self.phase += 1
+        self.hint = None
+        state = self.state
+        self.plans = {}
+        if state.over or state.junior:
+            return
+        for seat, bot in self.bots.items():
+            call = bot.act(state, seat)
+            if call is not None:
+                self.plans[seat] = call
+
+    def _bots_take_turns(self) -> None:
+        while self.state.junior and not self.state.over and self.state.active != YOU:
+            seat = self.state.active
+            self.play(self.bots[seat].act(self.state, seat) or Pass(seat))
+
+    def undo_steps(self) -> int:
+        for back, action in enumerate(reversed(self.record.actions), start=1):
+            if _is_yours(action):
+                return back
+        return 0
+
+
+def _is_yours(action) -> bool:
+    """Was this action (at least partly) the learner's?"""
+    if isinstance(action, Stop):
+        return any(claim.player == YOU for claim in action.claims)
+    if isinstance(action, (Claim, Pass)):
+        return action.player == YOU
+    return isinstance(action, (GiveUp, ChangeRules))

@@ -1,0 +1,273 @@
+"""The base of every colorlab game widget: state out, intents in, errors shown.
+
+The Python model is the truth. The browser receives ``view``, a JSON snapshot
+of the game as the viewing player may see it, and sends back ``intent``: a
+small JSON object saying what the learner asked for. Everything the browser
+sends is untrusted: an intent is checked, applied through the model or refused,
+and the refusal is shown inside the widget (``notice``) while the true state is
+sent again. No learner action ends in a traceback.
+
+The base also keeps the game record, so history (step back and forward), undo,
+save, load and replay work the same way for every game.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour
+from colorlab.record import GameRecord, RecordError
+from colorlab.rules import IllegalAction, RuleError
+
+STATIC = Path(__file__).parent / "static"
+MAX_INTENT_CHARS = 200_000
+log = logging.getLogger(__name__)
+
+
+class IntentError(ValueError):
+    """A message from the browser that is not a well-formed intent."""
+
+
+def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
+    """Refuse an intent that is not an object with a known type and exactly the right fields."""
+    if not isinstance(raw, dict):
+        raise IntentError("the browser sent something that is not an intent")
+    if len(json.dumps(raw, default=str)) > MAX_INTENT_CHARS:
+        raise IntentError("the browser sent an intent that is far too large")
+    kind = raw.get("type")
+    if kind not in fields:
+        raise IntentError(f"unknown intent {kind!r}")
+    expected = dict(fields[kind], type=str, seq=int)
+    extra = set(raw) - set(expected)
+    if extra:
+        raise IntentError(f"intent {kind!r} has unknown field(s) {sorted(extra)}")
+    for name, kinds in expected.items():
+        if name == "seq" and name not in raw:
+            continue
+        if name not in raw:
+            raise IntentError(f"intent {kind!r} needs the field {name!r}")
+        value = raw[name]
+        allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+        if isinstance(value, bool) and bool not in allowed:
+            raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {value!r}")
+        if not isinstance(value, allowed):
+            raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {value!r}")
+    return raw
+
+
+def palette_assets() -> dict:
+    """Which palettes, glyphs and codes does the browser need to draw any colour?"""
+    return {
+        "palettes": list(PALETTES),
+        "glyphs": {c.value: GLYPHS[c] for c in Colour},
+        "codes": {c.value: c.code for c in Colour},
+    }
+
+
+class GameWidget(anywidget.AnyWidget):
+    """A game table in the notebook: a thin view over a game record."""
+
+    view = traitlets.Dict().tag(sync=True)
+    notice = traitlets.Dict().tag(sync=True)
+    palette = traitlets.Unicode("default").tag(sync=True)
+    intent = traitlets.Any(None).tag(sync=True)
+    assets = traitlets.Dict().tag(sync=True)
+
+    WRITABLE = frozenset({"intent", "palette"})
+    INTENTS: dict[str, dict[str, type | tuple]] = {
+        "history": {"step": int},
+        "live": {},
+        "undo": {},
+        "save": {},
+        "load": {"text": str},
+        "new_game": {},
+    }
+
+    def __init__(self, record: GameRecord, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._notice_count = 0
+        self.cursor: int | None = None
+        self.assets = self.static_assets()
+        self.record = record
+        self._states = list(record.states())
+
+    # --- what the game supplies ------------------------------------------------------------
+
+    def snapshot(self, state: Any) -> dict:
+        """What may the viewing player see of `state`? (Each game says.)"""
+        raise NotImplementedError
+
+    def handle(self, intent: dict) -> None:
+        """Carry out a game intent, or raise an error that says why not. (Each game says.)"""
+        raise NotImplementedError
+
+    def static_assets(self) -> dict:
+        """What fixed drawing data does the browser need?"""
+        return palette_assets()
+
+    def undo_steps(self) -> int:
+        """How many actions does one undo take back?"""
+        return 1
+
+    def fresh_record(self) -> GameRecord:
+        """The record of a new game with the same rules and a new seed."""
+        raise NotImplementedError
+
+    # --- the state and its history ---------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The live state (the last state of the record)."""
+        return self._states[-1]
+
+    def play(self, action: Any) -> Any:
+        """Apply an action through the game's model and keep it in the record."""
+        spec = self.record.spec
+        new_state = spec.play(self.state, action)
+        self.record = self.record.then(action)
+        self._states.append(new_state)
+        return new_state
+
+    def set_record(self, record: GameRecord) -> None:
+        """Replace the game by this record (replayed), and show its latest state."""
+        self._states = list(record.states())
+        self.record = record
+        self.cursor = None
+
+    def refresh(self) -> None:
+        """Send the browser the state it should show now."""
+        shown = self._states[self.cursor] if self.cursor is not None else self.state
+        view = self.snapshot(shown)
+        view["history"] = {"step": len(self._states) - 1 if self.cursor is None else self.cursor,
+                           "length": len(self._states) - 1, "live": self.cursor is None}
+        self.view = view
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show a message inside the widget (kind: info or error)."""
+        self._notice_count += 1
+        self.notice = {"text": text, "kind": kind, "seq": self._notice_count}
+
+    # --- the browser's side ----------------------------------------------------------------
+
+    def set_state(self, sync_data: dict) -> None:
+        """Accept from the browser only the traits it may write; re-send the others."""
+        refused = [name for name in sync_data if name not in self.WRITABLE]
+        accepted = {name: value for name, value in sync_data.items() if name in self.WRITABLE}
+        if "palette" in accepted and accepted["palette"] not in PALETTES:
+            refused.append("palette")
+            del accepted["palette"]
+        if accepted:
+            super().set_state(accepted)
+        if refused:
+            self.say(f"Ignored a change the page may not make ({', '.join(sorted(refused))}).", "error")
+            self.send_state([name for name in refused if name in self.keys])
+
+    @traitlets.observe("intent")
+    def _on_intent(self, change: dict) -> None:
+        if change["new"] is None:
+            return
+        self.act(change["new"])
+
+    def act(self, raw: Any) -> None:
+        """Check and carry out one intent; show a refusal inside the widget instead of raising."""
+        try:
+            intent = check_intent(raw, self.INTENTS)
+            kind = intent["type"]
+            if kind in ("history", "live", "undo", "save", "load", "new_game"):
+                getattr(self, f"_{kind}")(intent)
+            elif self.cursor is not None:
+                raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
+            else:
+                self.handle(intent)
+        except (IllegalAction, IntentError, RuleError, RecordError) as error:
+            self.say(str(error), "error")
+        except Exception as error:  # a bug must not reach the learner as a traceback
+            log.exception("colorlab widget error")
+            self.say(f"Something went wrong inside colorlab ({type(error).__name__}: {error}); "
+                     "the game is unchanged.", "error")
+        finally:
+            self.refresh()
+
+    def _history(self, intent: dict) -> None:
+        step = intent["step"]
+        if not 0 <= step < len(self._states):
+            raise IntentError(f"there is no move {step}; moves go from 0 to {len(self._states) - 1}")
+        self.cursor = None if step == len(self._states) - 1 else step
+
+    def _live(self, intent: dict) -> None:
+        self.cursor = None
+
+    def _undo(self, intent: dict) -> None:
+        self.undo()
+
+    def _save(self, intent: dict) -> None:
+        path = self.save()
+        self.say(f"Saved the game to {path}.")
+
+    def _load(self, intent: dict) -> None:
+        self.load_text(intent["text"])
+        self.say("Loaded the saved game: step through it with the history buttons.")
+
+    def _new_game(self, intent: dict) -> None:
+        self.set_record(self.fresh_record())
+        self.say("A new game has started.")
+
+    # --- the notebook's side ---------------------------------------------------------------
+
+    def undo(self) -> None:
+        """Take back your last move (and the bots' replies after it)."""
+        steps = self.undo_steps()
+        if steps <= 0:
+            raise IllegalAction("there is nothing of yours to undo")
+        self.set_record(self.record.undo(steps))
+        self.say(f"Took back {steps} action(s).")
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Save the game record as JSON (by default beside the notebook) and say where."""
+        if path is None:
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            path = Path(f"{self.record.game}-{stamp}.json")
+        path = Path(path)
+        self.record.save(path)
+        return path
+
+    def load(self, path: str | Path) -> None:
+        """Load a saved game from a JSON file."""
+        self.set_record(self._checked(GameRecord.load(path)))
+        self.refresh()
+
+    def load_text(self, text: str) -> None:
+        """Load a saved game from the text of its JSON file."""
+        self.set_record(self._checked(GameRecord.from_json(text)))
+
+    def _checked(self, record: GameRecord) -> GameRecord:
+        if record.game != self.record.game:
+            raise RecordError(f"that file holds a {record.game} game, not {self.record.game}")
+        return record
+
+
+def default_palette_css() -> str:
+    """Which CSS custom properties give every colorlab widget its default palette?"""
+    lines = [f"  --colorlab-{c.value}: {DEFAULT[c]};" for c in Colour]
+    safe = [f"  --colorlab-{c.value}: {COLOUR_BLIND_SAFE[c]};" for c in Colour]
+    return (".colorlab {\n" + "\n".join(lines) + "\n}\n"
+            ".colorlab[data-palette='colour-blind-safe'] {\n" + "\n".join(safe) + "\n}\n")
+
+
+def widget_css(*paths: Path) -> str:
+    """The shared stylesheet, the palette and a game's own stylesheet, as one text."""
+    parts = [default_palette_css(), (STATIC / "base.css").read_text(encoding="utf-8")]
+    parts += [path.read_text(encoding="utf-8") for path in paths]
+    return "\n".join(parts)
+
+
+def widget_esm(path: Path) -> str:
+    """The shared JS helpers followed by a game's own ES module, as one text."""
+    return (STATIC / "base.js").read_text(encoding="utf-8") + "\n" + path.read_text(encoding="utf-8")

@@ -1,0 +1,87 @@
+// Shared helpers for every colorlab widget. They draw and report; they hold no game rules.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Make an element: h("button", {class: "x", onclick: f}, "text", child, ...).
+function h(tag, attrs = {}, ...children) {
+  const svg = ["svg", "path", "g", "text", "title", "rect"].includes(tag);
+  const node = svg ? document.createElementNS(SVG_NS, tag) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+// Draw a figure such as "red star" as an SVG with its colour's glyph in the corner.
+function figureIcon(name, assets, size = 48) {
+  const [colour, shape] = name.split(" ");
+  return h("svg", {viewBox: "0 0 100 100", width: size, height: size, class: "colorlab-figure",
+                   role: "img", "aria-label": name},
+    h("title", {}, name),
+    h("path", {d: assets.shapes[shape], style: `fill: var(--colorlab-${colour})`, class: "colorlab-shape"}),
+    h("text", {x: 97, y: 98, "text-anchor": "end", class: "colorlab-glyph"}, assets.glyphs[colour]));
+}
+
+// Send an intent to Python; a counter makes every intent a fresh value.
+function makeSender(model) {
+  let seq = 0;
+  return (intent) => {
+    seq += 1;
+    model.set("intent", {...intent, seq});
+    model.save_changes();
+  };
+}
+
+// Show Python's latest notice (a refusal or a piece of news) in an aria-live region.
+function drawNotice(node, notice) {
+  node.className = `colorlab-notice ${notice && notice.kind === "error" ? "is-error" : "is-info"}`;
+  node.textContent = notice && notice.text ? (notice.kind === "error" ? "⚠ " : "ℹ ") + notice.text : "";
+}
+
+// Redraw a widget's body, keeping keyboard focus on the control with the same data-key.
+function redraw(root, build) {
+  const active = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  root.replaceChildren(...build());
+  if (active) {
+    const again = root.querySelector(`[data-key="${CSS.escape(active)}"]`);
+    if (again) again.focus();
+  }
+}
+
+// The palette switch and the history bar every game shares.
+function paletteSwitch(model, assets) {
+  const select = h("select", {"data-key": "palette", "data-action": "palette", "aria-label": "Colour palette",
+                              onchange: (event) => { model.set("palette", event.target.value); model.save_changes(); }},
+    assets.palettes.map((name) => h("option", {value: name, selected: model.get("palette") === name}, name)));
+  return h("label", {class: "colorlab-palette"}, "Palette ", select);
+}
+
+function historyBar(view, send, extra = []) {
+  const {step, length, live} = view.history;
+  const go = (to) => send({type: "history", step: Math.max(0, Math.min(length, to))});
+  const button = (key, label, title, onclick, disabled = false) =>
+    h("button", {"data-key": key, "data-action": key, title, "aria-label": title, onclick, disabled}, label);
+  return h("div", {class: "colorlab-history", role: "group", "aria-label": "History"},
+    button("first", "⏮", "First move", () => go(0), step === 0),
+    button("back", "◀", "Step back", () => go(step - 1), step === 0),
+    h("span", {class: "colorlab-step", "data-testid": "step"}, live ? `move ${step} (live)` : `move ${step} of ${length}`),
+    button("forward", "▶", "Step forward", () => go(step + 1), live),
+    button("latest", "⏭", "Back to the game", () => send({type: "live"}), live),
+    button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live),
+    button("save", "💾 Save", "Save the game to a file beside the notebook", () => send({type: "save"})),
+    h("label", {class: "colorlab-load"}, "📂 Load ",
+      h("input", {type: "file", accept: ".json,application/json", "data-key": "load", "data-action": "load",
+                  "aria-label": "Load a saved game",
+                  onchange: (event) => {
+                    const file = event.target.files[0];
+                    if (file) file.text().then((text) => send({type: "load", text}));
+                  }})),
+    button("new", "New game", "Start a new game with the same rules", () => send({type: "new_game"})),
+    ...extra);
+}
