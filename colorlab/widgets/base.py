@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,8 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
             raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {value!r}")
         if not isinstance(value, allowed):
             raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise IntentError(f"{name} must be a finite number, not {value!r}")
     return raw
 
 

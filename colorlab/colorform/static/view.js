@@ -117,7 +117,8 @@ function render({ model, el }) {
         allowMirror ? h("button", {"data-key": "mirror", "data-action": "mirror", "aria-pressed": String(ui.mirrored),
                                    "aria-label": "Mirror the task card", onclick: () => { ui.mirrored = !ui.mirrored; draw(); }}, "⇋") : null),
       h("p", {class: "colorform-group", "data-testid": "group-element"},
-        `${ui.mirrored ? "mirror, then " : ""}${ui.rotation} quarter turn(s) clockwise: cells move ${cycles}`));
+        cycles === "()" ? "No turn: the identity, every cell stays put."
+          : `${ui.mirrored ? "Mirror, then " : ""}${ui.rotation} quarter turn(s) clockwise: cells move ${cycles}`));
   }
 
   function handRow(v) {
@@ -248,7 +249,7 @@ function render({ model, el }) {
       if (left <= 0) claim(rules().seconds_to_show + 0.1);
       return;
     }
-    clock.textContent = v.over || v.variant === "junior" || !v.history.live ? "" : `⏱ ${elapsed().toFixed(1)} s`;
+    clock.textContent = v.over || v.variant === "junior" || !v.history.live ? "" : `Time ${elapsed().toFixed(1)} s`;
     if (v.next_bot_time !== null && v.next_bot_time !== undefined && !ui.ticked && elapsed() >= v.next_bot_time) {
       ui.ticked = true;
       send({type: "tick", time: elapsed()});

@@ -47,7 +47,7 @@ function drawNotice(node, notice) {
 // Redraw a widget's body, keeping keyboard focus on the control with the same data-key.
 function redraw(root, build) {
   const active = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-  root.replaceChildren(...build());
+  root.replaceChildren(...build().filter((part) => part !== null && part !== undefined));
   if (active) {
     const again = root.querySelector(`[data-key="${CSS.escape(active)}"]`);
     if (again) again.focus();
@@ -68,14 +68,14 @@ function historyBar(view, send, extra = []) {
   const button = (key, label, title, onclick, disabled = false) =>
     h("button", {"data-key": key, "data-action": key, title, "aria-label": title, onclick, disabled}, label);
   return h("div", {class: "colorlab-history", role: "group", "aria-label": "History"},
-    button("first", "⏮", "First move", () => go(0), step === 0),
+    button("first", "«", "First move", () => go(0), step === 0),
     button("back", "◀", "Step back", () => go(step - 1), step === 0),
     h("span", {class: "colorlab-step", "data-testid": "step"}, live ? `move ${step} (live)` : `move ${step} of ${length}`),
     button("forward", "▶", "Step forward", () => go(step + 1), live),
-    button("latest", "⏭", "Back to the game", () => send({type: "live"}), live),
+    button("latest", "»", "Back to the game", () => send({type: "live"}), live),
     button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live),
-    button("save", "💾 Save", "Save the game to a file beside the notebook", () => send({type: "save"})),
-    h("label", {class: "colorlab-load"}, "📂 Load ",
+    button("save", "Save", "Save the game to a file beside the notebook", () => send({type: "save"})),
+    h("label", {class: "colorlab-load"}, "Load ",
       h("input", {type: "file", accept: ".json,application/json", "data-key": "load", "data-action": "load",
                   "aria-label": "Load a saved game",
                   onchange: (event) => {

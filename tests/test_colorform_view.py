@@ -1,0 +1,219 @@
+"""The Col-Or-Form widget from Python: intents in, the visible state out, refusals shown."""
+
+import dataclasses
+import itertools
+import json
+import logging
+import random
+
+import pytest
+
+from colorlab.colorform import ChangeRules, Rules, Stop, observation, solve
+from colorlab.colorform.view import ColorFormGame, turn_cycles
+from colorlab.record import GameRecord
+
+
+@pytest.fixture(autouse=True)
+def no_traitlets_warnings():
+    """Fail a test when ipywidgets swallowed an error in a callback (it only logs a WARNING)."""
+    seen = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = seen.append
+    logger = logging.getLogger("traitlets")
+    logger.addHandler(handler)
+    yield
+    logger.removeHandler(handler)
+    assert not seen, [record.getMessage() for record in seen]
+
+
+def game(**kwargs):
+    return ColorFormGame(bots=2, seed=987_654_321, bots_wait=True, **kwargs)
+
+
+SEQ = itertools.count(1)
+
+
+def browser_sends(widget, intent):
+    """Deliver a message the way the browser does: a state update of the intent trait.
+
+    The page numbers its intents, so that the same click twice is still a change.
+    """
+    if isinstance(intent, dict):
+        intent = {**intent, "seq": next(SEQ)}
+    widget.set_state({"intent": intent})
+
+
+def solvable_claim(widget):
+    state = widget.state
+    for task in state.revealed_tasks():
+        found = solve(state.tops, state.hands[0], task, state.rules)
+        if found:
+            best = found[0]
+            return {"type": "claim", "task": task.number, "rotation": best.rotation, "mirrored": False,
+                    "placements": [[c, str(f)] for c, f in best.placements.items()],
+                    "stop_time": 1.0, "seconds_shown": 2.0}
+    pytest.skip("no solvable task for seat 0 in this deal")
+
+
+def test_a_correct_claim_by_clicking_scores():
+    widget = game()
+    intent = solvable_claim(widget)
+    browser_sends(widget, intent)
+    task = next(c for c, _ in widget.state.won[0])
+    assert widget.view["scores"][0] == task.size > 0
+    assert widget.notice["kind"] == "info" and "solves" in widget.notice["text"]
+
+
+def test_a_wrong_claim_costs_points_and_says_why():
+    widget = game()
+    state = widget.state
+    wrong = next((t, k) for t in state.revealed_tasks() for k in range(4)
+                 if not any(s.rotation == k and not s.placements for s in solve(state.tops, [], t, state.rules)))
+    task, rotation = wrong
+    browser_sends(widget, {"type": "claim", "task": task.number, "rotation": rotation, "mirrored": False,
+                           "placements": [], "stop_time": 1.0, "seconds_shown": 1.0})
+    assert widget.view["scores"][0] == -task.size
+    assert widget.notice["kind"] == "error" and "does not fit" in widget.notice["text"]
+
+
+MALFORMED = [
+    [1, 2, 3],
+    "claim",
+    {"type": "fly"},
+    {"type": "claim"},
+    {"type": "hint", "extra": 1},
+    {"type": "claim", "task": "5", "rotation": 0, "mirrored": False, "placements": [], "stop_time": 1, "seconds_shown": 1},
+    {"type": "claim", "task": 5, "rotation": True, "mirrored": False, "placements": [], "stop_time": 1, "seconds_shown": 1},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [["0", "red star"]], "stop_time": 1, "seconds_shown": 1},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [[0, "pink star"]], "stop_time": 1, "seconds_shown": 1},
+    {"type": "claim", "task": 99, "rotation": 0, "mirrored": False, "placements": [], "stop_time": 1, "seconds_shown": 1},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [[0, "red star"]] * 50_000,
+     "stop_time": 1, "seconds_shown": 1},
+    {"type": "history", "step": 10**9},
+    {"type": "load", "text": "{not json"},
+    {"type": "load", "text": json.dumps({"format": "colorlab-record"})},
+    {"type": "tick", "time": float("nan")},
+]
+
+
+@pytest.mark.parametrize("intent", MALFORMED, ids=range(len(MALFORMED)))
+def test_malformed_or_illegal_intents_are_refused_in_the_widget_and_change_nothing(intent):
+    widget = game()
+    before, view_before = widget.record, dict(widget.view)
+    browser_sends(widget, intent)
+    assert widget.notice["kind"] == "error"
+    assert widget.record == before
+    assert widget.view["scores"] == view_before["scores"] and widget.view["layout"] == view_before["layout"]
+
+
+def test_the_page_cannot_overwrite_the_view_or_pick_an_unknown_palette():
+    widget = game()
+    true_view = widget.view
+    widget.set_state({"view": {"scores": [99, 0, 0]}})
+    assert widget.view == true_view and widget.notice["kind"] == "error"
+    widget.set_state({"palette": "colour-blind-safe"})
+    assert widget.palette == "colour-blind-safe"
+    widget.set_state({"palette": "neon"})
+    assert widget.palette == "colour-blind-safe" and widget.notice["kind"] == "error"
+
+
+def test_the_view_hides_what_seat_zero_may_not_see():
+    widget = game()
+    text = json.dumps(widget.view)
+    assert str(widget.record.seed) not in text
+    state = widget.state
+    shuffled = dataclasses.replace(
+        state, seed=state.seed + 1,
+        figure_pile=tuple(random.Random(1).sample(state.figure_pile, len(state.figure_pile))),
+        task_pile=tuple(random.Random(2).sample(state.task_pile, len(state.task_pile))))
+    assert observation(shuffled, 0) == observation(state, 0)
+    assert "plans" not in widget.view and all(isinstance(v, (int, float, type(None))) for v in [widget.view["next_bot_time"]])
+
+
+def test_bots_call_stop_when_their_moment_comes():
+    widget = ColorFormGame(bots=2, seed=5)
+    due = widget.view["next_bot_time"]
+    assert due is not None
+    browser_sends(widget, {"type": "tick", "time": due - 1.0})
+    assert widget.record.actions == ()
+    browser_sends(widget, {"type": "tick", "time": due})
+    assert len(widget.record.actions) == 1 and isinstance(widget.record.actions[0], Stop)
+    assert widget.view["phase"] > 1
+
+
+def test_skip_lets_the_bots_move_and_undo_takes_back_only_my_moves():
+    widget = game()
+    browser_sends(widget, {"type": "skip"})
+    assert len(widget.record.actions) == 1
+    browser_sends(widget, solvable_claim(widget))
+    assert len(widget.record.actions) == 2
+    browser_sends(widget, {"type": "undo"})
+    assert len(widget.record.actions) == 1
+
+
+def test_history_steps_back_and_forward_and_blocks_play_while_looking_back():
+    widget = game()
+    browser_sends(widget, {"type": "skip"})
+    browser_sends(widget, {"type": "skip"})
+    browser_sends(widget, {"type": "history", "step": 0})
+    assert widget.view["history"] == {"step": 0, "length": 2, "live": False}
+    assert widget.view["scores"] == [0, 0, 0]
+    browser_sends(widget, {"type": "skip"})
+    assert widget.notice["kind"] == "error" and len(widget.record.actions) == 2
+    browser_sends(widget, {"type": "live"})
+    assert widget.view["history"]["live"]
+
+
+def test_save_and_load_round_trip(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    widget = game()
+    browser_sends(widget, {"type": "skip"})
+    browser_sends(widget, {"type": "save"})
+    saved = next(tmp_path.glob("colorform-*.json"))
+    assert "Saved" in widget.notice["text"]
+    other = game()
+    browser_sends(other, {"type": "load", "text": saved.read_text()})
+    assert other.record == widget.record and other.view["layout"] == widget.view["layout"]
+    corrupt = saved.read_text().replace('"actions"', '"actions", "actions"', 1)
+    browser_sends(other, {"type": "load", "text": corrupt})
+    assert other.notice["kind"] == "error" and other.record == widget.record
+
+
+def test_junior_mode_plays_the_bots_turns():
+    widget = ColorFormGame(Rules.junior(players=3), seed=2)
+    assert widget.view["active"] == 0
+    browser_sends(widget, {"type": "pass"})
+    assert widget.view["active"] == 0 or widget.view["over"]
+    assert len(widget.record.actions) >= 3
+
+
+def test_hint_names_a_solution_with_reasons():
+    widget = game()
+    browser_sends(widget, {"type": "hint"})
+    hint = widget.view["hint"]
+    assert hint is None or (hint["reasons"] and hint["task"] in [t["number"] for t in widget.view["tasks"]])
+
+
+def test_live_rules_change_the_running_game_and_others_start_a_new_one():
+    widget = game()
+    said = widget.apply_rules(dataclasses.replace(widget.state.rules, rotations=False), {"rotations"})
+    assert said == "Applied to the running game."
+    assert isinstance(widget.record.actions[-1], ChangeRules) and not widget.state.rules.rotations
+    seed = widget.record.seed
+    said = widget.apply_rules(dataclasses.replace(widget.state.rules, players=4), {"players"})
+    assert "new game" in said and widget.record.seed != seed and len(widget.view["names"]) == 4
+    again = GameRecord.from_json(widget.record.to_json())
+    assert again.final_state() == widget.state
+
+
+def test_the_turn_is_shown_as_a_group_element():
+    assert turn_cycles(0, False) == "()"
+    assert turn_cycles(1, False) == "(0 2 8 6)(1 5 7 3)"
+    assert turn_cycles(0, True) == "(0 2)(3 5)(6 8)"
+
+
+def test_a_still_picture_is_offered_without_a_kernel():
+    bundle = game()._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "<svg" in data["text/html"] and "Layout" in data["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" in data
