@@ -1,19 +1,24 @@
 # Two commands do all the set-up:
 #   make lab   create the environment and open the lessons in JupyterLab
 #   make test  create the environment and run every test (browser tests included)
+# and, beside them: make classroom (the play lesson as a Voila app), make bench (speed figures)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test bench chromium clean
+.PHONY: lab test bench classroom chromium clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
 
 test: $(VENV)/.test-installed chromium
 	$(BIN)/python -m pytest
+
+# The play lesson as an app for a class: Voila shows the widgets, not the code.
+classroom: $(VENV)/.lab-installed
+	$(BIN)/voila notebooks/01-colorform-play.ipynb --Voila.ip=127.0.0.1
 
 bench: $(VENV)/.lab-installed
 	$(BIN)/python benchmarks/run.py
