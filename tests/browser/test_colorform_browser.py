@@ -1,0 +1,156 @@
+"""The Col-Or-Form widget in a real browser: claims by clicking, refusals, palette, Voila."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import nbformat
+from lab import open_notebook, run_all
+from playwright.sync_api import expect
+
+from colorlab.colorform import solve
+from colorlab.colorform.view import ColorFormGame
+from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, Colour
+
+SEED = 20_261_129
+TABLE = f"""from colorlab.colorform.view import ColorFormGame
+game = ColorFormGame(bots=1, level="medium", seed={SEED}, bots_wait=True)
+game"""
+PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+
+
+def write_table(root, name="table.ipynb"):
+    """Put a notebook with one calm Col-Or-Form table into the served folder."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(TABLE)], metadata=PYTHON3)
+    nbformat.write(notebook, root / name)
+    return name
+
+
+def same_table():
+    """The same game, dealt here, to know which claims are right."""
+    return ColorFormGame(bots=1, level="medium", seed=SEED, bots_wait=True).state
+
+
+def open_table(page, lab_server):
+    open_notebook(page, lab_server, write_table(lab_server.root))
+    run_all(page)
+    expect(page.locator(".colorform")).to_be_visible()
+
+
+def rgb(hex_colour):
+    value = hex_colour.lstrip("#")
+    return "rgb({}, {}, {})".format(*(int(value[i:i + 2], 16) for i in (0, 2, 4)))
+
+
+def claim_by_clicking(page, task, rotation, placements):
+    """Choose the task, turn it, lay the hand cards, call STOP and show the solution."""
+    hand = same_table().hands[0]
+    page.click(f"[data-task='{task}']")
+    for _ in range(rotation):
+        page.click("[data-action='rotate-right']")
+    for cell, card in placements.items():
+        page.click(f"[data-hand='{hand.index(card)}']")
+        page.click(f"[data-cell='{cell}']")
+    page.click("[data-action='stop']")
+    expect(page.locator("[data-testid='countdown']")).to_be_visible()
+    page.click("[data-action='stop']")
+
+
+def test_a_correct_claim_made_by_clicking_scores(page, lab_server):
+    state = same_table()
+    task, best = next((t, s[0]) for t in state.revealed_tasks()
+                      if (s := solve(state.tops, state.hands[0], t, state.rules)))
+    open_table(page, lab_server)
+    claim_by_clicking(page, task.number, best.rotation, best.placements)
+    expect(page.locator("[data-score='0']")).to_have_text(str(task.size))
+    expect(page.locator("[data-testid='notice']")).to_contain_text("solves")
+
+
+def test_a_wrong_claim_shows_why_and_costs_points(page, lab_server):
+    state = same_table()
+    task, rotation = next((t, k) for t in state.revealed_tasks() for k in range(4)
+                          if not any(s.rotation == k and not s.placements
+                                     for s in solve(state.tops, [], t, state.rules)))
+    open_table(page, lab_server)
+    claim_by_clicking(page, task.number, rotation, {})
+    expect(page.locator("[data-score='0']")).to_have_text(str(-task.size))
+    notice = page.locator("[data-testid='notice']")
+    expect(notice).to_have_class("colorlab-notice is-error")
+    expect(notice).to_contain_text("does not fit")
+
+
+def test_the_colour_blind_palette_is_one_switch_away(page, lab_server):
+    open_table(page, lab_server)
+    red = page.locator(".colorform-layout path[style*='--colorlab-red'], .colorform-hand path[style*='--colorlab-red']").first
+    if red.count() == 0:
+        red = page.locator(".colorform path[style*='--colorlab-']").first
+    hue = red.get_attribute("style").split("--colorlab-")[1].rstrip(")").rstrip(";").rstrip(")")
+    colour = Colour(hue)
+    expect(red).to_have_css("fill", rgb(DEFAULT[colour]))
+    page.select_option("[data-action='palette']", "colour-blind-safe")
+    expect(page.locator(".colorform")).to_have_attribute("data-palette", "colour-blind-safe")
+    red = page.locator(f".colorform path[style*='--colorlab-{hue}']").first
+    expect(red).to_have_css("fill", rgb(COLOUR_BLIND_SAFE[colour]))
+
+
+def test_every_control_works_from_the_keyboard(page, lab_server):
+    state = same_table()
+    task = state.revealed_tasks()[0]
+    open_table(page, lab_server)
+    page.focus(f"[data-task='{task.number}']")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"[data-task='{task.number}']")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("r")
+    expect(page.locator("[data-testid='group-element']")).to_contain_text("(0 2 8 6)(1 5 7 3)")
+    page.focus("[data-action='skip']")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid='step']")).to_have_text("move 1 (live)")
+
+
+# Click a button inside the page and wait there until the redrawn table shows the new move:
+# the time a learner waits, without the test driver's own messages to the browser.
+ROUND_TRIP = """() => new Promise((resolve) => {
+    const table = document.querySelector('.colorform');
+    const before = table.querySelector("[data-testid='step']").textContent;
+    const started = performance.now();
+    const watcher = new MutationObserver(() => {
+        const step = table.querySelector("[data-testid='step']");
+        if (step && step.textContent !== before) {
+            watcher.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - started));
+        }
+    });
+    watcher.observe(table, {subtree: true, childList: true, characterData: true});
+    table.querySelector("[data-action='skip']").click();
+})"""
+
+
+def test_click_to_redraw_round_trip_is_quick(page, lab_server):
+    open_table(page, lab_server)
+    times = []
+    for _ in range(12):
+        if page.locator("[data-testid='final']").count():
+            break
+        times.append(page.evaluate(ROUND_TRIP))
+    median = statistics.median(times)
+    print(f"\nclick -> Python -> redraw round trip: median {median:.0f} ms over {len(times)} clicks "
+          f"(min {min(times):.0f}, max {max(times):.0f})")
+    assert median < 1000, "a click took far too long to come back"
+
+
+def test_the_play_lesson_runs_in_jupyterlab(page, lab_server):
+    started = time.perf_counter()
+    open_notebook(page, lab_server, "01-colorform-play.ipynb")
+    run_all(page)
+    print(f"\n01-colorform-play: opened and ran all cells in {time.perf_counter() - started:.1f} s")
+    expect(page.locator(".colorform")).to_have_count(3)
+    expect(page.locator(".widget-vbox").filter(has_text="Col-Or-Form rules")).to_be_visible()
+
+
+def test_the_play_lesson_works_as_a_voila_app(page, voila):
+    page.goto(voila("01-colorform-play.ipynb"))
+    expect(page.locator(".colorform").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("ColorFormGame(bots=2")).to_have_count(0)
+    page.locator("[data-action='hint']").nth(1).click()
+    expect(page.locator("[data-testid='notice']").nth(1)).not_to_be_empty()
