@@ -52,9 +52,14 @@ class NotYourTurn(IllegalAction):
 
 
 def rule(default: Any, label: str, help: str, *, low: float | None = None,
-         high: float | None = None, choices: tuple | None = None) -> Any:
-    """Make a rule field with its editor metadata and allowed values."""
-    metadata = {"label": label, "help": help, "low": low, "high": high, "choices": choices}
+         high: float | None = None, choices: tuple | None = None, live: bool = False) -> Any:
+    """Make a rule field with its editor metadata and allowed values.
+
+    `live` says that the rule may change in the middle of a game; other rules
+    need a new game.
+    """
+    metadata = {"label": label, "help": help, "low": low, "high": high, "choices": choices,
+                "live": live}
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -91,6 +96,11 @@ class RulesBase:
                 raise RuleError(str(name), values[name], f"no such rule; known rules: {', '.join(sorted(known))}")
         hints = _type_hints(cls)
         return cls(**{name: _from_plain(name, hints[name], value) for name, value in values.items()})
+
+    @classmethod
+    def live_fields(cls) -> set[str]:
+        """Which rules may change while a game is running?"""
+        return {spec.name for spec in dataclasses.fields(cls) if spec.metadata.get("live")}
 
     def differences(self) -> dict[str, tuple[Any, Any]]:
         """Which rules differ from the default edition, as {name: (default, now)}?"""
