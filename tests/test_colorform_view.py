@@ -217,3 +217,17 @@ def test_a_still_picture_is_offered_without_a_kernel():
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "<svg" in data["text/html"] and "Layout" in data["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in data
+
+
+def test_an_exported_lesson_shows_the_table_without_a_kernel(tmp_path):
+    import nbclient
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from colorlab.colorform.view import ColorFormGame\nColorFormGame(bots=1, seed=4, bots_wait=True)")],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbclient.NotebookClient(notebook, timeout=60, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    notebook.metadata.pop("widgets", None)  # as when the widget state was not saved
+    html, _ = HTMLExporter().from_notebook_node(notebook)
+    assert "colorlab-still" in html and "<svg" in html and "Your hand" in html
