@@ -3,7 +3,6 @@
 import dataclasses
 import itertools
 import json
-import logging
 import random
 
 import pytest
@@ -11,19 +10,6 @@ import pytest
 from colorlab.colorform import ChangeRules, Rules, Stop, observation, solve
 from colorlab.colorform.view import ColorFormGame, turn_cycles
 from colorlab.record import GameRecord
-
-
-@pytest.fixture(autouse=True)
-def no_traitlets_warnings():
-    """Fail a test when ipywidgets swallowed an error in a callback (it only logs a WARNING)."""
-    seen = []
-    handler = logging.Handler(logging.WARNING)
-    handler.emit = seen.append
-    logger = logging.getLogger("traitlets")
-    logger.addHandler(handler)
-    yield
-    logger.removeHandler(handler)
-    assert not seen, [record.getMessage() for record in seen]
 
 
 def game(**kwargs):

