@@ -5,12 +5,36 @@ import random
 
 import pytest
 
-from colorlab.colorform import (Claim, GiveUp, Pass, ReactionBot, Rules, Stop, figure, new_game,
-                                next_action, play, play_game, ranking, scores, solve, winners,
-                                why_not)
+from colorlab.colorform import (
+    Claim,
+    GiveUp,
+    Pass,
+    ReactionBot,
+    Rules,
+    Stop,
+    figure,
+    new_game,
+    next_action,
+    play,
+    play_game,
+    ranking,
+    scores,
+    solve,
+    why_not,
+    winners,
+)
 from colorlab.colorform.components import TaskCard, task_cards
-from colorlab.colorform.model import (BadStop, BlankCell, CardNotInHand, CellTaken, OffLayout,
-                                      TaskNotAvailable, TurnNotAllowed, UnknownCard, UnknownPlayer)
+from colorlab.colorform.model import (
+    BadStop,
+    BlankCell,
+    CardNotInHand,
+    CellTaken,
+    OffLayout,
+    TaskNotAvailable,
+    TurnNotAllowed,
+    UnknownCard,
+    UnknownPlayer,
+)
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, IllegalAction, NotYourTurn
 

@@ -9,8 +9,11 @@ import pytest
 
 from colorlab.colorform import Rules, figure, solvable, task_card, task_cards
 from colorlab.colorform.components import FIGURES, TRANSFORMS
-from colorlab.colorform.probability import (chance_layout_fits, chance_random_task_fits,
-                                            count_fillings)
+from colorlab.colorform.probability import (
+    chance_layout_fits,
+    chance_random_task_fits,
+    count_fillings,
+)
 from colorlab.colorform.solver import ACCEPTS
 
 OPPOSITE_CORNERS = ("red star", None, None, None, None, None, None, None, "blue moon")

@@ -7,7 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorlab.colorform import Rules, figure, solvable, solve, why_not
-from colorlab.colorform.components import FIGURES, generate_task_cards, task_cards, turned
+from colorlab.colorform.components import (
+    FIGURES,
+    generate_task_cards,
+    task_cards,
+    turned,
+)
 
 # Cell numbers, row by row: 0 1 2 / 3 4 5 / 6 7 8.
 # One clockwise quarter turn moves (row, col) to (col, 2 - row): 0 -> 2, 3 -> 1, 4 -> 4.

@@ -47,7 +47,7 @@ def test_a_correct_claim_by_clicking_scores():
     browser_sends(widget, intent)
     task = next(c for c, _ in widget.state.won[0])
     assert widget.view["scores"][0] == task.size > 0
-    assert widget.notice["kind"] == "info" and "solves" in widget.notice["text"]
+    assert widget.notice["kind"] == "info" and "solved" in widget.notice["text"]
 
 
 def test_a_wrong_claim_costs_points_and_says_why():

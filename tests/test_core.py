@@ -14,10 +14,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorlab.agents import Agent, SeededAgent
-from colorlab.colorform import Claim, GiveUp, ReactionBot, Rules, new_game, play, play_game, task_cards
-from colorlab.palette import (COLOUR_BLIND_SAFE, DEFAULT, PALETTES, Colour, colour, css_variables,
-                              screen_colour)
-from colorlab.record import MAX_ACTIONS, MAX_BYTES, MAX_DEPTH, GameRecord, RecordError, strict_json
+from colorlab.colorform import (
+    Claim,
+    GiveUp,
+    ReactionBot,
+    Rules,
+    new_game,
+    play,
+    play_game,
+    task_cards,
+)
+from colorlab.palette import (
+    COLOUR_BLIND_SAFE,
+    DEFAULT,
+    PALETTES,
+    Colour,
+    colour,
+    css_variables,
+    screen_colour,
+)
+from colorlab.record import (
+    MAX_ACTIONS,
+    MAX_BYTES,
+    MAX_DEPTH,
+    GameRecord,
+    RecordError,
+    strict_json,
+)
 from colorlab.rules import RuleError, RulesBase, rule
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}")

@@ -4,9 +4,28 @@ The public face of the game: its rules, cards, solver, model and bots.
 """
 
 from colorlab.colorform.agents import ReactionBot, next_action, play_game
-from colorlab.colorform.components import Figure, Shape, TaskCard, figure, task_card, task_cards
-from colorlab.colorform.model import (ChangeRules, Claim, GiveUp, Pass, State, Stop, new_game,
-                                      observation, play, ranking, scores, winners)
+from colorlab.colorform.components import (
+                                      Figure,
+                                      Shape,
+                                      TaskCard,
+                                      figure,
+                                      task_card,
+                                      task_cards,
+)
+from colorlab.colorform.model import (
+                                      ChangeRules,
+                                      Claim,
+                                      GiveUp,
+                                      Pass,
+                                      State,
+                                      Stop,
+                                      new_game,
+                                      observation,
+                                      play,
+                                      ranking,
+                                      scores,
+                                      winners,
+)
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import Match, Solution, solvable, solve, why_not
 

@@ -30,7 +30,14 @@ import math
 import random
 from collections.abc import Iterable
 
-from colorlab.colorform.components import DESTINATIONS, FIGURES, Figure, TaskCard, figure, task_cards
+from colorlab.colorform.components import (
+    DESTINATIONS,
+    FIGURES,
+    Figure,
+    TaskCard,
+    figure,
+    task_cards,
+)
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solvable, why_not
 from colorlab.record import GameSpec, register
@@ -402,14 +409,14 @@ def _stop(state: State, stop: Stop) -> State:
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
             state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
             changed = changed or bool(claim.placements)
-            events.append(f"{who} solves task {task.number}: +{task.size}.")
+            events.append(f"{who}: task {task.number} solved, +{task.size}.")
         elif changed:
             events.append(f"{who}: task {task.number} no longer fits the changed layout; "
                           "it goes back without penalty.")
         else:
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, True),))
             state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
-            events.append(f"{who} is wrong on task {task.number}: -{task.size} ({'; '.join(problems)}).")
+            events.append(f"{who}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)}).")
     return _settle(dataclasses.replace(state, events=tuple(events)))
 
 
@@ -488,15 +495,15 @@ def _junior_claim(state: State, claim: Claim) -> State:
     task = _check_claim(state, claim)
     problems = _verdict(state, claim, task)
     if problems:
-        return _junior_not_solved(state, task, (f"Player {claim.player} has not solved task "
-                                                f"{task.number}: {'; '.join(problems)}.",))
+        return _junior_not_solved(state, task, (f"Player {claim.player}: task {task.number} not solved "
+                                                f"({'; '.join(problems)}).",))
     state = _apply_solution(state, claim)
     won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
     state = dataclasses.replace(state, won=won, revealed=_take_task(state.revealed, task))
-    events = (f"Player {claim.player} solves task {task.number}; it leaves the game.",)
+    events = (f"Player {claim.player}: task {task.number} solved; it leaves the game.",)
     if not state.own_piles[claim.player]:
         state = dataclasses.replace(state, finished=state.finished + (claim.player,))
-        events += (f"Player {claim.player} has solved all their task cards.",)
+        events += (f"Player {claim.player}: every task card solved.",)
     return _next_turn(state, events)
 
 
@@ -506,7 +513,7 @@ def _junior_pass(state: State, action: Pass) -> State:
     if action.player != state.active:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {action.player}'s")
     task = state.revealed[state.active][0]
-    events = (f"Player {action.player} passes on task {task.number}.",)
+    events = (f"Player {action.player}: passes on task {task.number}.",)
     return _junior_not_solved(state, task, events)
 
 

@@ -24,7 +24,13 @@ from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS, TaskCard, t
 from colorlab.colorform.view import turn_cycles
 from colorlab.palette import PALETTES
 from colorlab.rules import IllegalAction
-from colorlab.widgets.base import GuardedWidget, IntentError, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import (
+    GuardedWidget,
+    IntentError,
+    palette_assets,
+    widget_css,
+    widget_esm,
+)
 
 STATIC = Path(__file__).parent / "static"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 
 from colorlab.colorform.agents import ReactionBot
@@ -22,7 +23,13 @@ from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solve
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
-from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import (
+    GameWidget,
+    IntentError,
+    palette_assets,
+    widget_css,
+    widget_esm,
+)
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
@@ -82,10 +89,12 @@ class ColorFormGame(GameWidget):
 
     def snapshot(self, state) -> dict:
         view = observation(state, YOU)
+        names = ["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)]
+        view["events"] = [re.sub(r"\bPlayer (\d+)", lambda m: names[int(m[1])], text) for text in view["events"]]
         live = self.cursor is None
         timed = live and not state.over and not self.bots_wait and not state.junior
         view.update(
-            names=["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)],
+            names=names,
             phase=self.phase,
             next_bot_time=min((c.time for c in self.plans.values()), default=None) if timed else None,
             bots_wait=self.bots_wait,
@@ -159,9 +168,8 @@ class ColorFormGame(GameWidget):
 
     def _report(self) -> None:
         """Tell the learner how the last STOP went, in the notice line."""
-        events = " ".join(self.state.events)
-        wrong = f"Player {YOU} is wrong" in events
-        self.say(events, "error" if wrong else "info")
+        events = " ".join(self.snapshot(self.state)["events"])
+        self.say(events, "error" if "You: wrong" in events else "info")
 
     def tick(self, seconds: float) -> None:
         """Let the bots whose moment has come call STOP (the page asks when the time is up)."""

@@ -6,12 +6,12 @@ import statistics
 import time
 
 import nbformat
-from lab import open_notebook, run_all
 from playwright.sync_api import expect
 
 from colorlab.colorform import solve
 from colorlab.colorform.view import ColorFormGame
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, Colour
+from tests.browser.lab import open_notebook, run_all
 
 SEED = 20_261_129
 TABLE = f"""from colorlab.colorform.view import ColorFormGame
@@ -64,7 +64,7 @@ def test_a_correct_claim_made_by_clicking_scores(page, lab_server):
     open_table(page, lab_server)
     claim_by_clicking(page, task.number, best.rotation, best.placements)
     expect(page.locator("[data-score='0']")).to_have_text(str(task.size))
-    expect(page.locator("[data-testid='notice']")).to_contain_text("solves")
+    expect(page.locator("[data-testid='notice']")).to_contain_text("solved")
 
 
 def test_a_wrong_claim_shows_why_and_costs_points(page, lab_server):
