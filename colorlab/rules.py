@@ -51,6 +51,48 @@ class NotYourTurn(IllegalAction):
     """An action by a player who may not act now."""
 
 
+class RuleNotLive(IllegalAction):
+    """A rule change that only a new game can make, or a value the rule does not allow."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ChangeRules:
+    """An action of any game: change rules that may change mid-game, from now on."""
+
+    changes: tuple[tuple[str, Any], ...]
+
+    def __post_init__(self) -> None:
+        pairs = self.changes.items() if isinstance(self.changes, dict) else self.changes
+        object.__setattr__(self, "changes", tuple(pairs))
+
+    def applied_to(self, rules: RulesBase) -> RulesBase:
+        """The rules after this change; refuse rules that need a new game, and bad values."""
+        live = type(rules).live_fields()
+        changes = dict(self.changes)
+        for name in changes:
+            if name not in live:
+                raise RuleNotLive(f"{name} cannot change during a game (start a new game); "
+                                  f"rules that can: {', '.join(sorted(live))}")
+        try:
+            return type(rules).from_dict({**rules.to_dict(), **changes})
+        except RuleError as error:
+            raise RuleNotLive(str(error)) from None
+
+    def describe(self) -> str:
+        """Say the change in words."""
+        return "Rules changed: " + ", ".join(f"{name} = {value!r}" for name, value in self.changes) + "."
+
+    def to_dict(self) -> dict:
+        return {"type": "rules", "changes": dict(self.changes)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ChangeRules:
+        """Read a rule change written by :meth:`to_dict`."""
+        if set(data) != {"type", "changes"} or not isinstance(data["changes"], dict):
+            raise ValueError("a rules action has exactly the fields ['changes', 'type'], changes an object")
+        return cls(tuple(data["changes"].items()))
+
+
 def rule(default: Any, label: str, help: str, *, low: float | None = None,
          high: float | None = None, choices: tuple | None = None, live: bool = False) -> Any:
     """Make a rule field with its editor metadata and allowed values.

@@ -41,7 +41,7 @@ from colorlab.colorform.components import (
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solvable, why_not
 from colorlab.record import GameSpec, register
-from colorlab.rules import GameOver, IllegalAction, NotYourTurn, RuleError
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
 
 
 class UnknownPlayer(IllegalAction):
@@ -117,21 +117,6 @@ class Pass:
     """Junior: the active player cannot solve its task card; it goes to the bottom."""
 
     player: int
-
-
-@dataclasses.dataclass(frozen=True)
-class ChangeRules:
-    """Change rules that may change mid-game (matching, turning, timing), from now on."""
-
-    changes: tuple[tuple[str, object], ...]
-
-    def __post_init__(self) -> None:
-        pairs = self.changes.items() if isinstance(self.changes, dict) else self.changes
-        object.__setattr__(self, "changes", tuple(pairs))
-
-
-class RuleNotLive(IllegalAction):
-    """A rule change that only a new game can make, or a value the rule does not allow."""
 
 
 Action = Claim | Stop | GiveUp | Pass | ChangeRules
@@ -226,18 +211,7 @@ def play(state: State, action: Action) -> State:
 
 
 def _change_rules(state: State, action: ChangeRules) -> State:
-    live = Rules.live_fields()
-    changes = dict(action.changes)
-    for name in changes:
-        if name not in live:
-            raise RuleNotLive(f"{name} cannot change during a game (start a new game); "
-                              f"rules that can: {', '.join(sorted(live))}")
-    try:
-        rules = Rules.from_dict({**state.rules.to_dict(), **changes})
-    except RuleError as error:
-        raise RuleNotLive(str(error)) from None
-    said = ", ".join(f"{name} = {value!r}" for name, value in changes.items())
-    state = dataclasses.replace(state, rules=rules, events=(f"Rules changed: {said}.",))
+    state = dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
     return state if state.junior else _settle(state)
 
 
@@ -559,7 +533,7 @@ def action_to_dict(action: Action) -> dict:
     if isinstance(action, Pass):
         return {"type": "pass", "player": action.player}
     if isinstance(action, ChangeRules):
-        return {"type": "rules", "changes": dict(action.changes)}
+        return action.to_dict()
     raise TypeError(f"{action!r} is not a Col-Or-Form action")
 
 
@@ -584,9 +558,7 @@ def action_from_dict(data: dict) -> Action:
     if kind == "pass":
         return Pass(_int(data["player"], "player"))
     if kind == "rules":
-        if not isinstance(data["changes"], dict):
-            raise ValueError("changes must be an object of rule names and values")
-        return ChangeRules(tuple(data["changes"].items()))
+        return ChangeRules.from_dict(data)
     if kind == "stop":
         if not isinstance(data["claims"], list):
             raise ValueError("claims must be a list")
