@@ -54,6 +54,7 @@ def turn_cycles(rotation: int, mirrored: bool) -> str:
 class ColorFormGame(GameWidget):
     """Play Col-Or-Form against 1 to 3 bots (or more, up to 5), seeing what seat 0 may see."""
 
+    title = "Col-Or-Form"
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -214,23 +215,6 @@ class ColorFormGame(GameWidget):
                      "reasons": [str(m) for m in best.matches]}
         self.say(f"Hint: look at task {task.number}; the reasons are listed under the buttons.")
 
-    def apply_rules(self, rules: Rules, changed: set[str]) -> str:
-        """Use new rules: live ones in the running game, the others in a new game."""
-        if changed <= Rules.live_fields() and not self.state.over:
-            self.play(ChangeRules({name: getattr(rules, name) for name in sorted(changed)}))
-            self._begin_phase()
-            self.refresh()
-            return "Applied to the running game."
-        self.set_record(GameRecord("colorform", rules, random.randrange(2**31)))
-        self.refresh()
-        return "Started a new game with these rules (" + ", ".join(sorted(changed - Rules.live_fields())) + \
-            " cannot change during a game)."
-
-    def rule_editor(self):
-        """A rule editor wired to this game."""
-        from colorlab.widgets import RuleEditor
-        return RuleEditor(self.state.rules, on_apply=self.apply_rules, title="Col-Or-Form rules")
-
     # --- bookkeeping -----------------------------------------------------------------------
 
     def _check_playing(self) -> None:
@@ -248,8 +232,8 @@ class ColorFormGame(GameWidget):
         self._bots_take_turns()
         self._begin_phase()
 
-    def fresh_record(self) -> GameRecord:
-        return GameRecord("colorform", self.state.rules, random.randrange(2**31))
+    def rules_changed(self) -> None:
+        self._begin_phase()
 
     def _begin_phase(self) -> None:
         """A new situation on the table: the bots plan their next STOP."""

@@ -17,6 +17,7 @@ import datetime
 import json
 import logging
 import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import traitlets
 
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour
 from colorlab.record import GameRecord, RecordError
-from colorlab.rules import IllegalAction, RuleError
+from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase
 
 STATIC = Path(__file__).parent / "static"
 MAX_INTENT_CHARS = 200_000
@@ -142,6 +143,8 @@ class GuardedWidget(anywidget.AnyWidget):
 class GameWidget(GuardedWidget):
     """A game table in the notebook: a thin view over a game record."""
 
+    title = "Game"
+
     view = traitlets.Dict().tag(sync=True)
 
     INTENTS: dict[str, dict[str, type | tuple]] = {
@@ -178,9 +181,31 @@ class GameWidget(GuardedWidget):
         """How many actions does one undo take back?"""
         return 1
 
-    def fresh_record(self) -> GameRecord:
-        """The record of a new game with the same rules and a new seed."""
-        raise NotImplementedError
+    def fresh_record(self, rules: RulesBase | None = None) -> GameRecord:
+        """The record of a new game with these rules (by default the same) and a new seed."""
+        return GameRecord(self.record.game, rules or self.state.rules, random.randrange(2**31))
+
+    def rules_changed(self) -> None:
+        """React to a rule change in the running game (each game may)."""
+
+    # --- rules -----------------------------------------------------------------------------
+
+    def apply_rules(self, rules: RulesBase, changed: set[str]) -> str:
+        """Use new rules: live ones in the running game, the others in a new game."""
+        live = type(rules).live_fields()
+        if changed <= live and not self.state.over:
+            self.play(ChangeRules({name: getattr(rules, name) for name in sorted(changed)}))
+            self.rules_changed()
+            self.refresh()
+            return "Applied to the running game."
+        self.set_record(self.fresh_record(rules))
+        self.refresh()
+        return f"Started a new game with these rules ({', '.join(sorted(changed - live))} cannot change during a game)."
+
+    def rule_editor(self):
+        """A rule editor wired to this game."""
+        from colorlab.widgets.rule_editor import RuleEditor
+        return RuleEditor(self.state.rules, on_apply=self.apply_rules, title=f"{self.title} rules")
 
     # --- the state and its history ---------------------------------------------------------
 
