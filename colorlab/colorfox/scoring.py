@@ -38,10 +38,11 @@ import numbers
 import operator
 from collections.abc import Callable, Mapping
 
+from colorlab.colorfox import components
 from colorlab.colorfox.rules import Rules
 from colorlab.palette import Colour
 
-COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+COLOURS = tuple(colour.value for colour in components.COLOURS)
 
 Worth = Callable[[int], float]
 

@@ -4,7 +4,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Make an element: h("button", {class: "x", onclick: f}, "text", child, ...).
 function h(tag, attrs = {}, ...children) {
-  const svg = ["svg", "path", "g", "text", "title", "rect"].includes(tag);
+  const svg = ["svg", "path", "g", "text", "title", "rect", "circle"].includes(tag);
   const node = svg ? document.createElementNS(SVG_NS, tag) : document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;

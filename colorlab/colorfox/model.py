@@ -1,0 +1,409 @@
+"""ColorFox as a state and pure transitions.
+
+``new_game(rules, seed)`` deals the hands and lays the start card;
+``play(state, action)`` returns the next state or raises an
+:class:`~colorlab.rules.IllegalAction` subclass naming the broken rule.
+
+A turn is one :class:`Place` (or a :class:`Pass` when no card of the hand fits
+anywhere), then, after connecting 2, 3 or 4 colours at once, up to 1, 2 or 3
+:class:`Exchange` actions, which the player may stop early with :class:`Done`.
+Then the hand is refilled and the next player moves.
+
+Cells are (x, y) with y growing downward; the start card lies at (0, 0). To
+keep the search for legal places fast, every empty cell next to the table
+keeps what its neighbours ask of it, packed in one integer: three bits a side
+for the colour wanted, and a mask of the sides that touch a card.
+
+Two points the rulebook leaves open are settled here: a tie is a shared win
+(the rulebook says to play once more), and a table where every player passed
+in a row ends the game even if cards are left to draw, since nothing can change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from colorlab.colorfox.components import COLOURS, OPPOSITE, SIDES, STEP, Card, cards, half_turn
+from colorlab.colorfox.rules import Rules
+from colorlab.colorfox.scoring import score_sticks
+from colorlab.record import GameSpec, register
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
+
+COLOUR_NAMES = tuple(colour.value for colour in COLOURS)  # the order of sticks in every count
+INDEX = {colour: i for i, colour in enumerate(COLOURS)}
+Position = tuple[int, int]
+
+
+class UnknownPlayer(IllegalAction):
+    """A seat number that is not in the game."""
+
+
+class CardNotInHand(IllegalAction):
+    """A card the player does not hold."""
+
+
+class CellTaken(IllegalAction):
+    """A cell that already holds a card."""
+
+
+class NotConnected(IllegalAction):
+    """A cell with no card beside it."""
+
+
+class ColoursDiffer(IllegalAction):
+    """A card whose edge does not have its neighbour's colour."""
+
+
+class TurnNotAllowed(IllegalAction):
+    """A half-turned card when the rules keep every card upright."""
+
+
+class NoExchange(IllegalAction):
+    """An exchange that is not due, or names sticks a player does not have."""
+
+
+class CanStillPlay(IllegalAction):
+    """A pass by a player who could place a card."""
+
+
+class ExchangesPending(IllegalAction):
+    """A card placed or a pass while the player still has exchanges to make or decline."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """Put card `card` (by number) from the hand on cell (x, y), half turned if allowed."""
+
+    player: int
+    card: int
+    x: int
+    y: int
+    turned: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Exchange:
+    """Give one stick of colour `give` to `opponent` and take one of colour `take` back."""
+
+    player: int
+    opponent: int
+    give: str
+    take: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Done:
+    """Make no more exchanges this turn."""
+
+    player: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Pass:
+    """No card in the hand fits anywhere: the turn passes."""
+
+    player: int
+
+
+Action = Place | Exchange | Done | Pass | ChangeRules
+
+
+def card_code(edges: tuple) -> int:
+    """Pack four edge colours (top, right, bottom, left) into one integer, three bits a side."""
+    return sum(INDEX[colour] << (3 * side) for side, colour in enumerate(edges))
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """The table, the hands, the piles and the sticks at one moment."""
+
+    rules: Rules
+    seed: int
+    table: dict  # Position -> (Card, turned)
+    frontier: dict  # empty Position next to the table -> (mask, wanted, connections)
+    hands: tuple[tuple[Card, ...], ...]
+    deck: tuple[Card, ...]
+    supply: tuple[int, ...]
+    sticks: tuple[tuple[int, ...], ...]
+    active: int = 0
+    exchanges_left: int = 0
+    passes: int = 0
+    ending: bool = False
+    over: bool = False
+    end_reason: str = ""
+    events: tuple[str, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+
+def edges_of(card: Card, turned: bool) -> tuple:
+    """Which colours does a card show on its top, right, bottom and left edges as laid?"""
+    return half_turn(card.edges) if turned else card.edges
+
+
+def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
+    """Shuffle, deal the hands and lay the start card."""
+    deck = list(cards())
+    random.Random(f"{seed}/setup").shuffle(deck)
+    size = rules.hand
+    hands = tuple(tuple(deck[p * size:(p + 1) * size]) for p in range(rules.players))
+    deck = deck[rules.players * size:]
+    start = deck.pop(0)
+    empty = tuple((0,) * len(COLOURS) for _ in range(rules.players))
+    state = State(rules=rules, seed=seed, table={}, frontier={}, hands=hands, deck=tuple(deck),
+                  supply=(rules.sticks_per_colour,) * len(COLOURS), sticks=empty)
+    table, frontier = _lay(state.table, state.frontier, (0, 0), start, False)
+    return dataclasses.replace(state, table=table, frontier=frontier,
+                               events=(f"Start card {start} lies at (0, 0).",))
+
+
+def _lay(table: dict, frontier: dict, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
+    """Put a card on a cell: the table gains it, its empty neighbours learn what it asks."""
+    table = {**table, cell: (card, turned)}
+    frontier = dict(frontier)
+    frontier.pop(cell, None)
+    edges = edges_of(card, turned)
+    x, y = cell
+    for side, name in enumerate(SIDES):
+        dx, dy = STEP[name]
+        beside = (x + dx, y + dy)
+        if beside in table:
+            continue
+        facing = SIDES.index(OPPOSITE[name])
+        mask, wanted, count = frontier.get(beside, (0, 0, 0))
+        frontier[beside] = (mask | 7 << 3 * facing, wanted | INDEX[edges[side]] << 3 * facing, count + 1)
+    return table, frontier
+
+
+def connections(state: State, cell: Position) -> list[str]:
+    """Which colours would a card on this cell connect, one per touching edge?"""
+    mask, wanted, _ = state.frontier[cell]
+    return [COLOUR_NAMES[wanted >> 3 * side & 7] for side in range(4) if mask >> 3 * side & 7]
+
+
+def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool:
+    """Does this card, laid this way, match every neighbour of this empty cell?"""
+    if cell not in state.frontier:
+        return False
+    mask, wanted, _ = state.frontier[cell]
+    return card_code(edges_of(card, turned)) & mask == wanted
+
+
+def legal_places(state: State, player: int | None = None) -> list[Place]:
+    """Which placements may the active player (or `player`) make now?"""
+    player = state.active if player is None else player
+    turns = (False, True) if state.rules.half_turn else (False,)
+    codes = [(card, turned, card_code(edges_of(card, turned))) for card in state.hands[player] for turned in turns]
+    return [Place(player, card.number, x, y, turned)
+            for (x, y), (mask, wanted, _) in state.frontier.items()
+            for card, turned, code in codes if code & mask == wanted]
+
+
+def play(state: State, action: Action) -> State:
+    """Apply one action and return the new state; refuse an illegal one with a reason."""
+    if state.over:
+        raise GameOver(f"the game is over ({state.end_reason})")
+    if isinstance(action, ChangeRules):
+        return dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
+    player = getattr(action, "player", None)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
+        raise UnknownPlayer(f"there is no player {player!r}; seats are 0 to {state.players - 1}")
+    if player != state.active:
+        raise NotYourTurn(f"it is player {state.active}'s turn, not player {player}'s")
+    if isinstance(action, Place):
+        return _place(state, action)
+    if isinstance(action, Exchange):
+        return _exchange(state, action)
+    if isinstance(action, Done):
+        if not state.exchanges_left:
+            raise NoExchange("there are no exchanges to decline")
+        return _end_turn(state, (f"Player {player}: no more exchanges.",))
+    if isinstance(action, Pass):
+        return _pass(state, action)
+    raise IllegalAction(f"{type(action).__name__} is not a ColorFox action")
+
+
+def _place(state: State, action: Place) -> State:
+    if state.exchanges_left:
+        raise ExchangesPending(f"player {action.player} has {state.exchanges_left} exchange(s) to make or decline")
+    hand = state.hands[action.player]
+    card = next((c for c in hand if c.number == action.card), None)
+    if card is None:
+        raise CardNotInHand(f"player {action.player} does not hold card {action.card!r}")
+    if not isinstance(action.turned, bool) or (action.turned and not state.rules.half_turn):
+        raise TurnNotAllowed("these rules keep every card upright (no half turn)")
+    cell = (action.x, action.y)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in cell):
+        raise NotConnected(f"cell {cell!r} is not a pair of whole numbers")
+    if cell in state.table:
+        raise CellTaken(f"cell {cell} already holds card {state.table[cell][0].number}")
+    if cell not in state.frontier:
+        raise NotConnected(f"cell {cell} touches no card on the table")
+    if not fits(state, card, cell, action.turned):
+        wanted = connections(state, cell)
+        raise ColoursDiffer(f"card {card} does not match its neighbours at {cell} (they ask for "
+                            f"{', '.join(wanted)})")
+    joined = connections(state, cell)
+    table, frontier = _lay(state.table, state.frontier, cell, card, action.turned)
+    supply, mine = list(state.supply), list(state.sticks[action.player])
+    taken, missing = [], []
+    for name in joined:
+        index = COLOUR_NAMES.index(name)
+        if supply[index]:
+            supply[index] -= 1
+            mine[index] += 1
+            taken.append(name)
+        else:
+            missing.append(name)
+    sticks = _with(state.sticks, action.player, tuple(mine))
+    exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
+    events = (f"Player {action.player}: card {card} at {cell} connects {len(joined)} "
+              f"({', '.join(joined)}); takes {', '.join(taken) or 'nothing'}.",)
+    if missing:
+        events += (f"No {', '.join(sorted(set(missing)))} stick is left: the game ends after this turn.",)
+    state = dataclasses.replace(
+        state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
+        hands=_with(state.hands, action.player, tuple(c for c in hand if c is not card)),
+        passes=0, ending=bool(missing), exchanges_left=exchanges, events=events)
+    if exchanges and _exchange_possible(state):
+        return dataclasses.replace(state, events=events + (f"Player {action.player} may make {exchanges} exchange(s).",))
+    return _end_turn(state, events)
+
+
+def _exchange_possible(state: State) -> bool:
+    mine = state.sticks[state.active]
+    return any(mine) and any(any(sticks) for p, sticks in enumerate(state.sticks) if p != state.active)
+
+
+def _exchange(state: State, action: Exchange) -> State:
+    if not state.exchanges_left:
+        raise NoExchange("no exchange is due: exchanges come after connecting 2 or more colours at once")
+    opponent = action.opponent
+    if isinstance(opponent, bool) or not isinstance(opponent, int) or not 0 <= opponent < state.players \
+            or opponent == action.player:
+        raise NoExchange(f"player {opponent!r} is not an opponent")
+    if action.give not in COLOUR_NAMES or action.take not in COLOUR_NAMES:
+        raise NoExchange(f"sticks come in {', '.join(COLOUR_NAMES)}")
+    if action.give == action.take:
+        raise NoExchange("giving and taking the same colour changes nothing")
+    give, take = COLOUR_NAMES.index(action.give), COLOUR_NAMES.index(action.take)
+    mine, theirs = list(state.sticks[action.player]), list(state.sticks[opponent])
+    if not mine[give]:
+        raise NoExchange(f"player {action.player} has no {action.give} stick to give")
+    if not theirs[take]:
+        raise NoExchange(f"player {opponent} has no {action.take} stick to give back")
+    mine[give], mine[take], theirs[give], theirs[take] = mine[give] - 1, mine[take] + 1, theirs[give] + 1, theirs[take] - 1
+    sticks = _with(_with(state.sticks, action.player, tuple(mine)), opponent, tuple(theirs))
+    left = state.exchanges_left - 1
+    events = (f"Player {action.player} gives {action.give} to player {opponent} and takes {action.take}.",)
+    state = dataclasses.replace(state, sticks=sticks, exchanges_left=left, events=events)
+    if left and _exchange_possible(state):
+        return state
+    return _end_turn(state, events)
+
+
+def _pass(state: State, action: Pass) -> State:
+    if state.exchanges_left:
+        raise ExchangesPending(f"player {action.player} has exchanges to make or decline")
+    if legal_places(state):
+        raise CanStillPlay(f"player {action.player} can place a card, so may not pass")
+    passes = state.passes + 1
+    events = (f"Player {action.player} cannot place a card and passes.",)
+    if passes >= state.players:
+        return dataclasses.replace(state, passes=passes, over=True, end_reason="no one can place a card",
+                                   events=events + ("The game is over: no one can place a card.",))
+    return dataclasses.replace(state, passes=passes, active=(state.active + 1) % state.players, events=events)
+
+
+def _end_turn(state: State, events: tuple[str, ...]) -> State:
+    """Refill the hand from the deck, then end the game or hand the turn on."""
+    seat = state.active
+    hand, deck = state.hands[seat], state.deck
+    missing = max(0, state.rules.hand - len(hand))
+    hand, deck = hand + deck[:missing], deck[missing:]
+    state = dataclasses.replace(state, hands=_with(state.hands, seat, hand), deck=deck, exchanges_left=0)
+    if state.ending:
+        return dataclasses.replace(state, over=True, end_reason="a colour's sticks ran out",
+                                   events=events + ("The game is over: a colour's sticks ran out.",))
+    return dataclasses.replace(state, active=(seat + 1) % state.players, events=events)
+
+
+def _with(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def stick_counts(state: State, player: int) -> dict[str, int]:
+    """How many sticks of each colour does a player hold?"""
+    return dict(zip(COLOUR_NAMES, state.sticks[player]))
+
+
+def scores(state: State, worth=None) -> list[int]:
+    """What does each player score with the best split of its sticks into sets?"""
+    return [score_sticks(stick_counts(state, p), state.rules, worth) for p in range(state.players)]
+
+
+def winners(state: State) -> list[int]:
+    """Who has the most points (a tie is shared)? Empty until the game is over."""
+    if not state.over:
+        return []
+    points = scores(state)
+    return [p for p, score in enumerate(points) if score == max(points)]
+
+
+def observation(state: State, player: int) -> dict:
+    """What may `player` see, as plain JSON values? Not the other hands, the deck order or the seed."""
+    return {
+        "game": "colorfox",
+        "you": player,
+        "active": state.active,
+        "table": [{"x": x, "y": y, "number": card.number, "turned": turned,
+                   "edges": [c.value for c in edges_of(card, turned)]}
+                  for (x, y), (card, turned) in state.table.items()],
+        "hand": [{"number": c.number, "edges": [e.value for e in c.edges]} for c in state.hands[player]],
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "deck": len(state.deck),
+        "supply": dict(zip(COLOUR_NAMES, state.supply)),
+        "sticks": [stick_counts(state, p) for p in range(state.players)],
+        "scores": scores(state),
+        "exchanges_left": state.exchanges_left,
+        "over": state.over,
+        "end_reason": state.end_reason,
+        "winners": winners(state),
+        "events": list(state.events),
+    }
+
+
+def action_to_dict(action: Action) -> dict:
+    """Which plain JSON values describe this action?"""
+    if isinstance(action, ChangeRules):
+        return action.to_dict()
+    kind = {Place: "place", Exchange: "exchange", Done: "done", Pass: "pass"}[type(action)]
+    return {"type": kind, **dataclasses.asdict(action)}
+
+
+_FIELDS = {"place": (Place, {"player": int, "card": int, "x": int, "y": int, "turned": bool}),
+           "exchange": (Exchange, {"player": int, "opponent": int, "give": str, "take": str}),
+           "done": (Done, {"player": int}),
+           "pass": (Pass, {"player": int})}
+
+
+def action_from_dict(data: dict) -> Action:
+    """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
+    if isinstance(data, dict) and data.get("type") == "rules":
+        return ChangeRules.from_dict(data)
+    if not isinstance(data, dict) or data.get("type") not in _FIELDS:
+        raise ValueError(f"an action must be an object with a type among {sorted(_FIELDS) + ['rules']}")
+    kind, fields = _FIELDS[data["type"]]
+    if set(data) != {"type", *fields}:
+        raise ValueError(f"a {data['type']} action has exactly the fields {sorted(fields)}")
+    for name, expected in fields.items():
+        value = data[name]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise ValueError(f"{name} must be {expected.__name__}, not {value!r}")
+    return kind(**{name: data[name] for name in fields})
+
+
+GAME = register(GameSpec("colorfox", Rules, new_game, play, action_from_dict, action_to_dict))

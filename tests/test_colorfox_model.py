@@ -1,0 +1,197 @@
+"""The ColorFox engine: many random games with invariants after every action, and refusals."""
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from colorlab.colorfox import model
+from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, exchanges, next_action, play_game
+from colorlab.colorfox.components import OPPOSITE, SIDES, STEP, cards
+from colorlab.colorfox.model import (COLOUR_NAMES, CanStillPlay, CardNotInHand, CellTaken, ColoursDiffer,
+                                     Done, Exchange, ExchangesPending, NoExchange, NotConnected, Pass, Place,
+                                     TurnNotAllowed, UnknownPlayer, connections, edges_of, legal_places,
+                                     new_game, play, scores, winners)
+from colorlab.colorfox.rules import Rules
+from colorlab.record import GameRecord
+from colorlab.rules import ChangeRules, GameOver, NotYourTurn
+
+VARIANTS = [
+    Rules(players=2), Rules(players=3), Rules(players=4),
+    Rules(players=2, half_turn=True), Rules(players=3, exchanges=False),
+    Rules(players=4, exchange_pick="opponent"), Rules(players=3, sticks_per_colour=3),
+    Rules(players=2, set_score="square", max_set_size=4),
+]
+BOTS = [RandomBot, GreedyBot, SetBuilder]
+
+
+def check_invariants(state):
+    rules = state.rules
+    numbers = [card.number for card, _ in state.table.values()] + \
+        [card.number for hand in state.hands for card in hand] + [card.number for card in state.deck]
+    assert sorted(numbers) == list(range(1, 55)), "cards lost or duplicated"
+    for colour in range(len(COLOUR_NAMES)):
+        held = sum(sticks[colour] for sticks in state.sticks)
+        assert held + state.supply[colour] == rules.sticks_per_colour, "sticks lost or made"
+        assert state.supply[colour] >= 0 and all(sticks[colour] >= 0 for sticks in state.sticks)
+    for (x, y), (card, turned) in state.table.items():
+        edges = edges_of(card, turned)
+        for side, name in enumerate(SIDES):
+            dx, dy = STEP[name]
+            if (x + dx, y + dy) in state.table:
+                other, other_turned = state.table[(x + dx, y + dy)]
+                facing = edges_of(other, other_turned)[SIDES.index(OPPOSITE[name])]
+                assert edges[side] == facing, f"edge {name} of card at {(x, y)} does not match"
+        assert turned is False or rules.half_turn
+    assert all(len(hand) <= rules.hand for hand in state.hands)
+    for cell in state.frontier:
+        assert cell not in state.table
+        assert any((cell[0] + dx, cell[1] + dy) in state.table for dx, dy in STEP.values())
+    if state.over:
+        assert winners(state)
+
+
+def check_step(before, action, after):
+    if isinstance(action, Place):
+        joined = Counter(connections(before, (action.x, action.y)))
+        supply = dict(zip(COLOUR_NAMES, before.supply))
+        expected = sum(min(n, supply[colour]) for colour, n in joined.items())
+        gained = sum(after.sticks[action.player]) - sum(before.sticks[action.player])
+        assert gained == expected, "sticks taken differ from connections made while supply lasted"
+        runs_out = any(n > supply[colour] for colour, n in joined.items())
+        assert after.ending == runs_out or after.over == runs_out
+    if isinstance(action, Exchange):
+        assert [sum(s) for s in after.sticks] == [sum(s) for s in before.sticks], "an exchange changed a count"
+    if before.ending and not after.exchanges_left:
+        assert after.over
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(f"{k}={v[1]}" for k, v in r.differences().items()))
+def test_random_games_keep_every_invariant(rules):
+    for seed in range(10):
+        rng = random.Random(seed)
+        agents = [rng.choice(BOTS)(seed=seed * 10 + seat) for seat in range(rules.players)]
+        state = new_game(rules, seed)
+        check_invariants(state)
+        actions = []
+        while not state.over:
+            assert len(actions) < 600, "game did not end"
+            action = next_action(state, agents)
+            after = play(state, action)
+            check_invariants(after)
+            check_step(state, action, after)
+            state, actions = after, actions + [action]
+        record = GameRecord("colorfox", rules, seed, tuple(actions))
+        again = GameRecord.from_json(record.to_json())
+        assert again == record and again.to_json() == record.to_json()
+        assert again.final_state().sticks == state.sticks
+
+
+def test_the_start_card_and_the_hands():
+    for players, size in ((2, 4), (3, 3), (4, 3)):
+        state = new_game(Rules(players=players), seed=1)
+        assert [len(hand) for hand in state.hands] == [size] * players
+        assert list(state.table) == [(0, 0)] and len(state.deck) == 54 - 1 - size * players
+        assert set(state.frontier) == {(0, -1), (1, 0), (0, 1), (-1, 0)}
+
+
+def test_a_placement_connects_every_touching_edge_and_pays_sticks():
+    state = new_game(Rules(players=2), seed=3)
+    place = legal_places(state)[0]
+    joined = connections(state, (place.x, place.y))
+    after = play(state, place)
+    assert sorted(n for n in after.sticks[0]) != sorted(n for n in state.sticks[0]) or not joined
+    assert sum(after.sticks[0]) == len(joined)
+
+
+def state_with_exchange(rules=Rules(players=3)):
+    """Play bot games until the active player has an exchange to make."""
+    for seed in range(200):
+        state = new_game(rules, seed)
+        agents = [GreedyBot(seed=s) for s in range(rules.players)]
+        while not state.over:
+            if state.exchanges_left and exchanges(state):
+                return state
+            state = play(state, next_action(state, agents))
+    pytest.skip("no exchange came up")
+
+
+def test_exchanges_swap_one_stick_each_and_keep_counts():
+    state = state_with_exchange()
+    choice = exchanges(state)[0]
+    after = play(state, choice)
+    give, take = COLOUR_NAMES.index(choice.give), COLOUR_NAMES.index(choice.take)
+    assert after.sticks[choice.player][give] == state.sticks[choice.player][give] - 1
+    assert after.sticks[choice.player][take] == state.sticks[choice.player][take] + 1
+    assert after.sticks[choice.opponent][give] == state.sticks[choice.opponent][give] + 1
+
+
+def refused(state, action, error):
+    snapshot = dataclasses.replace(state)
+    with pytest.raises(error):
+        play(state, action)
+    assert state == snapshot
+
+
+def test_illegal_placements_are_refused_with_the_reason():
+    state = new_game(Rules(players=2), seed=5)
+    hand = state.hands[0]
+    other = state.hands[1][0]
+    fitting = legal_places(state)
+    refused(state, Place(0, other.number, 0, -1), CardNotInHand)
+    refused(state, Place(0, hand[0].number, 0, 0), CellTaken)
+    refused(state, Place(0, hand[0].number, 5, 5), NotConnected)
+    refused(state, Place(0, hand[0].number, 0, -1, turned=True), TurnNotAllowed)
+    refused(state, Place(1, state.hands[1][0].number, 0, -1), NotYourTurn)
+    refused(state, Place(7, hand[0].number, 0, -1), UnknownPlayer)
+    misfit = next(Place(0, c.number, x, y) for c in hand for (x, y) in state.frontier
+                  if Place(0, c.number, x, y) not in fitting)
+    refused(state, misfit, ColoursDiffer)
+    if fitting:
+        refused(state, Pass(0), CanStillPlay)
+    refused(state, Exchange(0, 1, "red", "blue"), NoExchange)
+    refused(state, Done(0), NoExchange)
+
+
+def test_illegal_exchanges_are_refused_with_the_reason():
+    state = state_with_exchange()
+    me = state.active
+    other = (me + 1) % state.players
+    empty = next((c for i, c in enumerate(COLOUR_NAMES) if not state.sticks[me][i]), None)
+    refused(state, legal_places(state)[0] if legal_places(state) else Pass(me), ExchangesPending)
+    refused(state, Exchange(me, me, "red", "blue"), NoExchange)
+    refused(state, Exchange(me, other, "red", "red"), NoExchange)
+    refused(state, Exchange(me, other, "pink", "red"), NoExchange)
+    if empty:
+        refused(state, Exchange(me, other, empty, next(c for c in COLOUR_NAMES if c != empty)), NoExchange)
+
+
+def test_the_game_ends_when_a_connected_colour_has_no_stick_left():
+    ended = [play_game(Rules(players=p, sticks_per_colour=2), seed=s).final_state() for p in (2, 3) for s in range(10)]
+    assert any(state.end_reason == "a colour's sticks ran out" for state in ended)
+    for state in ended:
+        assert state.over
+        if state.end_reason == "a colour's sticks ran out":
+            assert 0 in state.supply
+        with pytest.raises(GameOver):
+            play(state, Pass(state.active))
+
+
+def test_live_rules_change_mid_game_and_others_are_refused():
+    state = new_game(Rules(players=2), seed=2)
+    after = play(state, ChangeRules({"half_turn": True}))
+    assert after.rules.half_turn and len(legal_places(after)) >= len(legal_places(state))
+    with pytest.raises(Exception, match="cannot change during a game"):
+        play(state, ChangeRules({"players": 3}))
+
+
+def test_scores_use_the_best_split_and_ties_are_shared():
+    state = play_game(Rules(players=2), seed=4).final_state()
+    assert scores(state) == [model.score_sticks(model.stick_counts(state, p), state.rules) for p in range(2)]
+    tied = dataclasses.replace(state, sticks=(state.sticks[0], state.sticks[0]))
+    assert winners(tied) == [0, 1]
+
+
+def test_the_deck_has_54_cards():
+    assert len(cards()) == 54
