@@ -105,11 +105,8 @@ class ColorFormGame(GameWidget):
         )
         return view
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/html"] = table_svg(self.snapshot(self.state), self.palette)
-        return bundle
+    def still_picture(self) -> str:
+        return table_svg(self.snapshot(self.state), self.palette)
 
     # --- intents ---------------------------------------------------------------------------
 

@@ -269,7 +269,7 @@ def _place(state: State, action: Place) -> State:
         hands=_with(state.hands, action.player, tuple(c for c in hand if c is not card)),
         passes=0, ending=bool(missing), exchanges_left=exchanges, events=events)
     if exchanges and _exchange_possible(state):
-        return dataclasses.replace(state, events=events + (f"Player {action.player} may make {exchanges} exchange(s).",))
+        return dataclasses.replace(state, events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
     return _end_turn(state, events)
 
 
@@ -298,7 +298,7 @@ def _exchange(state: State, action: Exchange) -> State:
     mine[give], mine[take], theirs[give], theirs[take] = mine[give] - 1, mine[take] + 1, theirs[give] + 1, theirs[take] - 1
     sticks = _with(_with(state.sticks, action.player, tuple(mine)), opponent, tuple(theirs))
     left = state.exchanges_left - 1
-    events = (f"Player {action.player} gives {action.give} to player {opponent} and takes {action.take}.",)
+    events = (f"Player {action.player}: gives {action.give} to player {opponent}, takes {action.take}.",)
     state = dataclasses.replace(state, sticks=sticks, exchanges_left=left, events=events)
     if left and _exchange_possible(state):
         return state
@@ -311,7 +311,7 @@ def _pass(state: State, action: Pass) -> State:
     if legal_places(state):
         raise CanStillPlay(f"player {action.player} can place a card, so may not pass")
     passes = state.passes + 1
-    events = (f"Player {action.player} cannot place a card and passes.",)
+    events = (f"Player {action.player}: no card fits, passes.",)
     if passes >= state.players:
         return dataclasses.replace(state, passes=passes, over=True, end_reason="no one can place a card",
                                    events=events + ("The game is over: no one can place a card.",))

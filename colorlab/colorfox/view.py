@@ -15,6 +15,7 @@ from pathlib import Path
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, next_action
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, Pass, Place, legal_places,
                                      observation, stick_counts)
+from colorlab.colorfox.picture import table_svg
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
 from colorlab.record import GameRecord
@@ -73,6 +74,9 @@ class ColorFoxGame(GameWidget):
             bots_to_move=self.cursor is None and not state.over and state.active != YOU,
         )
         return view
+
+    def still_picture(self) -> str:
+        return table_svg(self.snapshot(self.state), self.palette)
 
     # --- intents ---------------------------------------------------------------------------
 

@@ -185,6 +185,18 @@ class GameWidget(GuardedWidget):
         """The record of a new game with these rules (by default the same) and a new seed."""
         return GameRecord(self.record.game, rules or self.state.rules, random.randrange(2**31))
 
+    def still_picture(self) -> str:
+        """An HTML picture of the table for pages shown without a kernel (each game draws its own)."""
+        return ""
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        picture = self.still_picture()
+        if picture:
+            data["text/html"] = picture
+        return bundle
+
     def rules_changed(self) -> None:
         """React to a rule change in the running game (each game may)."""
 

@@ -1,0 +1,151 @@
+"""The ColorFox widget from Python: intents in, the visible state out, refusals shown."""
+
+import dataclasses
+import itertools
+import json
+import random
+
+import pytest
+
+from colorlab.colorfox import GreedyBot, Rules, observation
+from colorlab.colorfox.view import ColorFoxGame
+from colorlab.rules import ChangeRules
+
+SEQ = itertools.count(1)
+
+
+def browser_sends(widget, intent):
+    """Deliver a message the way the page does: a numbered update of the intent trait."""
+    if isinstance(intent, dict):
+        intent = {**intent, "seq": next(SEQ)}
+    widget.set_state({"intent": intent})
+
+
+def place_intent(widget, index=0):
+    card, x, y, turned = widget.view["legal"][index]
+    return {"type": "place", "card": card, "x": x, "y": y, "turned": turned}
+
+
+def table(**kwargs):
+    return ColorFoxGame(bots=1, seed=123_456_789, **kwargs)
+
+
+def test_placing_a_card_by_clicking_pays_its_sticks():
+    widget = table()
+    intent = place_intent(widget)
+    browser_sends(widget, intent)
+    assert (intent["x"], intent["y"]) in widget.state.table
+    assert sum(widget.view["sticks"][0].values()) >= 1
+    assert widget.view["bots_to_move"] and widget.notice["kind"] == "info"
+
+
+def test_the_bots_move_one_at_a_time_when_the_page_asks():
+    widget = table()
+    browser_sends(widget, place_intent(widget))
+    moves = len(widget.record.actions)
+    browser_sends(widget, {"type": "bot"})
+    assert len(widget.record.actions) == moves + 1
+
+
+MALFORMED = [
+    {"type": "place", "card": 999, "x": 0, "y": -1, "turned": False},
+    {"type": "place", "card": 1, "x": 0, "y": 0, "turned": False},
+    {"type": "place", "card": 1, "x": "0", "y": -1, "turned": False},
+    {"type": "place", "card": 1, "x": 0, "y": -1},
+    {"type": "exchange", "opponent": 1, "give": "red", "take": "blue"},
+    {"type": "done"},
+    {"type": "pass"},
+    {"type": "fly"},
+    ["place"],
+    {"type": "load", "text": "[]"},
+    {"type": "place", "card": 1, "x": 0, "y": -1, "turned": False, "extra": "x" * 300_000},
+]
+
+
+@pytest.mark.parametrize("intent", MALFORMED, ids=range(len(MALFORMED)))
+def test_bad_intents_are_refused_in_the_widget_and_change_nothing(intent):
+    widget = table()
+    before = widget.record
+    browser_sends(widget, intent)
+    assert widget.notice["kind"] == "error" and widget.notice["text"]
+    assert widget.record == before
+
+
+def test_the_view_hides_other_hands_the_deck_and_the_seed():
+    widget = table()
+    text = json.dumps(widget.view)
+    assert str(widget.record.seed) not in text
+    assert widget.view["hand_sizes"][1] == len(widget.state.hands[1]) and "hands" not in widget.view
+    state = widget.state
+    cards = list(state.hands[1]) + list(state.deck)
+    random.Random(5).shuffle(cards)
+    size = len(state.hands[1])
+    redealt = dataclasses.replace(state, seed=state.seed + 1, hands=(state.hands[0], tuple(cards[:size])),
+                                  deck=tuple(cards[size:]))
+    assert observation(redealt, 0) == observation(state, 0)
+
+
+def test_an_exchange_made_in_the_page_swaps_sticks():
+    for seed in range(60):
+        widget = ColorFoxGame(bots=1, seed=seed)
+        helper = GreedyBot(seed=seed)
+        while not widget.state.over and not widget.state.exchanges_left:
+            if widget.state.active == 0:
+                widget.play(helper.act(widget.state, 0))
+            else:
+                widget.bot_move()
+        if widget.state.exchanges_left and widget.state.active == 0:
+            break
+    else:
+        pytest.skip("no exchange for seat 0 came up")
+    widget.refresh()
+    mine, theirs = widget.state.sticks[0], widget.state.sticks[1]
+    give = next(c for c, n in widget.view["sticks"][0].items() if n)
+    take = next(c for c, n in widget.view["sticks"][1].items() if n and c != give)
+    browser_sends(widget, {"type": "exchange", "opponent": 1, "give": give, "take": take})
+    assert widget.notice["kind"] == "info", widget.notice
+    assert sum(widget.state.sticks[0]) == sum(mine) and sum(widget.state.sticks[1]) == sum(theirs)
+    assert widget.view["sticks"][0][take] >= 1
+
+
+def test_undo_save_and_load(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    widget = table()
+    browser_sends(widget, place_intent(widget))
+    browser_sends(widget, {"type": "bot"})
+    browser_sends(widget, {"type": "save"})
+    saved = next(tmp_path.glob("colorfox-*.json")).read_text()
+    other = table()
+    browser_sends(other, {"type": "load", "text": saved})
+    assert other.record == widget.record and other.view["table"] == widget.view["table"]
+    browser_sends(widget, {"type": "undo"})
+    assert widget.record.actions == ()
+
+
+def test_live_rules_apply_to_the_running_game():
+    widget = table()
+    said = widget.apply_rules(dataclasses.replace(widget.state.rules, half_turn=True), {"half_turn"})
+    assert said == "Applied to the running game." and isinstance(widget.record.actions[-1], ChangeRules)
+    assert any(turned for _, _, _, turned in widget.view["legal"])
+    said = widget.apply_rules(Rules(players=3), {"players"})
+    assert "new game" in said and len(widget.view["names"]) == 3
+
+
+def test_sets_are_sent_as_triangles_with_their_scores():
+    widget = table()
+    while sum(widget.state.sticks[0]) < 3 and not widget.state.over:
+        if widget.state.active == 0 and not widget.state.exchanges_left:
+            browser_sends(widget, place_intent(widget) if widget.view["legal"] else {"type": "pass"})
+        elif widget.state.active == 0:
+            browser_sends(widget, {"type": "done"})
+        else:
+            browser_sends(widget, {"type": "bot"})
+    sets = widget.view["sets"][0]
+    assert sum(len(s["colours"]) for s in sets) == sum(widget.state.sticks[0])
+    assert sum(s["score"] for s in sets) == widget.view["scores"][0]
+
+
+def test_a_still_picture_is_offered_without_a_kernel():
+    bundle = table()._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "<svg" in data["text/html"] and "ColorFox table" in data["text/html"]
