@@ -195,3 +195,28 @@ def test_scores_use_the_best_split_and_ties_are_shared():
 
 def test_the_deck_has_54_cards():
     assert len(cards()) == 54
+
+
+def test_ema_takes_the_last_green_stick_and_the_next_green_connection_ends_the_game():
+    """The rulebook's example: the last green stick is taken; the next green connection ends the game."""
+    green = COLOUR_NAMES.index("green")
+    agents = [GreedyBot(seed=s) for s in range(2)]
+    state = new_game(Rules(players=2), seed=8)
+    while True:
+        greens = [p for p in legal_places(state) if connections(state, (p.x, p.y)) == ["green"]]
+        if greens and not state.exchanges_left:
+            break
+        state = play(state, next_action(state, agents))
+    supply = list(state.supply)
+    supply[green] = 1
+    state = play(dataclasses.replace(state, supply=tuple(supply)), greens[0])
+    assert state.supply[green] == 0 and not state.over and not state.ending
+    while not state.over:
+        action = next_action(state, agents)
+        joins_green = isinstance(action, Place) and "green" in connections(state, (action.x, action.y))
+        held = state.sticks[state.active][green]
+        state = play(state, action)
+        if joins_green:
+            assert state.over or state.exchanges_left
+            assert state.ending and state.sticks[action.player][green] == held
+            break

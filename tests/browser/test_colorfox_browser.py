@@ -69,3 +69,14 @@ def test_an_exchange_by_clicking(page, lab_server):
     page.click("[data-action='exchange']")
     expect(page.locator("[data-testid='notice']")).to_contain_text(f"gives {give}")
     expect(page.locator("[data-testid='notice']")).to_contain_text(f"takes {take}")
+
+
+def test_a_card_can_be_placed_with_the_keyboard(page, lab_server):
+    game = ColorFoxGame(bots=1, seed=SEED)
+    card, x, y, _ = game.view["legal"][0]
+    serve_table(lab_server, page, "fox-keys")
+    page.focus(f"[data-card='{card}']")
+    page.keyboard.press("Enter")
+    page.focus(f"[data-legal='{x},{y}']")
+    page.keyboard.press("Enter")
+    expect(page.locator(f".colorfox-cell[data-x='{x}'][data-y='{y}']")).to_be_visible()
