@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import typing
 
 from colorlab.colorfox.components import COLOURS, OPPOSITE, SIDES, STEP, Card, cards, half_turn
 from colorlab.colorfox.rules import Rules
@@ -33,6 +34,8 @@ from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
 COLOUR_NAMES = tuple(colour.value for colour in COLOURS)  # the order of sticks in every count
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 Position = tuple[int, int]
+# For each side of a card: its number, the step to the neighbour there, and the neighbour's facing side.
+NEIGHBOURS = tuple((side, STEP[name], SIDES.index(OPPOSITE[name])) for side, name in enumerate(SIDES))
 
 
 class UnknownPlayer(IllegalAction):
@@ -71,9 +74,12 @@ class ExchangesPending(IllegalAction):
     """A card placed or a pass while the player still has exchanges to make or decline."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Place:
-    """Put card `card` (by number) from the hand on cell (x, y), half turned if allowed."""
+class Place(typing.NamedTuple):
+    """Put card `card` (by number) from the hand on cell (x, y), half turned if allowed.
+
+    A named tuple rather than a frozen dataclass: listing every legal placement
+    makes many of them, and a tuple is several times quicker to make.
+    """
 
     player: int
     card: int
@@ -112,6 +118,25 @@ Action = Place | Exchange | Done | Pass | ChangeRules
 def card_code(edges: tuple) -> int:
     """Pack four edge colours (top, right, bottom, left) into one integer, three bits a side."""
     return sum(INDEX[colour] << (3 * side) for side, colour in enumerate(edges))
+
+
+_LAID: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
+
+
+def laid(card: Card, turned: bool) -> tuple[int, tuple[int, ...]]:
+    """A card as laid, for the hot loops: its packed code and its four edge colour numbers."""
+    key = (card.number, turned)
+    if key not in _LAID:
+        edges = edges_of(card, turned)
+        _LAID[key] = card_code(edges), tuple(INDEX[colour] for colour in edges)
+    return _LAID[key]
+
+
+def evolve(state: State, **changes) -> State:
+    """A copy of the state with some fields changed (``dataclasses.replace`` without re-checking)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,26 +180,24 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     empty = tuple((0,) * len(COLOURS) for _ in range(rules.players))
     state = State(rules=rules, seed=seed, table={}, frontier={}, hands=hands, deck=tuple(deck),
                   supply=(rules.sticks_per_colour,) * len(COLOURS), sticks=empty)
-    table, frontier = _lay(state.table, state.frontier, (0, 0), start, False)
-    return dataclasses.replace(state, table=table, frontier=frontier,
+    table, frontier = _lay(state, (0, 0), start, False)
+    return evolve(state, table=table, frontier=frontier,
                                events=(f"Start card {start} lies at (0, 0).",))
 
 
-def _lay(table: dict, frontier: dict, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
+def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
     """Put a card on a cell: the table gains it, its empty neighbours learn what it asks."""
-    table = {**table, cell: (card, turned)}
-    frontier = dict(frontier)
+    table = {**state.table, cell: (card, turned)}
+    frontier = dict(state.frontier)
     frontier.pop(cell, None)
-    edges = edges_of(card, turned)
+    colours = laid(card, turned)[1]
     x, y = cell
-    for side, name in enumerate(SIDES):
-        dx, dy = STEP[name]
+    for side, (dx, dy), facing in NEIGHBOURS:
         beside = (x + dx, y + dy)
         if beside in table:
             continue
-        facing = SIDES.index(OPPOSITE[name])
         mask, wanted, count = frontier.get(beside, (0, 0, 0))
-        frontier[beside] = (mask | 7 << 3 * facing, wanted | INDEX[edges[side]] << 3 * facing, count + 1)
+        frontier[beside] = (mask | 7 << 3 * facing, wanted | colours[side] << 3 * facing, count + 1)
     return table, frontier
 
 
@@ -189,17 +212,17 @@ def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool
     if cell not in state.frontier:
         return False
     mask, wanted, _ = state.frontier[cell]
-    return card_code(edges_of(card, turned)) & mask == wanted
+    return laid(card, turned)[0] & mask == wanted
 
 
 def legal_places(state: State, player: int | None = None) -> list[Place]:
     """Which placements may the active player (or `player`) make now?"""
     player = state.active if player is None else player
     turns = (False, True) if state.rules.half_turn else (False,)
-    codes = [(card, turned, card_code(edges_of(card, turned))) for card in state.hands[player] for turned in turns]
-    return [Place(player, card.number, x, y, turned)
+    codes = [(card.number, turned, laid(card, turned)[0]) for card in state.hands[player] for turned in turns]
+    return [Place(player, number, x, y, turned)
             for (x, y), (mask, wanted, _) in state.frontier.items()
-            for card, turned, code in codes if code & mask == wanted]
+            for number, turned, code in codes if code & mask == wanted]
 
 
 def play(state: State, action: Action) -> State:
@@ -207,13 +230,13 @@ def play(state: State, action: Action) -> State:
     if state.over:
         raise GameOver(f"the game is over ({state.end_reason})")
     if isinstance(action, ChangeRules):
-        return dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
+        return evolve(state, rules=action.applied_to(state.rules), events=(action.describe(),))
     player = getattr(action, "player", None)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
         raise UnknownPlayer(f"there is no player {player!r}; seats are 0 to {state.players - 1}")
     if player != state.active:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {player}'s")
-    if isinstance(action, Place):
+    if type(action) is Place:
         return _place(state, action)
     if isinstance(action, Exchange):
         return _exchange(state, action)
@@ -230,46 +253,47 @@ def _place(state: State, action: Place) -> State:
     if state.exchanges_left:
         raise ExchangesPending(f"player {action.player} has {state.exchanges_left} exchange(s) to make or decline")
     hand = state.hands[action.player]
-    card = next((c for c in hand if c.number == action.card), None)
-    if card is None:
+    for card in hand:
+        if card.number == action.card:
+            break
+    else:
         raise CardNotInHand(f"player {action.player} does not hold card {action.card!r}")
     if not isinstance(action.turned, bool) or (action.turned and not state.rules.half_turn):
         raise TurnNotAllowed("these rules keep every card upright (no half turn)")
     cell = (action.x, action.y)
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in cell):
+    if type(action.x) is not int or type(action.y) is not int:
         raise NotConnected(f"cell {cell!r} is not a pair of whole numbers")
     if cell in state.table:
         raise CellTaken(f"cell {cell} already holds card {state.table[cell][0].number}")
     if cell not in state.frontier:
         raise NotConnected(f"cell {cell} touches no card on the table")
-    if not fits(state, card, cell, action.turned):
-        wanted = connections(state, cell)
+    mask, wanted, _ = state.frontier[cell]
+    if laid(card, action.turned)[0] & mask != wanted:
         raise ColoursDiffer(f"card {card} does not match its neighbours at {cell} (they ask for "
-                            f"{', '.join(wanted)})")
-    joined = connections(state, cell)
-    table, frontier = _lay(state.table, state.frontier, cell, card, action.turned)
+                            f"{', '.join(connections(state, cell))})")
+    joined = [wanted >> 3 * side & 7 for side in range(4) if mask >> 3 * side & 7]
+    table, frontier = _lay(state, cell, card, action.turned)
     supply, mine = list(state.supply), list(state.sticks[action.player])
     taken, missing = [], []
-    for name in joined:
-        index = COLOUR_NAMES.index(name)
+    for index in joined:
         if supply[index]:
             supply[index] -= 1
             mine[index] += 1
-            taken.append(name)
+            taken.append(COLOUR_NAMES[index])
         else:
-            missing.append(name)
+            missing.append(COLOUR_NAMES[index])
     sticks = _with(state.sticks, action.player, tuple(mine))
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
-    events = (f"Player {action.player}: card {card} at {cell} connects {len(joined)} "
-              f"({', '.join(joined)}); takes {', '.join(taken) or 'nothing'}.",)
+    events = (f"Player {action.player}: card #{card.number} at ({action.x}, {action.y}) connects "
+              f"{len(joined)} ({', '.join(COLOUR_NAMES[i] for i in joined)}); takes {', '.join(taken) or 'nothing'}.",)
     if missing:
         events += (f"No {', '.join(sorted(set(missing)))} stick is left: the game ends after this turn.",)
-    state = dataclasses.replace(
+    state = evolve(
         state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
         hands=_with(state.hands, action.player, tuple(c for c in hand if c is not card)),
         passes=0, ending=bool(missing), exchanges_left=exchanges, events=events)
     if exchanges and _exchange_possible(state):
-        return dataclasses.replace(state, events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
+        return evolve(state, events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
     return _end_turn(state, events)
 
 
@@ -299,7 +323,7 @@ def _exchange(state: State, action: Exchange) -> State:
     sticks = _with(_with(state.sticks, action.player, tuple(mine)), opponent, tuple(theirs))
     left = state.exchanges_left - 1
     events = (f"Player {action.player}: gives {action.give} to player {opponent}, takes {action.take}.",)
-    state = dataclasses.replace(state, sticks=sticks, exchanges_left=left, events=events)
+    state = evolve(state, sticks=sticks, exchanges_left=left, events=events)
     if left and _exchange_possible(state):
         return state
     return _end_turn(state, events)
@@ -313,9 +337,9 @@ def _pass(state: State, action: Pass) -> State:
     passes = state.passes + 1
     events = (f"Player {action.player}: no card fits, passes.",)
     if passes >= state.players:
-        return dataclasses.replace(state, passes=passes, over=True, end_reason="no one can place a card",
+        return evolve(state, passes=passes, over=True, end_reason="no one can place a card",
                                    events=events + ("The game is over: no one can place a card.",))
-    return dataclasses.replace(state, passes=passes, active=(state.active + 1) % state.players, events=events)
+    return evolve(state, passes=passes, active=(state.active + 1) % state.players, events=events)
 
 
 def _end_turn(state: State, events: tuple[str, ...]) -> State:
@@ -324,11 +348,13 @@ def _end_turn(state: State, events: tuple[str, ...]) -> State:
     hand, deck = state.hands[seat], state.deck
     missing = max(0, state.rules.hand - len(hand))
     hand, deck = hand + deck[:missing], deck[missing:]
-    state = dataclasses.replace(state, hands=_with(state.hands, seat, hand), deck=deck, exchanges_left=0)
+    hands = _with(state.hands, seat, hand)
     if state.ending:
-        return dataclasses.replace(state, over=True, end_reason="a colour's sticks ran out",
-                                   events=events + ("The game is over: a colour's sticks ran out.",))
-    return dataclasses.replace(state, active=(seat + 1) % state.players, events=events)
+        return evolve(state, hands=hands, deck=deck, exchanges_left=0, over=True,
+                      end_reason="a colour's sticks ran out",
+                      events=events + ("The game is over: a colour's sticks ran out.",))
+    return evolve(state, hands=hands, deck=deck, exchanges_left=0, active=(seat + 1) % state.players,
+                  events=events)
 
 
 def _with(items: tuple, index: int, value) -> tuple:
@@ -381,7 +407,8 @@ def action_to_dict(action: Action) -> dict:
     if isinstance(action, ChangeRules):
         return action.to_dict()
     kind = {Place: "place", Exchange: "exchange", Done: "done", Pass: "pass"}[type(action)]
-    return {"type": kind, **dataclasses.asdict(action)}
+    fields = action._asdict() if isinstance(action, Place) else dataclasses.asdict(action)
+    return {"type": kind, **fields}
 
 
 _FIELDS = {"place": (Place, {"player": int, "card": int, "x": int, "y": int, "turned": bool}),
