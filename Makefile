@@ -20,7 +20,7 @@ test: $(VENV)/.test-installed chromium
 classroom: $(VENV)/.lab-installed
 	$(BIN)/voila notebooks/01-colorform-play.ipynb --Voila.ip=127.0.0.1
 
-bench: $(VENV)/.lab-installed
+bench: $(VENV)/.lab-installed $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/run.py
 
 $(VENV)/bin/python:
@@ -33,6 +33,11 @@ $(VENV)/.lab-installed: pyproject.toml | $(VENV)/bin/python
 
 $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# OpenSpiel's pure-Python tic-tac-toe is the yardstick for random playouts.
+$(VENV)/.bench-installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	touch $@
 
 # The browser tests drive Debian's chromium; install it when it is missing.

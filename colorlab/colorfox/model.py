@@ -285,7 +285,7 @@ def _place(state: State, action: Place) -> State:
     sticks = _with(state.sticks, action.player, tuple(mine))
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
     events = (f"Player {action.player}: card #{card.number} at ({action.x}, {action.y}) connects "
-              f"{len(joined)} ({', '.join(COLOUR_NAMES[i] for i in joined)}); takes {', '.join(taken) or 'nothing'}.",)
+              f"{len(joined)} ({', '.join([COLOUR_NAMES[i] for i in joined])}); takes {', '.join(taken) or 'nothing'}.",)
     if missing:
         events += (f"No {', '.join(sorted(set(missing)))} stick is left: the game ends after this turn.",)
     state = evolve(
