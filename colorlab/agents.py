@@ -36,3 +36,24 @@ class SeededAgent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(level={self.level!r})"
+
+
+def play_out(game: str, rules: Any, agents: list, seed: int, next_action, max_actions: int):
+    """Play one whole game of `game` between agents and return its record.
+
+    `next_action(state, agents)` says what happens next at the table; the game
+    must end within `max_actions` actions.
+    """
+    from colorlab.record import GameRecord, game_spec
+
+    if len(agents) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} agents, not {len(agents)}")
+    spec = game_spec(game)
+    state, actions = spec.new_game(rules, seed), []
+    while not state.over:
+        if len(actions) >= max_actions:
+            raise RuntimeError(f"{game} game {seed} did not end within {max_actions} actions")
+        action = next_action(state, agents)
+        state = spec.play(state, action)
+        actions.append(action)
+    return GameRecord(game, rules, seed, tuple(actions))

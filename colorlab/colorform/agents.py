@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from colorlab.agents import SeededAgent
-from colorlab.colorform.model import Claim, GiveUp, Pass, State, Stop, new_game, play
+from colorlab.agents import SeededAgent, play_out
+from colorlab.colorform.model import Claim, GiveUp, Pass, State, Stop
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import ways
 from colorlab.record import GameRecord
@@ -92,13 +92,4 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 10_000) -> GameRecord:
     """Play a whole game between bots and return its record."""
     agents = agents or [ReactionBot("medium", seed=seed * 31 + seat) for seat in range(rules.players)]
-    if len(agents) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} agents, not {len(agents)}")
-    state, actions = new_game(rules, seed), []
-    while not state.over:
-        if len(actions) >= max_actions:
-            raise RuntimeError(f"game {seed} did not end within {max_actions} actions")
-        action = next_action(state, agents)
-        state = play(state, action)
-        actions.append(action)
-    return GameRecord("colorform", rules, seed, tuple(actions))
+    return play_out("colorform", rules, agents, seed, next_action, max_actions)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from colorlab.agents import SeededAgent
+from colorlab.agents import SeededAgent, play_out
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, Pass, Place, State, connections,
-                                     legal_places, new_game, play, scores, stick_counts)
+                                     legal_places, scores, stick_counts)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
@@ -118,13 +118,4 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 2_000) -> GameRecord:
     """Play a whole game between bots and return its record."""
     agents = agents or [GreedyBot(seed=seed * 31 + seat) for seat in range(rules.players)]
-    if len(agents) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} agents, not {len(agents)}")
-    state, actions = new_game(rules, seed), []
-    while not state.over:
-        if len(actions) >= max_actions:
-            raise RuntimeError(f"game {seed} did not end within {max_actions} actions")
-        action = next_action(state, agents)
-        state = play(state, action)
-        actions.append(action)
-    return GameRecord("colorfox", rules, seed, tuple(actions))
+    return play_out("colorfox", rules, agents, seed, next_action, max_actions)
