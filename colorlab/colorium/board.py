@@ -1,0 +1,110 @@
+"""A player's Colorium board: a grid of coloured spaces, written and read as text.
+
+A board prints as one line per row, top row first, one character per space:
+a colour code (R Y G B P O) or ``.`` for an empty space. Row 1 of the rulebook
+is the bottom line. Inside, cells are (row, column) with row 0 at the top.
+
+Examples
+========
+
+>>> from colorlab.colorium.board import Board
+>>> board = Board.parse('''
+...     ....
+...     .R..
+...     RRBB
+... ''')
+>>> board.width, board.height, board.empty_spaces
+(4, 3, 7)
+>>> print(board.filled([(0, 0)], "Y"))
+Y...
+.R..
+RRBB
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from functools import cached_property
+
+CODES = "RYGBPO"
+EMPTY = "."
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One player's grid, top row first, and the shapes drawn on it so far."""
+
+    rows: tuple[str, ...]
+    drawn: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        rows = tuple(self.rows)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "drawn", tuple(self.drawn))
+        if not rows or not rows[0]:
+            raise ValueError("a board needs at least one row and one column")
+        if any(len(row) != len(rows[0]) for row in rows):
+            raise ValueError("every row of a board must be as long as the first")
+        bad = {char for row in rows for char in row} - set(CODES + EMPTY)
+        if bad:
+            raise ValueError(f"unknown space(s) {''.join(sorted(bad))!r}: use {CODES} or {EMPTY!r}")
+
+    @classmethod
+    def parse(cls, text: str, drawn: Iterable[str] = ()) -> Board:
+        """Read a board from text: one line per row, top first; blank lines and indents are ignored."""
+        rows = tuple(line.strip() for line in text.strip().splitlines() if line.strip())
+        return cls(rows, tuple(drawn))
+
+    @classmethod
+    def empty(cls, width: int = 8, height: int = 8) -> Board:
+        """An empty board of this size."""
+        return cls(tuple(EMPTY * width for _ in range(height)))
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def colour(self, row: int, col: int) -> str | None:
+        """Which colour code fills this space (None when it is empty)?"""
+        char = self.rows[row][col]
+        return None if char == EMPTY else char
+
+    @cached_property
+    def mask(self) -> int:
+        """The filled spaces as one integer: bit ``row * width + col`` is set when filled."""
+        width = self.width
+        return sum(1 << (r * width + c) for r, row in enumerate(self.rows)
+                   for c, char in enumerate(row) if char != EMPTY)
+
+    @property
+    def empty_spaces(self) -> int:
+        """How many spaces are still empty?"""
+        return sum(row.count(EMPTY) for row in self.rows)
+
+    def filled(self, cells: Iterable[tuple[int, int]], colour: str, shape: str | None = None) -> Board:
+        """The board with these empty cells coloured (and `shape` added to the drawn shapes)."""
+        if colour not in CODES:
+            raise ValueError(f"unknown colour {colour!r}: use one of {CODES}")
+        grid = [list(row) for row in self.rows]
+        for r, c in cells:
+            if grid[r][c] != EMPTY:
+                raise ValueError(f"space ({r}, {c}) is already filled")
+            grid[r][c] = colour
+        drawn = self.drawn + ((shape,) if shape else ())
+        return Board(tuple("".join(row) for row in grid), drawn)
+
+    def full_rows(self) -> list[int]:
+        """Which rulebook rows (1 = bottom) have no empty space?"""
+        return [self.height - r for r, row in enumerate(self.rows) if EMPTY not in row]
+
+    def full_columns(self) -> list[int]:
+        """Which columns (0 = left) have no empty space?"""
+        return [c for c in range(self.width) if all(row[c] != EMPTY for row in self.rows)]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows)
