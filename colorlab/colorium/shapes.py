@@ -1,0 +1,404 @@
+"""Colorium's shapes: the die's six faces, their orientations, where they can rest, and cuts.
+
+A shape is a set of (row, col) cells, row 0 at the top, slid so that its smallest row and
+column are 0 (see `colorlab.symmetry.normalise`). The faces of the shape die are data,
+drawn as pictures in ``data/shapes.json``: I (four in a line), O (the 2 x 2 square), T, L,
+S (the skew tetromino) and V (three cells in an L).
+
+A player may turn a shape and mirror it, so a face stands for all of its *orientations*:
+its distinct images under the dihedral group D4, or under the quarter turns C4 alone when
+mirror images are not allowed. The square has one orientation, the L all eight.
+
+Where may a shape be drawn? It comes from above the board and must come to rest: at least
+one of its cells stands on the bottom row or directly on a filled space. Under the drop
+rule "slide" it may move down, left and right through empty spaces on its way (never up,
+never turning), so it can slip under an overhang; under "straight" it falls down in one
+column position and stops where it first lands.
+
+How the resting places are found
+================================
+
+A *position* of an orientation is where the top-left corner of its bounding box stands;
+the shape then covers the cells (row + dr, col + dc). Positions are bits, numbered like the
+spaces of ``Board.mask`` (bit ``row * width + col``), with a few empty rows on top for the
+shape to come in from and a filled row below for the floor. The positions of all
+orientations sit side by side in one integer, one block of rows each, so that a single
+integer operation works on every position of every orientation at once:
+
+- the positions blocked by filled spaces are the board shifted back by each cell's offset;
+- a position is supported when the same position one row lower is blocked;
+- moving every position one row down, or one column across, is a shift by the width, or 1;
+- the positions reachable from above are a flood fill that fills down, then sideways, then
+  down again until nothing new is reached; each fill moves in doubling steps (1, 2, 4, ...
+  rows), so that 8 rows take 4 steps.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from colorlab.colorium.board import Board
+from colorlab.colorium.rules import Rules
+from colorlab.symmetry import normalise, render_shape, shape_images
+
+DATA = Path(__file__).parent / "data"
+SHAPES_FILE = DATA / "shapes.json"
+
+Cell = tuple[int, int]
+Shape = frozenset[Cell]
+
+
+def read_picture(picture: Sequence[str]) -> Shape:
+    """Which cells does a picture show: rows of '#' (a cell) and '.' (a gap), top row first?
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium.shapes import read_picture
+    >>> sorted(read_picture(["#.", "##"]))
+    [(0, 0), (1, 0), (1, 1)]
+    """
+    if not picture or any(len(row) != len(picture[0]) for row in picture):
+        raise ValueError(f"a shape's picture needs rows of one length; got {list(picture)!r}")
+    if set("".join(picture)) - set("#."):
+        raise ValueError(f"draw a shape with '#' (a cell) and '.' (a gap); got {list(picture)!r}")
+    return frozenset((r, c) for r, row in enumerate(picture) for c, char in enumerate(row) if char == "#")
+
+
+def is_connected(cells: Iterable[Cell]) -> bool:
+    """Can every cell be reached from every other by steps across shared edges?
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium.shapes import is_connected
+    >>> is_connected({(0, 0), (0, 1)}), is_connected({(0, 0), (1, 1)})
+    (True, False)
+    """
+    cells = set(cells)
+    if not cells:
+        return False
+    start = next(iter(cells))
+    reached, frontier = {start}, [start]
+    while frontier:
+        r, c = frontier.pop()
+        for neighbour in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if neighbour in cells and neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+    return reached == cells
+
+
+def _load_shapes() -> dict[str, Shape]:
+    """Read the die's faces, checking that each is one capital letter and a connected picture."""
+    pictures = json.loads(SHAPES_FILE.read_text(encoding="utf-8"))["shapes"]
+    shapes = {}
+    for letter, picture in pictures.items():
+        if len(letter) != 1 or not letter.isupper():
+            raise ValueError(f"{SHAPES_FILE.name}: name each shape with one capital letter; got {letter!r}")
+        cells = read_picture(picture)
+        if not cells or render_shape(cells) != "\n".join(picture):
+            raise ValueError(f"{SHAPES_FILE.name}: shape {letter} must fill its picture, with no blank "
+                             "row or column at an edge")
+        if not is_connected(cells):
+            raise ValueError(f"{SHAPES_FILE.name}: the cells of shape {letter} must be connected edge to edge")
+        shapes[letter] = cells
+    return shapes
+
+
+SHAPES: dict[str, Shape] = _load_shapes()
+
+
+def shape_cells(shape: str | Iterable[Cell]) -> Shape:
+    """Which normalised cells make this shape, given as a letter of SHAPES or as its cells?
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium.shapes import shape_cells
+    >>> sorted(shape_cells("V"))
+    [(0, 0), (1, 0), (1, 1)]
+    >>> sorted(shape_cells({(5, 3), (5, 4)}))
+    [(0, 0), (0, 1)]
+    """
+    if isinstance(shape, str):
+        if shape not in SHAPES:
+            raise ValueError(f"unknown shape {shape!r}: use one of {', '.join(SHAPES)}, "
+                             "or a set of (row, col) cells")
+        return SHAPES[shape]
+    cells = frozenset(shape)
+    if not is_connected(cells):
+        raise ValueError(f"a shape needs at least one cell, all connected edge to edge; got {sorted(cells)}")
+    return normalise(cells)
+
+
+@lru_cache(maxsize=256)
+def _orientations(cells: Shape, mirror_images: bool) -> tuple[Shape, ...]:
+    """The distinct normalised images of normalised cells, sorted by their sorted cells."""
+    return tuple(shape_images(cells, "dihedral" if mirror_images else "rotations"))
+
+
+def orientations(shape: str | Iterable[Cell], mirror_images: bool = True) -> list[Shape]:
+    """List a shape's distinct orientations, turned (and mirrored when allowed), in a fixed order.
+
+    The order is that of `colorlab.symmetry.shape_images`: by the sorted cells. Without
+    mirror images the list is a different one, of the quarter turns alone.
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium.shapes import SHAPES, orientations
+    >>> {letter: len(orientations(letter)) for letter in SHAPES}
+    {'I': 2, 'O': 1, 'T': 4, 'L': 8, 'S': 4, 'V': 4}
+    >>> len(orientations("L", mirror_images=False)), len(orientations("S", mirror_images=False))
+    (4, 2)
+    >>> from colorlab.symmetry import render_shape
+    >>> [render_shape(image).split() for image in orientations("S")]
+    [['##.', '.##'], ['#.', '##', '.#'], ['.##', '##.'], ['.#', '##', '#.']]
+    """
+    return list(_orientations(shape_cells(shape), mirror_images))
+
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """One resting place of a shape on a board: the orientation used and the cells covered.
+
+    `shape` is the shape's letter (or its normalised cells, for a shape given as cells);
+    `orientation` indexes `orientations(shape, rules.mirror_images)`; `cells` are board
+    cells, row 0 at the top; `mask` is the same cells as bits ``row * width + col``, like
+    ``Board.mask``.
+    """
+
+    shape: str | Shape
+    orientation: int
+    cells: Shape
+    mask: int
+
+
+def _doubling_steps(distance: int) -> tuple[int, ...]:
+    """Which steps 1, 2, 4, ... add up to at least this distance?"""
+    steps, covered = [], 0
+    while covered < distance:
+        steps.append(1 << len(steps))
+        covered += steps[-1]
+    return tuple(steps)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Positions:
+    """Every position of every orientation of one shape on boards of one size, as bit masks.
+
+    Block k holds orientation k: empty rows on top (as many as the tallest orientation
+    needs), then the board's rows, then the floor. In it, bit ``(row + top) * width + col``
+    is the position (row, col); row is negative while the shape is still above the board.
+    """
+
+    width: int
+    top_bits: int  # the empty rows above the board, in bits
+    floor: int  # the filled row below the board, in one block
+    block: int  # every bit of one block
+    copies: int  # a 1 at the start of each block: multiplying by it copies one block into all
+    cell_shifts: tuple[tuple[int, int], ...]  # (a cell's offset in bits, the positions of orientations with it)
+    free_to_be: int  # positions inside the board's walls and not below its floor
+    entry: int  # the positions just above the board, where a shape comes in
+    on_board: int  # positions with every cell on the board
+    down_steps: tuple[int, ...]  # doubling moves down, in bits
+    side_steps: tuple[int, ...]  # doubling moves across, in bits
+    not_first_column: int
+    not_last_column: int
+    found_at: tuple[Placement | None, ...]  # indexed by bit_length() of a position's bit
+
+    def blocked(self, filled: int) -> int:
+        """Which positions overlap these filled spaces, given as one block?"""
+        copies = filled * self.copies
+        blocked = 0
+        for shift, positions in self.cell_shifts:
+            blocked |= (copies >> shift) & positions
+        return blocked
+
+    def landings(self, board_mask: int) -> int:
+        """Which positions does each orientation land at, falling straight down, wholly on the board?"""
+        # A falling shape meets the top filled space of each column first, so the spaces below
+        # it may as well be filled: then every position above the first blocked one is free.
+        shadow = (board_mask << self.top_bits) | self.floor
+        for step in self.down_steps:
+            shadow |= shadow << step
+        blocked = self.blocked(shadow & self.block)
+        return self.on_board & ~blocked & (blocked >> self.width)
+
+    def resting_places(self, board_mask: int) -> int:
+        """Which supported positions can a shape reach from above, moving down, left and right?"""
+        blocked = self.blocked((board_mask << self.top_bits) | self.floor)
+        free = self.free_to_be & ~blocked
+        downs = _occluded_moves(free, self.down_steps)
+        rights = _occluded_moves(free & self.not_first_column, self.side_steps)
+        lefts = _occluded_moves(free & self.not_last_column, self.side_steps, leftwards=True)
+        reached = self.entry
+        while True:
+            for step, open_positions in downs:
+                reached |= (reached << step) & open_positions
+            spread = reached
+            for step, open_positions in rights:
+                spread |= (spread << step) & open_positions
+            for step, open_positions in lefts:
+                spread |= (spread >> step) & open_positions
+            if spread == reached:
+                return reached & (blocked >> self.width) & self.on_board
+            reached = spread
+
+    def placements_at(self, positions: int) -> list[Placement]:
+        """List the placements at these position bits, lowest bit first."""
+        found_at = self.found_at
+        found = []
+        while positions:
+            lowest = positions & -positions
+            found.append(found_at[lowest.bit_length()])
+            positions ^= lowest
+        return found
+
+
+def _occluded_moves(free: int, steps: tuple[int, ...], leftwards: bool = False) -> list[tuple[int, int]]:
+    """Pair each doubling step with the positions it may reach: free, and free all the way back.
+
+    A step of 2 may land on a position only when it and the one before it are free, a step
+    of 4 only when the four before are free, and so on ("occluded fill"). Moves go to higher
+    bits (down, right), or to lower bits when `leftwards`.
+    """
+    moves = []
+    for step in steps:
+        moves.append((step, free))
+        free &= (free >> step) if leftwards else (free << step)
+    return moves
+
+
+def _position_bits(rows: range, columns: range, width: int, start: int) -> int:
+    """Which bits are the positions in these rows and columns, row 0 starting at bit `start`?"""
+    return sum(1 << (start + row * width + col) for row in rows for col in columns)
+
+
+@lru_cache(maxsize=256)
+def _positions(width: int, height: int, mirror_images: bool, shape: str | Shape) -> _Positions:
+    """Work out, once per board size, the bit masks of every position of every orientation."""
+    images = _orientations(shape_cells(shape), mirror_images)
+    top = max(1 + max(r for r, _ in image) for image in images)
+    block_bits = (top + height + 1) * width
+    first_column = sum(1 << (row * width) for row in range((top + height + 1) * len(images)))
+    cell_shifts: dict[int, int] = {}
+    free_to_be = entry = on_board = 0
+    found_at: list[Placement | None] = [None] * (block_bits * len(images) + 1)
+    for k, image in enumerate(images):
+        tall = 1 + max(r for r, _ in image)
+        columns = range(width - max(c for _, c in image))
+        start = k * block_bits + top * width
+        free_to_be |= _position_bits(range(-tall, height - tall + 1), columns, width, start)
+        entry |= _position_bits(range(-tall, -tall + 1), columns, width, start)
+        on_board |= _position_bits(range(height - tall + 1), columns, width, start)
+        near = _position_bits(range(-tall, height - tall + 2), columns, width, start)
+        for dr, dc in image:
+            shift = dr * width + dc
+            cell_shifts[shift] = cell_shifts.get(shift, 0) | near
+        for row in range(height - tall + 1):
+            for col in columns:
+                cells = frozenset((row + dr, col + dc) for dr, dc in image)
+                mask = sum(1 << (r * width + c) for r, c in cells)
+                found_at[k * block_bits + (row + top) * width + col + 1] = Placement(shape, k, cells, mask)
+    return _Positions(
+        width=width,
+        top_bits=top * width,
+        floor=((1 << width) - 1) << ((top + height) * width),
+        block=(1 << block_bits) - 1,
+        copies=sum(1 << (k * block_bits) for k in range(len(images))),
+        cell_shifts=tuple(sorted(cell_shifts.items())),
+        free_to_be=free_to_be,
+        entry=entry,
+        on_board=on_board,
+        down_steps=tuple(step * width for step in _doubling_steps(height)),
+        side_steps=_doubling_steps(width - 1),
+        not_first_column=~first_column,
+        not_last_column=~(first_column << (width - 1)),
+        found_at=tuple(found_at),
+    )
+
+
+def placements(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()) -> list[Placement]:
+    """List every place where the shape can come to rest on the board, in every allowed orientation.
+
+    Under ``rules.drop == "slide"`` the shape comes in above the board at any column and
+    moves down, left and right through empty spaces (never up, never turning); it may
+    rest wherever at least one of its cells stands on the bottom row or directly on a
+    filled space. Under "straight" it only falls, at each column position, and rests where
+    it first lands; it must then lie wholly on the board. The list is sorted by
+    orientation, then by cells.
+
+    Examples
+    ========
+
+    The square slips under the overhang when it may slide, and only falls beside it
+    when it may not:
+
+    >>> from colorlab.colorium import Board, Rules
+    >>> from colorlab.colorium.shapes import placements
+    >>> board = Board.parse('''
+    ...     R...
+    ...     RR..
+    ...     ....
+    ...     ....
+    ... ''')
+    >>> [sorted(place.cells) for place in placements(board, "O")]
+    [[(2, 0), (2, 1), (3, 0), (3, 1)], [(2, 1), (2, 2), (3, 1), (3, 2)], [(2, 2), (2, 3), (3, 2), (3, 3)]]
+    >>> print(board.filled(placements(board, "O")[0].cells, "B", "O"))
+    R...
+    RR..
+    BB..
+    BB..
+    >>> [sorted(place.cells) for place in placements(board, "O", Rules(drop="straight"))]
+    [[(2, 2), (2, 3), (3, 2), (3, 3)]]
+
+    On an empty 8 x 8 board the I lies flat at 5 places and stands upright at 8:
+
+    >>> len(placements(Board.empty(), "I"))
+    13
+    """
+    key = shape if isinstance(shape, str) else shape_cells(shape)
+    positions = _positions(board.width, board.height, rules.mirror_images, key)
+    if rules.drop == "straight":
+        return positions.placements_at(positions.landings(board.mask))
+    return positions.placements_at(positions.resting_places(board.mask))
+
+
+def scissors(shape: str | Iterable[Cell]) -> list[Shape]:
+    """List the connected parts that one straight cut along a grid line across the shape leaves.
+
+    The scissors bonus lets a player draw one part of the rolled shape after cutting it
+    once along a full grid line between two of its rows or two of its columns. A part is
+    offered only when it is connected. Parts are normalised, listed once each, smallest
+    first, then by their sorted cells; a part may then be drawn in any orientation.
+
+    Examples
+    ========
+
+    The square gives two dominoes, one lying and one standing:
+
+    >>> from colorlab.colorium.shapes import scissors
+    >>> [sorted(part) for part in scissors("O")]
+    [[(0, 0), (0, 1)], [(0, 0), (1, 0)]]
+    >>> [len(part) for part in scissors("I")]
+    [1, 2, 3]
+
+    A cut that leaves two pieces on one side does not give that side:
+
+    >>> from colorlab.symmetry import render_shape
+    >>> from colorlab.colorium.shapes import read_picture
+    >>> [render_shape(part).split() for part in scissors(read_picture(["#.#", "###"]))]
+    [['#', '#'], ['###'], ['#.', '##'], ['.#', '##']]
+    """
+    cells = shape_cells(shape)
+    cuts = [(axis, line) for axis in (0, 1) for line in range(1, 1 + max(cell[axis] for cell in cells))]
+    sides = [{cell for cell in cells if (cell[axis] < line) == before}
+             for axis, line in cuts for before in (True, False)]
+    parts = {normalise(side) for side in sides if is_connected(side)}
+    return sorted(parts, key=lambda part: (len(part), sorted(part)))
