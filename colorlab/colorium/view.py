@@ -1,0 +1,173 @@
+"""The Colorium table as a notebook widget: draft dice and draw shapes against bots.
+
+You sit at seat 0. In the draft, take a die when your turn comes. In the
+drawing phase a ghost of your shape sits on one of its legal resting places:
+move it with the arrow keys or the pointer, turn it with the buttons or the
+keys r and m, and draw it with a click or Enter. Only legal resting places are
+ever offered: Python lists them, the page just moves among them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
+from colorlab.colorium.missions import MISSIONS
+from colorlab.colorium.model import (BONUSES, ROW_REWARDS, Draw, Pick, Wild, _choices, score_parts,
+                                     winners)
+from colorlab.colorium.picture import table_svg
+from colorlab.colorium.rules import Rules
+from colorlab.colorium.shapes import orientations, placements, scissors
+from colorlab.record import GameRecord
+from colorlab.symmetry import normalise
+from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
+
+STATIC = Path(__file__).parent / "static"
+YOU = 0
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot}
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "O": "orange"}
+
+
+def turns_of(shape, mirror_images: bool) -> dict:
+    """For each orientation of a shape: which orientation a quarter turn, and a mirror, lead to."""
+    images = orientations(shape, mirror_images)
+    index = {image: i for i, image in enumerate(images)}
+    turn = [index[normalise({(c, -r) for r, c in image})] for image in images]
+    mirror = [index.get(normalise({(r, -c) for r, c in image}), i) for i, image in enumerate(images)]
+    return {"turn": turn, "mirror": mirror}
+
+
+class ColoriumGame(GameWidget):
+    """Play Colorium against 1 to 3 bots, seeing every board (boards are public)."""
+
+    title = "Colorium"
+    _esm = widget_esm(STATIC / "view.js")
+    _css = widget_css(STATIC / "view.css")
+
+    INTENTS = {
+        **GameWidget.INTENTS,
+        "pick": {"die": int},
+        "draw": {"shape": str, "colour": str, "cells": list, "cut": bool},
+        "wild": {"row": int, "col": int, "colour": str},
+        "bot": {},
+    }
+
+    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "missions",
+                 seed: int | None = None, **kwargs):
+        if bot not in BOTS:
+            raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(BOTS)}")
+        rules = rules or Rules(players=bots + 1)
+        self.bot_kind = bot
+        seed = random.randrange(2**31) if seed is None else seed
+        super().__init__(GameRecord("colorium", rules, seed), **kwargs)
+        self._make_bots()
+        self.refresh()
+
+    def static_assets(self) -> dict:
+        return {**palette_assets(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
+                "rows": {str(row): list(points) for row, points in ROW_REWARDS.items()}}
+
+    # --- what the page may see -------------------------------------------------------------
+
+    def my_options(self, state) -> list[dict]:
+        """Every way seat 0 may draw now: shape (or a cut part), colours, and resting places per orientation."""
+        if state.phase != "draw" or state.drawn[YOU]:
+            return []
+        shapes, colours, cut = _choices(state, YOU)
+        board, rules = state.boards[YOU], state.rules
+        options = []
+        for letter in shapes:
+            pieces = [(letter, False, letter)] + ([(letter, True, part) for part in scissors(letter)] if cut else [])
+            for name, is_cut, piece in pieces:
+                found = placements(board, piece, rules)
+                if not found:
+                    continue
+                count = len(orientations(piece, rules.mirror_images))
+                spots = [[] for _ in range(count)]
+                for place in found:
+                    spots[place.orientation].append([list(cell) for cell in sorted(place.cells)])
+                options.append({"shape": name, "cut": is_cut, "size": len(next(iter(found)).cells),
+                                "colours": colours, "spots": spots, **turns_of(piece, rules.mirror_images)})
+        return options
+
+    def snapshot(self, state) -> dict:
+        names = ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
+        parts = score_parts(state)
+        live = self.cursor is None
+        return {
+            "game": "colorium", "you": YOU, "names": names, "round": state.round, "phase": state.phase,
+            "active": state.active, "over": state.over,
+            "boards": [list(board.rows) for board in state.boards],
+            "drawn_shapes": [list(board.drawn) for board in state.boards],
+            "pool": [[kind, face] for kind, face in state.pool],
+            "order": list(state.order), "picks": [list(pick) for pick in state.picks],
+            "drawn": list(state.drawn), "out": list(state.out),
+            "bonuses": [list(marks) for marks in state.bonuses],
+            "row_points": [[list(entry) for entry in entries] for entries in state.row_points],
+            "missions": [{"id": m, "title": MISSIONS[m].title, "text": MISSIONS[m].text} for m in state.missions],
+            "parts": parts, "scores": [sum(p.values()) for p in parts],
+            "winners": winners(state),
+            "options": self.my_options(state) if live else [],
+            "my_pick": live and state.phase == "draft" and state.order[0] == YOU,
+            "bots_to_move": live and not state.over and self._bot_turn(state) is not None,
+            "events": [re.sub(r"\bplayer (\d+)", lambda m: names[int(m[1])], text, flags=re.I) for text in state.events],
+            "rules": state.rules.to_dict(),
+        }
+
+    def still_picture(self) -> str:
+        return table_svg(self.snapshot(self.state), self.palette)
+
+    # --- intents ---------------------------------------------------------------------------
+
+    def handle(self, intent: dict) -> None:
+        kind = intent["type"]
+        if kind == "bot":
+            self.bot_move()
+            return
+        if kind == "pick":
+            self.play(Pick(YOU, intent["die"]))
+        elif kind == "draw":
+            cells = intent["cells"]
+            if not all(isinstance(c, list) and len(c) == 2 and all(type(v) is int for v in c) for c in cells):
+                raise IntentError("cells must be [row, column] pairs of whole numbers")
+            self.play(Draw(YOU, intent["shape"], intent["colour"], tuple(tuple(c) for c in cells), intent["cut"]))
+        elif kind == "wild":
+            self.play(Wild(YOU, (intent["row"], intent["col"]), intent["colour"]))
+        self.say(" ".join(self.snapshot(self.state)["events"]))
+
+    def _bot_turn(self, state) -> int | None:
+        """Which bot should move now, if any?"""
+        if state.over:
+            return None
+        if state.phase == "draft":
+            return state.order[0] if state.order[0] != YOU else None
+        waiting = [p for p in range(1, state.players) if not state.drawn[p]]
+        return waiting[0] if waiting else None
+
+    def bot_move(self) -> None:
+        """Let one bot make its next move."""
+        seat = self._bot_turn(self.state)
+        if seat is not None:
+            self.play(self.bots[seat].act(self.state, seat))
+
+    def finish_bots(self) -> None:
+        """Let the bots move until seat 0 must act (or the game is over)."""
+        while self._bot_turn(self.state) is not None:
+            self.bot_move()
+        self.refresh()
+
+    def _make_bots(self) -> None:
+        seed = self.record.seed
+        self.bots = {seat: BOTS[self.bot_kind](seed=seed * 7 + seat) for seat in range(1, self.record.rules.players)}
+
+    def set_record(self, record: GameRecord) -> None:
+        super().set_record(record)
+        self._make_bots()
+
+    def undo_steps(self) -> int:
+        for back, action in enumerate(reversed(self.record.actions), start=1):
+            if getattr(action, "player", YOU) == YOU:
+                return back
+        return 0
