@@ -1,0 +1,58 @@
+"""The Colorium widget in a real browser: draft by clicking, draw by keyboard and by click."""
+
+from __future__ import annotations
+
+import nbformat
+from playwright.sync_api import expect
+
+from tests.browser.lab import open_notebook, run_all
+
+PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+SEED = 3
+
+
+def serve_table(lab_server, page, name):
+    """Open a notebook showing a two-player Colorium table."""
+    code = f"from colorlab.colorium.view import ColoriumGame\ngame = ColoriumGame(bots=1, seed={SEED})\ngame"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
+    nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
+    open_notebook(page, lab_server, f"{name}.ipynb")
+    run_all(page)
+    expect(page.locator(".colorium")).to_be_visible()
+
+
+def draft_by_clicking(page):
+    """Take whichever allowed die comes first, each time it is our pick, until the drawing starts."""
+    phase = page.locator("[data-testid='phase']")
+    for _ in range(10):
+        expect(phase).not_to_have_text("the draft", timeout=10_000)
+        if phase.inner_text() == "drawing":
+            return
+        page.locator("[data-die]:not([disabled])").first.click()
+    raise AssertionError("the draft never ended")
+
+
+def filled_cells(page) -> int:
+    return page.locator(".colorium-board:not(.is-small) .colorium-cell:not(.is-empty):not(.is-ghost)").count()
+
+
+def test_draft_then_draw_with_the_keyboard(page, lab_server):
+    serve_table(lab_server, page, "colorium-keys")
+    draft_by_clicking(page)
+    expect(page.locator(".colorium-cell.is-ghost").first).to_be_visible()
+    before = filled_cells(page)
+    page.focus(".colorium")
+    page.keyboard.press("r")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
+    assert filled_cells(page) > before
+
+
+def test_draft_then_draw_by_clicking_a_cell(page, lab_server):
+    serve_table(lab_server, page, "colorium-click")
+    draft_by_clicking(page)
+    ghost = page.locator(".colorium-cell.is-ghost").first
+    expect(ghost).to_be_visible()
+    ghost.click()
+    expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
