@@ -10,8 +10,10 @@ from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, Wild, WrongPhase, legal_draws,
                                      new_game, play, score_parts, scores, winners)
 from colorlab.colorium.rules import Rules
+from colorlab.colorium.shapes import scissors
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
+from tests.test_colorium_shapes import reference_placements
 
 VARIANTS = [Rules(players=1), Rules(players=2), Rules(players=3), Rules(players=4),
             Rules(players=2, drop="straight"), Rules(players=3, mirror_images=False),
@@ -50,6 +52,9 @@ def check_step(before, action, after):
         board = before.boards[action.player]
         assert all(board.colour(r, c) is None for r, c in action.cells), "a drawing overlaps"
         assert supported(board, action.cells), "a drawing floats"
+        pieces = scissors(action.shape) if action.cut else [action.shape]
+        reachable = {cells for piece in pieces for _, cells in reference_placements(board, piece, before.rules)}
+        assert frozenset(action.cells) in reachable, "a drawing is not a resting place under the drop rule"
         used = sum(old != new and new == "used" for old, new in zip(before.bonuses[action.player],
                                                                     after.bonuses[action.player]))
         shape, colour = before.picks[action.player]
