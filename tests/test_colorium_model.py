@@ -143,3 +143,40 @@ def test_mission_bots_play_whole_games():
     assert record.final_state().over
     with pytest.raises(GameOver):
         play(record.final_state(), Pick(0, 0))
+
+
+def test_players_completing_a_row_in_the_same_round_share_its_reward():
+    state = drawing_phase()
+    board = Board.parse("\n".join(["." * 8] * 7 + ["RRRR...."]))
+    state = dataclasses.replace(state, boards=(board, board), picks=(("I", "Y"), ("I", "Y")))
+    cells = ((7, 4), (7, 5), (7, 6), (7, 7))
+    state = play(state, Draw(0, "I", "Y", cells))
+    assert state.row_points == ((), ())
+    state = play(state, Draw(1, "I", "Y", cells))
+    assert state.row_points == (((1, 3),), ((1, 3),))
+    assert dict(state.rows_taken)[1] == 1
+
+
+def test_a_wild_bonus_fills_any_empty_space_once():
+    state = drawing_phase()
+    marks = list(state.bonuses[0])
+    marks[BONUSES.index("wild")] = "ready"
+    state = dataclasses.replace(state, bonuses=(tuple(marks), state.bonuses[1]))
+    after = play(state, Wild(0, (0, 0), "G"))
+    assert after.boards[0].colour(0, 0) == "G" and "G" in after.used_colours[0]
+    assert after.bonuses[0][BONUSES.index("wild")] == "used"
+    with pytest.raises(BadDraw):
+        play(after, Wild(0, (0, 1), "G"))
+
+
+def test_a_colour_bonus_changes_the_colour_and_is_spent():
+    state = drawing_phase()
+    marks = list(state.bonuses[0])
+    marks[BONUSES.index("colour")] = "ready"
+    state = dataclasses.replace(state, bonuses=(tuple(marks), state.bonuses[1]))
+    shape, colour = state.picks[0]
+    other = next(c for c in "RYGBPO" if c != colour)
+    draw = next(d for d in legal_draws(state, 0) if d.colour == other and not d.cut)
+    after = play(state, draw)
+    assert after.bonuses[0][BONUSES.index("colour")] == "used"
+    assert other in after.used_colours[0]
