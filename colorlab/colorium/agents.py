@@ -13,7 +13,7 @@ from __future__ import annotations
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import Draw, Pick, State, legal_draws, score_parts
+from colorlab.colorium.model import Draw, Pick, State, legal_draws
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.record import GameRecord
@@ -61,15 +61,17 @@ class RandomBot(SeededAgent):
 class GreedyBot(RandomBot):
     """Draws where its board stays healthiest, and drafts for its best drawing."""
 
-    def value(self, state: State, player: int, draw: Draw) -> float:
-        return health(state, player, draw)
+    def values(self, state: State, player: int, options: list[Draw]) -> list[float]:
+        """How good is each of these drawings?"""
+        return [health(state, player, draw) for draw in options]
 
     def act(self, state: State, player: int):
         if state.phase == "draft":
             return max(legal_picks(state, player), key=lambda pick: self.pick_value(state, pick))
         options = legal_draws(state, player)
-        best = max(self.value(state, player, d) for d in options)
-        return self.rng.choice([d for d in options if self.value(state, player, d) == best])
+        values = self.values(state, player, options)
+        best = max(values)
+        return self.rng.choice([d for d, v in zip(options, values) if v == best])
 
     def pick_value(self, state: State, pick: Pick) -> float:
         """How many resting places would this die's shape have (colour dice: does it add variety)?"""
@@ -83,12 +85,16 @@ class GreedyBot(RandomBot):
 class MissionBot(GreedyBot):
     """Also weighs what a drawing does to its own mission points."""
 
-    def value(self, state: State, player: int, draw: Draw) -> float:
-        before = sum(v for k, v in score_parts(state)[player].items() if k in state.missions)
+    def values(self, state: State, player: int, options: list[Draw]) -> list[float]:
+        missions = [MISSIONS[m] for m in state.missions]
         boards = list(state.boards)
-        boards[player] = boards[player].filled(draw.cells, draw.colour, draw.shape)
-        after = sum(MISSIONS[m].score(boards)[player] for m in state.missions)
-        return health(state, player, draw) + 1.5 * (after - before)
+        before = sum(m.score(boards)[player] for m in missions)
+        found = []
+        for draw in options:
+            boards[player] = state.boards[player].filled(draw.cells, draw.colour, draw.shape)
+            after = sum(m.score(boards)[player] for m in missions)
+            found.append(health(state, player, draw) + 1.5 * (after - before))
+        return found
 
 
 def next_action(state: State, agents: list):
