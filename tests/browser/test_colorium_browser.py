@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 from playwright.sync_api import expect
 
@@ -24,11 +26,14 @@ def serve_table(lab_server, page, name):
 def draft_by_clicking(page):
     """Take whichever allowed die comes first, each time it is our pick, until the drawing starts."""
     phase = page.locator("[data-testid='phase']")
+    step = page.locator("[data-testid='step']")
     for _ in range(10):
-        expect(phase).not_to_have_text("the draft", timeout=10_000)
+        expect(phase).to_have_text(re.compile("your pick|drawing"), timeout=15_000)
         if phase.inner_text() == "drawing":
             return
+        before = step.inner_text()
         page.locator("[data-die]:not([disabled])").first.click()
+        expect(step).not_to_have_text(before)  # Python has taken the pick before we look again
     raise AssertionError("the draft never ended")
 
 
