@@ -180,3 +180,23 @@ def test_a_colour_bonus_changes_the_colour_and_is_spent():
     after = play(state, draw)
     assert after.bonuses[0][BONUSES.index("colour")] == "used"
     assert other in after.used_colours[0]
+
+
+def test_a_learners_own_mission_can_be_played():
+    from colorlab.colorium.missions import MISSIONS, Mission, add_mission, each
+
+    def pillars(board):
+        return 2 * sum(len({row[c] for row in board.rows}) == 1 and board.rows[0][c] != "." for c in range(board.width))
+
+    mine = Mission(id="mine-pillars", type="lines", title="Pillars", text="2 points per full one-colour column.",
+                   score=each(pillars))
+    try:
+        add_mission(mine)
+        rules = Rules(players=2, mission_ids="mine-pillars, areas-2")
+        final = play_game(rules, seed=4).final_state()
+        assert final.missions == ("mine-pillars", "areas-2")
+        assert [parts["mine-pillars"] for parts in score_parts(final)] == mine.score(list(final.boards))
+        with pytest.raises(Exception, match="unknown mission"):
+            new_game(Rules(mission_ids="nobody"), 1)
+    finally:
+        MISSIONS.pop("mine-pillars", None)

@@ -441,3 +441,13 @@ def draw_missions(rng_or_seed: random.Random | int | str, how: str = "random",
             raise ValueError(f"the pool has no {kind} mission")
         drawn.append(cards[0] if how == "first" else rng.choice(cards))
     return drawn
+
+
+def add_mission(mission: Mission) -> Mission:
+    """Make a mission (a learner's own) playable in games, by its id; edition missions stay as they are."""
+    if not isinstance(mission, Mission):
+        raise TypeError(f"{mission!r} is not a Mission")
+    if mission.id in MISSIONS and MISSIONS[mission.id] is not mission:
+        raise ValueError(f"there is already a mission {mission.id!r}; choose another id")
+    MISSIONS[mission.id] = mission
+    return mission

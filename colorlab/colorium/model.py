@@ -26,7 +26,7 @@ from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, placements, scissors
 from colorlab.record import GameSpec, register
-from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
 
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
 BONUSES: tuple[str, ...] = tuple(DATA["bonuses"])
@@ -120,8 +120,14 @@ class State:
 
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     """Set out the boards, draw the four missions and roll the first round's dice."""
-    rng = random.Random(f"{seed}/missions")
-    missions = tuple(m.id for m in draw_missions(rng, rules.missions))
+    if rules.mission_ids:
+        missions = tuple(name.strip() for name in rules.mission_ids.split(",") if name.strip())
+        unknown = [name for name in missions if name not in MISSIONS]
+        if unknown:
+            raise RuleError("mission_ids", rules.mission_ids,
+                            f"unknown mission(s) {', '.join(unknown)}; add your own with colorium.add_mission")
+    else:
+        missions = tuple(m.id for m in draw_missions(random.Random(f"{seed}/missions"), rules.missions))
     n = rules.players
     state = State(rules=rules, seed=seed, missions=missions,
                   boards=tuple(Board.empty(rules.width, rules.height) for _ in range(n)),

@@ -38,6 +38,9 @@ class Rules(RulesBase):
     missions: str = rule(
         "random", "Missions", "random: one mission card of each type is drawn from the seed; or "
         "the first card of each type.", choices=("random", "first"))
+    mission_ids: str = rule(
+        "", "Play these missions", "Mission ids separated by commas (for example a learner's own "
+        "mission added with colorium.add_mission); empty: draw them by the rule above.")
     all_six_points: int = rule(
         10, "All six shapes or colours", "Points for drawing all six shapes (and again for all six "
         "colours).", low=0, high=30, live=True)
