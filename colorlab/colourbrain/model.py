@@ -1,0 +1,289 @@
+"""Colourbrain as a state and pure transitions.
+
+Each question goes through up to two steps. Every team locks a secret
+:class:`Answer` (its colours, and the Colour-Copier in place of one colour if
+it plays it). Once all have answered, the answers are revealed; teams that
+played the copier then :class:`Copy` one colour that another team played and
+that is not already in their answer (a team with nothing to copy is simply
+wrong). Then the question is scored, the next one comes up, and the quiz ends
+when a team reaches the goal (several at once share the win).
+
+If every team plays its copier on the same question, nobody scores, the pot
+stays and the copiers go back to the teams.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from colorlab.colourbrain.questions import COLOURS, Question, bank, load_questions
+from colorlab.colourbrain.rules import Rules
+from colorlab.colourbrain.scoring import is_right, score_question
+from colorlab.record import GameSpec, register
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
+
+COPIER = "copier"
+
+
+class UnknownTeam(IllegalAction):
+    """A team number that is not in the quiz."""
+
+
+class BadAnswer(IllegalAction):
+    """An answer with the wrong number of colours, unknown or repeated colours, or a copier not at hand."""
+
+
+class BadCopy(IllegalAction):
+    """A copied colour that no other team played, or one already in the answer."""
+
+
+class WrongStep(IllegalAction):
+    """An answer while teams are copying, or a copy while teams are still answering."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """A team's secret answer: colours, and the copier in place of one of them if `copier`."""
+
+    team: int
+    colours: tuple[str, ...]
+    copier: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "colours", tuple(self.colours))
+
+
+@dataclasses.dataclass(frozen=True)
+class Copy:
+    """After the reveal: replace the copier with a colour another team played."""
+
+    team: int
+    colour: str
+
+
+Action = Answer | Copy | ChangeRules
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """The scores, the pot, the copiers and where the quiz is in its deck."""
+
+    rules: Rules
+    seed: int
+    questions: dict  # id -> Question: the bank, or a teacher's own file
+    deck: tuple[str, ...]
+    asked: int = 0
+    scores: tuple[int, ...] = ()
+    pot: int = 0
+    copiers: tuple[bool, ...] = ()
+    answers: tuple = ()  # per team: None, or the colours it locked (with "copier" in place of one)
+    copied: tuple = ()  # per team: None, or the colour copied in place of the copier
+    over: bool = False
+    last: dict | None = None  # the last question's reveal: solution, final answers, points
+    events: tuple[str, ...] = ()
+
+    @property
+    def teams(self) -> int:
+        return self.rules.teams
+
+    @property
+    def question(self) -> Question:
+        """Which question is being asked now?"""
+        return self.questions[self.deck[self.asked % len(self.deck)]]
+
+    @property
+    def step(self) -> str:
+        if self.over:
+            return "over"
+        return "copying" if all(a is not None for a in self.answers) else "answering"
+
+
+def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
+    """Start a quiz: the deck in box order (or shuffled from the seed), no points, an empty pot."""
+    try:
+        questions = load_questions(rules.question_file) if rules.question_file else list(bank())
+    except (OSError, ValueError) as error:
+        raise RuleError("question_file", rules.question_file, f"a readable question file ({error})") from None
+    if not questions:
+        raise RuleError("question_file", rules.question_file, "a file with at least one question")
+    deck = [q.id for q in questions]
+    if rules.deck_order == "shuffled":
+        random.Random(f"{seed}/deck").shuffle(deck)
+    n = rules.teams
+    return State(rules=rules, seed=seed, questions={q.id: q for q in questions}, deck=tuple(deck), scores=(0,) * n, copiers=(rules.copier,) * n,
+                 answers=(None,) * n, copied=(None,) * n, events=("The first question is asked.",))
+
+
+def play(state: State, action: Action) -> State:
+    """Apply one action and return the new state; refuse an illegal one with a reason."""
+    if state.over:
+        raise GameOver("the quiz is over")
+    if isinstance(action, ChangeRules):
+        return dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
+    team = getattr(action, "team", None)
+    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < state.teams:
+        raise UnknownTeam(f"there is no team {team!r}; teams are 0 to {state.teams - 1}")
+    if isinstance(action, Answer):
+        return _answer(state, action)
+    if isinstance(action, Copy):
+        return _copy(state, action)
+    raise IllegalAction(f"{type(action).__name__} is not a Colourbrain action")
+
+
+def _answer(state: State, action: Answer) -> State:
+    if state.step != "answering":
+        raise WrongStep("every team has answered: teams with a copier now copy a colour")
+    if state.answers[action.team] is not None:
+        raise NotYourTurn(f"team {action.team} has already locked its answer")
+    count = state.question.count
+    colours = action.colours
+    if not all(isinstance(c, str) and c in COLOURS for c in colours) or len(set(colours)) != len(colours):
+        raise BadAnswer(f"colours must be distinct names from {', '.join(COLOURS)}")
+    if action.copier and not state.copiers[action.team]:
+        raise BadAnswer(f"team {action.team} has no Colour-Copier left")
+    if len(colours) + action.copier != count:
+        raise BadAnswer(f"the question asks for {count} colour(s); this answer has {len(colours) + action.copier}")
+    locked = colours + ((COPIER,) if action.copier else ())
+    state = dataclasses.replace(state, answers=_with(state.answers, action.team, locked),
+                                events=(f"Team {action.team} locks its answer.",))
+    if state.step != "copying":
+        return state
+    copying = [t for t, a in enumerate(state.answers) if COPIER in a]
+    if len(copying) == state.teams:
+        return _next(state, {t: 0 for t in range(state.teams)}, state.pot, returned=True,
+                     events=("Every team played its Colour-Copier: nobody scores, and the copiers go back.",))
+    return _settle_copies(state)
+
+
+def can_copy(state: State, team: int) -> list[str]:
+    """Which colours may this team copy now (played by another team, not yet in its answer)?"""
+    played = {c for t, a in enumerate(state.answers) if t != team and a for c in a if c != COPIER}
+    return sorted(played - set(state.answers[team]))
+
+
+def _copy(state: State, action: Copy) -> State:
+    if state.step != "copying":
+        raise WrongStep("teams copy after every team has answered")
+    if COPIER not in state.answers[action.team] or state.copied[action.team] is not None:
+        raise BadCopy(f"team {action.team} has no copier to replace")
+    options = can_copy(state, action.team)
+    if action.colour not in options:
+        raise BadCopy(f"{action.colour!r} cannot be copied: choose one of {', '.join(options) or 'nothing'}")
+    state = dataclasses.replace(state, copied=_with(state.copied, action.team, action.colour),
+                                events=(f"Team {action.team} copies {action.colour}.",))
+    return _settle_copies(state)
+
+
+def _settle_copies(state: State) -> State:
+    """Mark copiers with nothing to copy as wrong; score once every copier is resolved."""
+    copied = list(state.copied)
+    events = state.events
+    for team, answer in enumerate(state.answers):
+        if COPIER in answer and copied[team] is None and not can_copy(state, team):
+            copied[team] = ""
+            events += (f"Team {team} has no colour to copy: its answer is wrong.",)
+    state = dataclasses.replace(state, copied=tuple(copied), events=events)
+    if any(COPIER in a and c is None for a, c in zip(state.answers, state.copied)):
+        return state
+    return _score(state)
+
+
+def final_answers(state: State) -> list:
+    """Each team's answer after the copies (None for a copier with nothing to copy)."""
+    final = []
+    for answer, copy in zip(state.answers, state.copied):
+        if COPIER not in answer:
+            final.append(list(answer))
+        else:
+            final.append(None if not copy else [c if c != COPIER else copy for c in answer])
+    return final
+
+
+def _score(state: State) -> State:
+    question = state.question
+    final = final_answers(state)
+    points, pot = score_question(dict(enumerate(final)), question.answer, state.pot, state.rules)
+    right = [is_right(a, question.answer) for a in final]
+    copiers = list(state.copiers)
+    for team, answer in enumerate(state.answers):
+        if COPIER in answer:
+            copiers[team] = False
+    if state.rules.copier_back and state.teams >= 3 and right.count(False) == 1:
+        loser = right.index(False)
+        if not copiers[loser] and state.rules.copier:
+            copiers[loser] = True
+    state = dataclasses.replace(state, copiers=tuple(copiers))
+    said = ", ".join(question.answer)
+    return _next(state, points, pot, returned=False,
+                 events=(f"The answer: {said}. {question.explanation}",
+                         "Right: " + (", ".join(f"team {t}" for t, ok in enumerate(right) if ok) or "nobody") +
+                         ("; everyone was right, so the pot grows." if all(right) else ".")),
+                 final=final)
+
+
+def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, final=None) -> State:
+    """Add the points, move on to the next question, and end the quiz at the goal."""
+    scores = tuple(s + points.get(t, 0) for t, s in enumerate(state.scores))
+    last = {"question": state.question.id, "solution": list(state.question.answer),
+            "answers": final if final is not None else [None] * state.teams,
+            "points": [points.get(t, 0) for t in range(state.teams)], "copiers_returned": returned}
+    over = max(scores) >= state.rules.goal
+    state = dataclasses.replace(state, scores=scores, pot=pot, asked=state.asked + 1, last=last,
+                                answers=(None,) * state.teams, copied=(None,) * state.teams, over=over,
+                                events=events + (("The quiz is over.",) if over else ()))
+    return state
+
+
+def winners(state: State) -> list[int]:
+    """Which teams reached the goal (all of them share the win)? Empty while the quiz goes on."""
+    return [t for t, s in enumerate(state.scores) if s >= state.rules.goal] if state.over else []
+
+
+def observation(state: State, team: int | None = None) -> dict:
+    """What may the room see? Locked answers stay hidden (only who has answered) until the reveal."""
+    question = state.question
+    revealed = state.step == "copying"
+    return {
+        "game": "colourbrain", "step": state.step, "asked": state.asked,
+        "question": {"text": question.text, "count": question.count, "category": question.category},
+        "scores": list(state.scores), "pot": state.pot, "copiers": list(state.copiers),
+        "answered": [a is not None for a in state.answers],
+        "answers": [list(a) if revealed or t == team else None for t, a in enumerate(state.answers)],
+        "copied": list(state.copied), "goal": state.rules.goal,
+        "last": state.last, "over": state.over, "winners": winners(state), "events": list(state.events),
+    }
+
+
+def _with(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def action_to_dict(action: Action) -> dict:
+    """Which plain JSON values describe this action?"""
+    if isinstance(action, ChangeRules):
+        return action.to_dict()
+    if isinstance(action, Answer):
+        return {"type": "answer", "team": action.team, "colours": list(action.colours), "copier": action.copier}
+    return {"type": "copy", "team": action.team, "colour": action.colour}
+
+
+def action_from_dict(data: dict) -> Action:
+    """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
+    if isinstance(data, dict) and data.get("type") == "rules":
+        return ChangeRules.from_dict(data)
+    fields = {"answer": {"type", "team", "colours", "copier"}, "copy": {"type", "team", "colour"}}
+    if not isinstance(data, dict) or data.get("type") not in fields or set(data) != fields[data["type"]]:
+        raise ValueError("an action is an answer {team, colours, copier} or a copy {team, colour}")
+    if isinstance(data["team"], bool) or not isinstance(data["team"], int):
+        raise ValueError("team must be a whole number")
+    if data["type"] == "copy":
+        if not isinstance(data["colour"], str):
+            raise ValueError("colour must be a colour name")
+        return Copy(data["team"], data["colour"])
+    if not isinstance(data["colours"], list) or not isinstance(data["copier"], bool):
+        raise ValueError("colours must be a list and copier true or false")
+    return Answer(data["team"], tuple(data["colours"]), data["copier"])
+
+
+GAME = register(GameSpec("colourbrain", Rules, new_game, play, action_from_dict, action_to_dict))

@@ -1,0 +1,44 @@
+"""Colourbrain's rules: one frozen dataclass, one field per rule or edition decision."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from colorlab.rules import RulesBase, rule
+
+POT_READINGS = ("winners take the pot", "lost when anyone is wrong")
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules(RulesBase):
+    """The rules of one Colourbrain quiz (the colorlab edition by default)."""
+
+    teams: int = rule(2, "Teams", "How many teams answer (a team may be one person).", low=2, high=4)
+    target: int = rule(
+        0, "Target", "Points that win. 0 means the edition's choice: 10 with two teams, 15 otherwise.",
+        low=0, high=50)
+    pot_reading: str = rule(
+        "winners take the pot", "Pot reading", "The rulebook can be read two ways. winners take the pot: "
+        "when not everyone is right, the right teams also win the pot. lost when anyone is wrong: a "
+        "single wrong answer empties the pot, so it is never won.", choices=POT_READINGS, live=True)
+    copier: bool = rule(True, "Colour-Copier", "Does each team have a Colour-Copier card?")
+    copier_back: bool = rule(
+        False, "Copier back (3+ teams)", "Variant: a team that alone answered wrongly takes its used "
+        "Colour-Copier back. Meant for three or more teams.", live=True)
+    deck_order: str = rule(
+        "box", "Deck order", "box: the questions in the order of the bank; shuffled: in an order "
+        "drawn from the seed. Either way no question repeats before all have been asked.",
+        choices=("box", "shuffled"))
+    question_file: str = rule(
+        "", "Own questions", "Path of a teacher's question file in the bank's JSON format; empty: "
+        "the colorlab bank. A saved quiz replays only where that file is.")
+
+    @property
+    def players(self) -> int:
+        """Teams are the players of a quiz."""
+        return self.teams
+
+    @property
+    def goal(self) -> int:
+        """How many points win this quiz?"""
+        return self.target or (10 if self.teams == 2 else 15)

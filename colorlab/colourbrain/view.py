@@ -1,0 +1,109 @@
+"""Colourbrain as a quiz for a classroom projector (or solo against bots).
+
+In class mode every team is human and the screen is passed round (hot seat):
+the team whose turn it is picks its colours (mouse, or number keys 1-9, 0 and
+-), locks them, and the screen hides them again. When all teams have locked,
+the answers are revealed; teams that played the Colour-Copier pick a colour to
+copy; then the solution, its explanation and the points appear. In solo mode
+you are team 0 and bots answer for the other teams.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from colorlab.colourbrain.agents import QuizBot
+from colorlab.colourbrain.model import COPIER, Answer, Copy, can_copy, observation
+from colorlab.colourbrain.rules import Rules
+from colorlab.record import GameRecord
+from colorlab.rules import IllegalAction
+from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
+
+STATIC = Path(__file__).parent / "static"
+
+
+class ColourbrainQuiz(GameWidget):
+    """A quiz-master screen: teams answer in turn, secretly; then the reveal, the copier and the points."""
+
+    title = "Colourbrain"
+    _esm = widget_esm(STATIC / "view.js")
+    _css = widget_css(STATIC / "view.css")
+
+    INTENTS = {
+        **GameWidget.INTENTS,
+        "answer": {"team": int, "colours": list, "copier": bool},
+        "copy": {"team": int, "colour": str},
+    }
+
+    def __init__(self, rules: Rules | None = None, names: list[str] | None = None, solo: bool = False,
+                 level: str = "medium", seed: int | None = None, **kwargs):
+        rules = rules or Rules()
+        self.names = list(names or [f"Team {t + 1}" for t in range(rules.teams)])
+        if len(self.names) != rules.teams:
+            raise ValueError(f"{rules.teams} teams need {rules.teams} names, not {len(self.names)}")
+        self.solo, self.level = solo, level
+        seed = random.randrange(2**31) if seed is None else seed
+        super().__init__(GameRecord("colourbrain", rules, seed), **kwargs)
+        self._make_bots()
+        self.refresh()
+
+    def static_assets(self) -> dict:
+        return palette_assets()
+
+    def snapshot(self, state) -> dict:
+        view = observation(state)
+        humans = [0] if self.solo else list(range(state.teams))
+        view["names"] = self.names
+        view["humans"] = humans
+        view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
+        view["copy_options"] = {str(t): can_copy(state, t) for t, a in enumerate(state.answers)
+                                if state.step == "copying" and a and COPIER in a and state.copied[t] is None}
+        if state.last:
+            question = state.questions[state.last["question"]]
+            view["last"] = {**state.last, "text": question.text, "explanation": question.explanation}
+        return view
+
+    def handle(self, intent: dict) -> None:
+        state = self.state
+        team = intent["team"]
+        humans = [0] if self.solo else list(range(state.teams))
+        if team not in humans:
+            raise IllegalAction(f"{self.names[team] if 0 <= team < len(self.names) else team} is not at this screen")
+        if intent["type"] == "answer":
+            colours = intent["colours"]
+            if not all(isinstance(c, str) for c in colours):
+                raise IntentError("colours must be colour names")
+            self.play(Answer(team, tuple(colours), intent["copier"]))
+        else:
+            self.play(Copy(team, intent["colour"]))
+        self._bots_move()
+        events = self.state.events
+        self.say(" ".join(events))
+
+    def _make_bots(self) -> None:
+        seed = self.record.seed
+        self.bots = {t: QuizBot(self.level, seed=seed * 7 + t) for t in range(1, self.record.rules.teams)} \
+            if self.solo else {}
+
+    def _bots_move(self) -> None:
+        """Let the bots answer (and copy) whenever it is their move."""
+        moved = True
+        while moved and not self.state.over:
+            moved = False
+            for team, bot in self.bots.items():
+                action = bot.act(self.state, team)
+                if action is not None:
+                    self.play(action)
+                    moved = True
+                    break
+
+    def set_record(self, record: GameRecord) -> None:
+        super().set_record(record)
+        self._make_bots()
+
+    def undo_steps(self) -> int:
+        for back, action in enumerate(reversed(self.record.actions), start=1):
+            if getattr(action, "team", 0) not in self.bots:
+                return back
+        return 0
