@@ -10,7 +10,9 @@ you are team 0 and bots answer for the other teams.
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from pathlib import Path
 
 from colorlab.colourbrain.agents import QuizBot
@@ -55,6 +57,8 @@ class ColourbrainQuiz(GameWidget):
         view = observation(state)
         humans = [0] if self.solo else list(range(state.teams))
         view["names"] = self.names
+        view["events"] = [re.sub(r"\bteam (\d+)", lambda m: self.names[int(m[1])], text, flags=re.I)
+                          for text in view["events"]]
         view["humans"] = humans
         view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
         view["copy_options"] = {str(t): can_copy(state, t) for t, a in enumerate(state.answers)
@@ -63,6 +67,14 @@ class ColourbrainQuiz(GameWidget):
             question = state.questions[state.last["question"]]
             view["last"] = {**state.last, "text": question.text, "explanation": question.explanation}
         return view
+
+    def still_picture(self) -> str:
+        view = self.snapshot(self.state)
+        rows = "".join(f"<tr><td>{html.escape(name)}</td><td>{score}</td></tr>"
+                       for name, score in zip(view["names"], view["scores"]))
+        question = view["question"]
+        return (f'<div class="colorlab-still"><p><strong>Colourbrain</strong>: {html.escape(question["text"])} '
+                f'({question["count"]} colour(s))</p><table>{rows}</table><p>Pot: {view["pot"]}</p></div>')
 
     def handle(self, intent: dict) -> None:
         state = self.state
@@ -78,8 +90,7 @@ class ColourbrainQuiz(GameWidget):
         else:
             self.play(Copy(team, intent["colour"]))
         self._bots_move()
-        events = self.state.events
-        self.say(" ".join(events))
+        self.say(" ".join(self.snapshot(self.state)["events"]))
 
     def _make_bots(self) -> None:
         seed = self.record.seed
