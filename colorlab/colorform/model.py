@@ -588,3 +588,10 @@ def _number(value, name: str) -> float:
 
 
 GAME = register(GameSpec("colorform", Rules, new_game, play, action_from_dict, action_to_dict))
+
+
+def outcome(final: State, actions: int, record=None) -> dict:
+    """The numbers an experiment keeps about one finished game."""
+    solved = sum(not face_up for won in final.won for _, face_up in won)
+    return {"scores": scores(final), "winners": winners(final), "rounds": final.round, "actions": actions,
+            "end": final.end_reason, "tasks solved": solved, "tasks solved per round": solved / final.round}

@@ -434,3 +434,10 @@ def action_from_dict(data: dict) -> Action:
 
 
 GAME = register(GameSpec("colorfox", Rules, new_game, play, action_from_dict, action_to_dict))
+
+
+def outcome(final: State, actions: int, record=None) -> dict:
+    """The numbers an experiment keeps about one finished game."""
+    return {"scores": scores(final), "winners": winners(final), "rounds": len(final.table) - 1,
+            "actions": actions, "end": final.end_reason, "cards placed": len(final.table) - 1,
+            "sticks left": sum(final.supply)}

@@ -429,3 +429,10 @@ def action_from_dict(data: dict) -> Action:
 
 
 GAME = register(GameSpec("colorium", Rules, new_game, play, action_from_dict, action_to_dict))
+
+
+def outcome(final: State, actions: int, record=None) -> dict:
+    """The numbers an experiment keeps about one finished game."""
+    empty = [board.empty_spaces for board in final.boards]
+    return {"scores": scores(final), "winners": winners(final), "rounds": final.round, "actions": actions,
+            "end": "no one can draw", "empty spaces": sum(empty) / len(empty)}

@@ -287,3 +287,14 @@ def action_from_dict(data: dict) -> Action:
 
 
 GAME = register(GameSpec("colourbrain", Rules, new_game, play, action_from_dict, action_to_dict))
+
+
+def outcome(final: State, actions: int, record=None) -> dict:
+    """The numbers an experiment keeps about one finished game (a comeback: the winner once trailed by 3+)."""
+    behind = 0
+    if record is not None:
+        champions = winners(final)
+        for state in record.states():
+            behind = max(behind, max(state.scores) - min(state.scores[t] for t in champions))
+    return {"scores": list(final.scores), "winners": winners(final), "rounds": final.asked, "actions": actions,
+            "end": "a team reached the goal", "comeback": behind >= 3}
