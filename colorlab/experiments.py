@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from colorlab.record import GameRecord, game_spec
+from colorlab.record import game_spec
 
 DEFAULT_BOTS = {"colorform": "ReactionBot", "colorfox": "RandomBot", "colorium": "RandomBot",
                 "colourbrain": "QuizBot"}

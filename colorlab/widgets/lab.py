@@ -1,0 +1,116 @@
+"""The lab widget: edit the rules of each variant, run the games, watch the plots fill in.
+
+It is made of ordinary ipywidgets: one rule editor per variant, a run and a stop
+button, a progress bar, the plot of the chosen measure redrawn as games finish,
+and a sentence saying whether the difference between the first two variants is
+larger than the noise. Every error is shown inside the widget.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+
+import ipywidgets
+
+from colorlab.experiments import Experiment
+from colorlab.widgets.rule_editor import RuleEditor
+
+MESSAGE = "padding: 4px 8px; border-radius: 6px; border: {border}; background: {background};"
+
+
+class VariantLab(ipywidgets.VBox):
+    """Compare rule variants of one game by playing many seeded games of each."""
+
+    def __init__(self, game: str, variants: dict, games: int = 100, measure: str = "top score",
+                 executor=None):
+        self.game, self.variants, self.executor = game, dict(variants), executor
+        self.experiment: Experiment | None = None
+        self._redraw_lock = threading.Lock()
+        self.editors = {name: RuleEditor(rules, on_apply=self._updater(name), title=f"Variant {name!r}")
+                        for name, rules in self.variants.items()}
+        self.games = ipywidgets.BoundedIntText(value=games, min=2, max=100_000, description="Games each")
+        self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure")
+        self.run_button = ipywidgets.Button(description="Run", button_style="primary", icon="play")
+        self.stop_button = ipywidgets.Button(description="Stop", icon="stop", disabled=True)
+        self.progress = ipywidgets.IntProgress(value=0, min=0, max=1, description="Games")
+        self.plot = ipywidgets.Output()
+        self.verdict = ipywidgets.HTML()
+        self.message = ipywidgets.HTML()
+        self.run_button.on_click(lambda _: self._guard(self.start))
+        self.stop_button.on_click(lambda _: self._guard(self.stop))
+        self.measure.observe(lambda _: self._guard(self.redraw), names="value")
+        tabs = ipywidgets.Tab(children=list(self.editors.values()))
+        for index, name in enumerate(self.editors):
+            tabs.set_title(index, name)
+        controls = ipywidgets.HBox([self.games, self.measure, self.run_button, self.stop_button])
+        super().__init__([ipywidgets.HTML(f"<b>Rule-variant lab: {html.escape(game)}</b>"), tabs, controls,
+                          self.progress, self.plot, self.verdict, self.message])
+
+    def _updater(self, name: str):
+        def apply(rules, changed):
+            self.variants[name] = rules
+            return f"Variant {name!r} will use these rules at the next run."
+        return apply
+
+    def _guard(self, action) -> None:
+        """Run a button's action; show any error in the widget instead of a log console."""
+        try:
+            action()
+        except Exception as error:  # a learner's click must never end in a hidden traceback
+            self.say(f"{type(error).__name__}: {error}", error=True)
+
+    def say(self, text: str, error: bool = False) -> None:
+        """Show a message under the lab."""
+        style = MESSAGE.format(border="2px solid #b3261e" if error else "1px solid #4a6fb5",
+                               background="#fdecea" if error else "#e8f0fe")
+        self.message.value = f'<div style="{style}">{"⚠ " if error else ""}{html.escape(text)}</div>'
+
+    def start(self) -> None:
+        """Play the games of every variant, updating the plot as they finish."""
+        if self.experiment is not None and not self.experiment.done:
+            raise RuntimeError("a run is already going on: stop it first")
+        self.progress.max = self.games.value * len(self.variants)
+        self.progress.value = 0
+        self.run_button.disabled, self.stop_button.disabled = True, False
+        self.say("Running…")
+        self.experiment = Experiment(self.game, self.variants, self.games.value, executor=self.executor,
+                                     progress=False, on_rows=self._arrived)
+
+    def stop(self) -> None:
+        """Stop after the games already being played."""
+        if self.experiment is not None:
+            self.experiment.stop()
+            self.say("Stopping after the games already under way.")
+
+    def _arrived(self, rows: list[dict]) -> None:
+        try:
+            self.progress.value += len(rows)
+            measures = self.experiment.measures()
+            if list(self.measure.options) != measures:
+                chosen = self.measure.value
+                self.measure.options = measures
+                self.measure.value = chosen if chosen in measures else measures[0]
+            self.redraw()
+            if self.progress.value >= self.progress.max or self.experiment._stopping.is_set():
+                self.run_button.disabled, self.stop_button.disabled = False, True
+                self.say(f"Done: {len(self.experiment.results)} games.")
+        except Exception as error:  # shown in the widget, never lost in a log
+            self.say(f"{type(error).__name__}: {error}", error=True)
+
+    def redraw(self) -> None:
+        """Draw the chosen measure for every variant, and say how the first two differ."""
+        if self.experiment is None or not len(self.experiment.results):
+            return
+        import matplotlib.pyplot as plt
+        with self._redraw_lock:
+            measure = self.measure.value
+            self.plot.clear_output(wait=True)
+            with self.plot:
+                figure, ax = plt.subplots(figsize=(7, 3.2))
+                self.experiment.plot(measure, ax=ax)
+                plt.show()
+                plt.close(figure)
+            names = list(self.variants)
+            if len(names) >= 2:
+                self.verdict.value = html.escape(self.experiment.difference(names[0], names[1], measure))
