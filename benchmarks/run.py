@@ -14,6 +14,7 @@ import time
 import bench_colorform
 import bench_colorfox
 import bench_colorium
+import bench_experiments
 import bench_import
 from table import Row, draw_table
 
@@ -37,7 +38,8 @@ def main() -> int:
     start = time.perf_counter()
     print(header(), flush=True)
     print("(each figure is a median; run counts are in brackets)\n", flush=True)
-    rows = bench_colorform.run() + bench_colorfox.run() + bench_colorium.run() + bench_import.run()
+    rows = (bench_colorform.run() + bench_colorfox.run() + bench_colorium.run() + bench_import.run()
+            + bench_experiments.run_rows())
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]
     if notes:
