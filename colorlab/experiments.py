@@ -116,7 +116,7 @@ class Experiment:
             if self._bar is not None:
                 self._bar.close()
             if self._own_executor:
-                self.executor.shutdown(wait=False, cancel_futures=True)
+                self.executor.shutdown(wait=True, cancel_futures=True)
 
     def stop(self) -> None:
         """Stop after the chunks already running; the results so far stay."""
