@@ -212,7 +212,9 @@ def describe_difference(a: str, x: list[float], b: str, y: list[float], measure:
     se = math.sqrt(statistics.variance(x) / len(x) + statistics.variance(y) / len(y))
     diff = my - mx
     low, high = diff - 1.96 * se, diff + 1.96 * se
-    if se == 0 or low > 0 or high < 0:
+    if se == 0 and diff == 0:
+        verdict = "no difference at all in these games"
+    elif low > 0 or high < 0:
         verdict = "larger than the noise: the rule change makes a real difference"
     else:
         verdict = "within the noise: more games would be needed to tell"

@@ -84,3 +84,7 @@ def test_the_same_call_runs_on_a_dask_cluster():
             distributed.Client(cluster) as client:
         lab = run("colorfox", {"t": colorfox.Rules()}, games=4, executor=client.get_executor(), progress=False)
     assert len(lab.results) == 4
+
+
+def test_identical_samples_are_no_difference():
+    assert "no difference" in describe_difference("a", [2.0, 2.0, 2.0], "b", [2.0, 2.0, 2.0], "x")
