@@ -154,16 +154,16 @@ class Experiment:
         for name in self.variants:
             part = frame[frame["variant"] == name] if len(frame) else frame
             for measure in self.measures():
-                low, mean, high = interval(list(part[measure]))
-                rows.append({"variant": name, "measure": measure, "games": len(part), "mean": mean,
+                low, mean, high = interval(list(part[measure].dropna()))
+                rows.append({"variant": name, "measure": measure, "games": int(part[measure].notna().sum()), "mean": mean,
                              "95% low": low, "95% high": high})
         return pd.DataFrame(rows)
 
     def difference(self, a: str, b: str, measure: str) -> str:
         """Say in words how a measure differs between two variants, and whether that beats the noise."""
         frame = self.results
-        x = list(frame[frame["variant"] == a][measure].astype(float))
-        y = list(frame[frame["variant"] == b][measure].astype(float))
+        x = list(frame[frame["variant"] == a][measure].dropna().astype(float))
+        y = list(frame[frame["variant"] == b][measure].dropna().astype(float))
         return describe_difference(a, x, b, y, measure)
 
     def plot(self, measure: str, ax=None):

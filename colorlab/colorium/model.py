@@ -434,5 +434,6 @@ GAME = register(GameSpec("colorium", Rules, new_game, play, action_from_dict, ac
 def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game."""
     empty = [board.empty_spaces for board in final.boards]
+    parts = {f"score {p} {name}": points for p, part in enumerate(score_parts(final)) for name, points in part.items()}
     return {"scores": scores(final), "winners": winners(final), "rounds": final.round, "actions": actions,
-            "end": "no one can draw", "empty spaces": sum(empty) / len(empty)}
+            "end": "no one can draw", "empty spaces": sum(empty) / len(empty), **parts}
