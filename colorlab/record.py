@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from colorlab.rules import IllegalAction, RuleError, RulesBase
+from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase
 
 FORMAT = "colorlab-record"
 VERSION = 1
@@ -242,3 +242,23 @@ def _nesting(text: str) -> int:
         elif char in "]}":
             depth -= 1
     return deepest
+
+
+def read_action(data: Any, kinds: dict[str, tuple[type, dict[str, type]]]) -> tuple[type, dict[str, Any]]:
+    """Check a saved action against {type name: (class, {field: type})}: its class and field values.
+
+    A rule change ({"type": "rules", ...}) is every game's action, so it is read here too and
+    returned as (ChangeRules, {"changes": ...}).
+    """
+    if isinstance(data, dict) and data.get("type") == "rules":
+        return ChangeRules, {"changes": ChangeRules.from_dict(data).changes}
+    if not isinstance(data, dict) or data.get("type") not in kinds:
+        raise ValueError(f"an action must be an object with a type among {sorted(kinds) + ['rules']}")
+    kind, fields = kinds[data["type"]]
+    if set(data) != {"type", *fields}:
+        raise ValueError(f"a {data['type']} action has exactly the fields {sorted(fields)}")
+    for name, expected in fields.items():
+        value = data[name]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise ValueError(f"{name} must be {expected.__name__}, not {value!r}")
+    return kind, {name: data[name] for name in fields}

@@ -28,7 +28,7 @@ import typing
 from colorlab.colorfox.components import COLOURS, OPPOSITE, SIDES, STEP, Card, cards, half_turn
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
-from colorlab.record import GameSpec, register
+from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
 
 COLOUR_NAMES = tuple(colour.value for colour in COLOURS)  # the order of sticks in every count
@@ -419,18 +419,8 @@ _FIELDS = {"place": (Place, {"player": int, "card": int, "x": int, "y": int, "tu
 
 def action_from_dict(data: dict) -> Action:
     """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
-    if isinstance(data, dict) and data.get("type") == "rules":
-        return ChangeRules.from_dict(data)
-    if not isinstance(data, dict) or data.get("type") not in _FIELDS:
-        raise ValueError(f"an action must be an object with a type among {sorted(_FIELDS) + ['rules']}")
-    kind, fields = _FIELDS[data["type"]]
-    if set(data) != {"type", *fields}:
-        raise ValueError(f"a {data['type']} action has exactly the fields {sorted(fields)}")
-    for name, expected in fields.items():
-        value = data[name]
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise ValueError(f"{name} must be {expected.__name__}, not {value!r}")
-    return kind(**{name: data[name] for name in fields})
+    kind, values = read_action(data, _FIELDS)
+    return kind(**values)
 
 
 GAME = register(GameSpec("colorfox", Rules, new_game, play, action_from_dict, action_to_dict))

@@ -25,7 +25,7 @@ from colorlab.colorium.board import CODES, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, placements, scissors
-from colorlab.record import GameSpec, register
+from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
 
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
@@ -406,18 +406,7 @@ _FIELDS = {"pick": (Pick, {"player": int, "die": int}),
 
 def action_from_dict(data: dict) -> Action:
     """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
-    if isinstance(data, dict) and data.get("type") == "rules":
-        return ChangeRules.from_dict(data)
-    if not isinstance(data, dict) or data.get("type") not in _FIELDS:
-        raise ValueError(f"an action must be an object with a type among {sorted(_FIELDS) + ['rules']}")
-    kind, fields = _FIELDS[data["type"]]
-    if set(data) != {"type", *fields}:
-        raise ValueError(f"a {data['type']} action has exactly the fields {sorted(fields)}")
-    for name, expected in fields.items():
-        value = data[name]
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise ValueError(f"{name} must be {expected.__name__}, not {value!r}")
-    values = {name: data[name] for name in fields}
+    kind, values = read_action(data, _FIELDS)
     pairs = values.get("cells", []) + ([values["cell"]] if "cell" in values else [])
     if not all(isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p) for p in pairs):
         raise ValueError("cells must be [row, column] pairs of whole numbers")
