@@ -5,12 +5,8 @@ function render({ model, el }) {
   const send = makeSender(model);
   const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null,
               phase: -1, phaseStart: performance.now(), stopClick: null, stopAt: 0, ticked: false};
-  const root = h("div", {class: "colorlab colorform", "data-palette": model.get("palette"), tabindex: "-1"});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
+  const {root, body, notice} = mountTable(el, model, "colorform", {tabindex: "-1"});
   const clock = h("span", {class: "colorform-clock", "aria-hidden": "true"});
-  root.append(body, notice);
-  el.append(root);
 
   const view = () => model.get("view");
   const assets = () => model.get("assets");
@@ -256,16 +252,12 @@ function render({ model, el }) {
     }
   }
 
-  model.on("change:view", onView);
-  model.on("change:notice", () => drawNotice(notice, model.get("notice")));
-  model.on("change:palette", draw);
   root.addEventListener("keydown", onKey);
   const timer = setInterval(onTick, 100);
-  onView();
-  drawNotice(notice, model.get("notice"));
+  const stop = listen(model, onView, notice);
   return () => {
     clearInterval(timer);
-    model.off("change:view", onView);
+    stop();
   };
 }
 

@@ -4,11 +4,7 @@
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {card: null, turned: false, opponent: 1, give: null, take: null, botTimer: null, askedAt: -1};
-  const root = h("div", {class: "colorlab colorfox", "data-palette": model.get("palette")});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  el.append(root);
+  const {root, body, notice} = mountTable(el, model, "colorfox");
 
   const view = () => model.get("view");
   const assets = () => model.get("assets");
@@ -184,14 +180,10 @@ function render({ model, el }) {
     ui.botTimer = setTimeout(() => send({type: "bot"}), 700);
   }
 
-  model.on("change:view", draw);
-  model.on("change:notice", () => drawNotice(notice, model.get("notice")));
-  model.on("change:palette", draw);
-  draw();
-  drawNotice(notice, model.get("notice"));
+  const stop = listen(model, draw, notice);
   return () => {
     clearTimeout(ui.botTimer);
-    model.off("change:view", draw);
+    stop();
   };
 }
 

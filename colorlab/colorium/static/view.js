@@ -4,11 +4,7 @@
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {option: 0, colour: null, orient: 0, spot: 0, wild: false, askedAt: -1, botTimer: null};
-  const root = h("div", {class: "colorlab colorium", "data-palette": model.get("palette"), tabindex: "0"});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  el.append(root);
+  const {root, body, notice} = mountTable(el, model, "colorium", {tabindex: "0"});
 
   const view = () => model.get("view");
   const assets = () => model.get("assets");
@@ -225,13 +221,9 @@ function render({ model, el }) {
     ui.botTimer = setTimeout(() => send({type: "bot"}), 500);
   }
 
-  model.on("change:view", draw);
-  model.on("change:notice", () => drawNotice(notice, model.get("notice")));
-  model.on("change:palette", draw);
   root.addEventListener("keydown", onKey);
-  draw();
-  drawNotice(notice, model.get("notice"));
-  return () => { clearTimeout(ui.botTimer); model.off("change:view", draw); };
+  const stop = listen(model, draw, notice);
+  return () => { clearTimeout(ui.botTimer); stop(); };
 }
 
 export default { render };

@@ -6,11 +6,7 @@ const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-"];
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {chosen: [], copier: false, seenAsked: -1, showReveal: false};
-  const root = h("div", {class: "colorlab colourbrain", "data-palette": model.get("palette"), tabindex: "0"});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  el.append(root);
+  const {root, body, notice} = mountTable(el, model, "colourbrain", {tabindex: "0"});
 
   const view = () => model.get("view");
   const assets = () => model.get("assets");
@@ -131,13 +127,8 @@ function render({ model, el }) {
         ui.chosen.length === v.question.count - (ui.copier ? 1 : 0)) { event.preventDefault(); lock(v.at_keyboard); }
   }
 
-  model.on("change:view", draw);
-  model.on("change:notice", () => drawNotice(notice, model.get("notice")));
-  model.on("change:palette", draw);
   root.addEventListener("keydown", onKey);
-  draw();
-  drawNotice(notice, model.get("notice"));
-  return () => model.off("change:view", draw);
+  return listen(model, draw, notice);
 }
 
 export default { render };

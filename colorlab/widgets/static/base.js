@@ -85,3 +85,28 @@ function historyBar(view, send, extra = []) {
     button("new", "New game", "Start a new game with the same rules", () => send({type: "new_game"})),
     ...extra);
 }
+
+// Lay out a game's table: its root (carrying the palette), a body to redraw, and the notice line.
+function mountTable(el, model, game, extra = {}) {
+  const root = h("div", {class: `colorlab ${game}`, "data-palette": model.get("palette"), ...extra});
+  const body = h("div");
+  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
+  root.append(body, notice);
+  el.append(root);
+  return {root, body, notice};
+}
+
+// Redraw on every new view or palette and show Python's notices; return what stops listening.
+function listen(model, draw, notice) {
+  const showNotice = () => drawNotice(notice, model.get("notice"));
+  model.on("change:view", draw);
+  model.on("change:notice", showNotice);
+  model.on("change:palette", draw);
+  draw();
+  showNotice();
+  return () => {
+    model.off("change:view", draw);
+    model.off("change:notice", showNotice);
+    model.off("change:palette", draw);
+  };
+}
