@@ -8,7 +8,6 @@ pace the page asks for, so that each move can be seen.
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -18,19 +17,20 @@ from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, Pass, Place, 
 from colorlab.colorfox.picture import table_svg
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
-from colorlab.record import GameRecord
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
-from colorlab.widgets.base import GameWidget, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder}
 
 
-class ColorFoxGame(GameWidget):
+class ColorFoxGame(BotTable):
     """Play ColorFox against 1 to 3 bots, seeing what seat 0 may see."""
 
     title = "ColorFox"
+    game = "colorfox"
+    BOTS = BOTS
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -45,14 +45,7 @@ class ColorFoxGame(GameWidget):
 
     def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "sets",
                  seed: int | None = None, **kwargs):
-        if bot not in BOTS:
-            raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(BOTS)}")
-        rules = rules or Rules(players=bots + 1)
-        self.bot_kind = bot
-        seed = random.randrange(2**31) if seed is None else seed
-        super().__init__(GameRecord("colorfox", rules, seed), **kwargs)
-        self._make_bots()
-        self.refresh()
+        super().__init__(rules or Rules(players=bots + 1), bot, seed, **kwargs)
 
     def static_assets(self) -> dict:
         return {**palette_assets(), "colours": list(COLOUR_NAMES)}
@@ -71,7 +64,7 @@ class ColorFoxGame(GameWidget):
                   for p in range(state.players)],
             legal=[[p.card, p.x, p.y, p.turned] for p in legal_places(state, YOU)]
             if state.active == YOU and not state.exchanges_left and not state.over else [],
-            bots_to_move=self.cursor is None and not state.over and state.active != YOU,
+            bots_to_move=self.cursor is None and self.bot_seat(state) is not None,
         )
         return view
 
@@ -105,29 +98,11 @@ class ColorFoxGame(GameWidget):
                 raise IllegalAction(f"player {opponent} has no other colour to hand back")
         self.play(Exchange(YOU, opponent, give, take))
 
-    def bot_move(self) -> None:
-        """Let the bot whose turn it is make one move."""
-        state = self.state
-        if state.over or state.active == YOU:
-            return
-        agents = [None] + [self.bots[seat] for seat in range(1, state.players)]
-        self.play(next_action(state, agents))
+    def bot_seat(self, state) -> int | None:
+        return None if state.over or state.active == YOU else state.active
 
-    def finish_bots(self) -> None:
-        """Let the bots move until it is your turn again (or the game is over)."""
-        while not self.state.over and self.state.active != YOU:
-            self.bot_move()
-        self.refresh()
-
-    # --- bookkeeping -----------------------------------------------------------------------
-
-    def _make_bots(self) -> None:
-        seed = self.record.seed
-        self.bots = {seat: BOTS[self.bot_kind](seed=seed * 7 + seat) for seat in range(1, self.record.rules.players)}
-
-    def set_record(self, record: GameRecord) -> None:
-        super().set_record(record)
-        self._make_bots()
+    def bot_action(self, state, seat: int):
+        return next_action(state, [None] + [self.bots[p] for p in range(1, state.players)])
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):

@@ -9,7 +9,6 @@ ever offered: Python lists them, the page just moves among them.
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -20,9 +19,8 @@ from colorlab.colorium.model import (BONUSES, ROW_REWARDS, Draw, Pick, Wild, _ch
 from colorlab.colorium.picture import table_svg
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, placements, scissors
-from colorlab.record import GameRecord
 from colorlab.symmetry import normalise
-from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
@@ -39,10 +37,12 @@ def turns_of(shape, mirror_images: bool) -> dict:
     return {"turn": turn, "mirror": mirror}
 
 
-class ColoriumGame(GameWidget):
+class ColoriumGame(BotTable):
     """Play Colorium against 1 to 3 bots, seeing every board (boards are public)."""
 
     title = "Colorium"
+    game = "colorium"
+    BOTS = BOTS
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -56,14 +56,7 @@ class ColoriumGame(GameWidget):
 
     def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "missions",
                  seed: int | None = None, **kwargs):
-        if bot not in BOTS:
-            raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(BOTS)}")
-        rules = rules or Rules(players=bots + 1)
-        self.bot_kind = bot
-        seed = random.randrange(2**31) if seed is None else seed
-        super().__init__(GameRecord("colorium", rules, seed), **kwargs)
-        self._make_bots()
-        self.refresh()
+        super().__init__(rules or Rules(players=bots + 1), bot, seed, **kwargs)
 
     def static_assets(self) -> dict:
         return {**palette_assets(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
@@ -111,7 +104,7 @@ class ColoriumGame(GameWidget):
             "winners": winners(state),
             "options": self.my_options(state) if live else [],
             "my_pick": live and state.phase == "draft" and state.order[0] == YOU,
-            "bots_to_move": live and not state.over and self._bot_turn(state) is not None,
+            "bots_to_move": live and not state.over and self.bot_seat(state) is not None,
             "events": [re.sub(r"\bplayer (\d+)", lambda m: names[int(m[1])], text, flags=re.I) for text in state.events],
             "rules": state.rules.to_dict(),
         }
@@ -137,34 +130,13 @@ class ColoriumGame(GameWidget):
             self.play(Wild(YOU, (intent["row"], intent["col"]), intent["colour"]))
         self.say(" ".join(self.snapshot(self.state)["events"]))
 
-    def _bot_turn(self, state) -> int | None:
-        """Which bot should move now, if any?"""
+    def bot_seat(self, state) -> int | None:
         if state.over:
             return None
         if state.phase == "draft":
             return state.order[0] if state.order[0] != YOU else None
         waiting = [p for p in range(1, state.players) if not state.drawn[p]]
         return waiting[0] if waiting else None
-
-    def bot_move(self) -> None:
-        """Let one bot make its next move."""
-        seat = self._bot_turn(self.state)
-        if seat is not None:
-            self.play(self.bots[seat].act(self.state, seat))
-
-    def finish_bots(self) -> None:
-        """Let the bots move until seat 0 must act (or the game is over)."""
-        while self._bot_turn(self.state) is not None:
-            self.bot_move()
-        self.refresh()
-
-    def _make_bots(self) -> None:
-        seed = self.record.seed
-        self.bots = {seat: BOTS[self.bot_kind](seed=seed * 7 + seat) for seat in range(1, self.record.rules.players)}
-
-    def set_record(self, record: GameRecord) -> None:
-        super().set_record(record)
-        self._make_bots()
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):

@@ -338,3 +338,51 @@ def widget_css(*paths: Path) -> str:
 def widget_esm(path: Path) -> str:
     """The shared JS helpers followed by a game's own ES module, as one text."""
     return (STATIC / "base.js").read_text(encoding="utf-8") + "\n" + path.read_text(encoding="utf-8")
+
+
+class BotTable(GameWidget):
+    """A game widget where the learner sits at seat 0 and bots of one kind fill the other seats.
+
+    Each game says which bot may move now (:meth:`bot_seat`); the page asks for
+    one bot move at a time, so that every move can be seen.
+    """
+
+    game = ""
+    BOTS: dict[str, type] = {}
+
+    def __init__(self, rules: RulesBase, bot: str, seed: int | None = None, **kwargs: Any):
+        if bot not in self.BOTS:
+            raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(self.BOTS)}")
+        self.bot_kind = bot
+        seed = random.randrange(2**31) if seed is None else seed
+        super().__init__(GameRecord(self.game, rules, seed), **kwargs)
+        self._make_bots()
+        self.refresh()
+
+    def bot_seat(self, state: Any) -> int | None:
+        """Which bot should move now, if any? (Each game says.)"""
+        raise NotImplementedError
+
+    def bot_action(self, state: Any, seat: int) -> Any:
+        """Which action does the bot at `seat` take?"""
+        return self.bots[seat].act(state, seat)
+
+    def bot_move(self) -> None:
+        """Let one bot make its next move."""
+        seat = self.bot_seat(self.state)
+        if seat is not None:
+            self.play(self.bot_action(self.state, seat))
+
+    def finish_bots(self) -> None:
+        """Let the bots move until the learner must act (or the game is over)."""
+        while self.bot_seat(self.state) is not None:
+            self.bot_move()
+        self.refresh()
+
+    def _make_bots(self) -> None:
+        seed, players = self.record.seed, self.record.rules.players
+        self.bots = {seat: self.BOTS[self.bot_kind](seed=seed * 7 + seat) for seat in range(1, players)}
+
+    def set_record(self, record: GameRecord) -> None:
+        super().set_record(record)
+        self._make_bots()
