@@ -16,7 +16,7 @@ import dataclasses
 
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, Pass, Place, State, connections,
-                                     legal_places, scores, stick_counts)
+                                     legal_places, legal_spots, scores, stick_counts)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
@@ -56,8 +56,8 @@ class RandomBot(SeededAgent):
         if state.exchanges_left:
             options = exchanges(state)
             return self.rng.choice(options) if options and self.rng.random() < 0.5 else Done(player)
-        places = legal_places(state, player)
-        return self.rng.choice(places) if places else Pass(player)
+        spots = legal_spots(state, player)
+        return Place(player, *self.rng.choice(spots)) if spots else Pass(player)
 
     def stick_to_give(self, state: State, me: int, to: int, not_colour: str) -> str | None:
         """Which of my sticks do I hand over when an opponent exchanges with me?"""

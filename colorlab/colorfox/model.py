@@ -215,14 +215,20 @@ def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool
     return laid(card, turned)[0] & mask == wanted
 
 
-def legal_places(state: State, player: int | None = None) -> list[Place]:
-    """Which placements may the active player (or `player`) make now?"""
+def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int, int, bool]]:
+    """Which (card number, x, y, turned) may the player lay now? (Plain tuples: the fast form.)"""
     player = state.active if player is None else player
     turns = (False, True) if state.rules.half_turn else (False,)
     codes = [(card.number, turned, laid(card, turned)[0]) for card in state.hands[player] for turned in turns]
-    return [Place(player, number, x, y, turned)
+    return [(number, x, y, turned)
             for (x, y), (mask, wanted, _) in state.frontier.items()
             for number, turned, code in codes if code & mask == wanted]
+
+
+def legal_places(state: State, player: int | None = None) -> list[Place]:
+    """Which placements may the active player (or `player`) make now?"""
+    player = state.active if player is None else player
+    return [Place(player, *spot) for spot in legal_spots(state, player)]
 
 
 def play(state: State, action: Action) -> State:
