@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from colorlab.colorform import ChangeRules, Rules, Stop, observation, solve
+from colorlab.colorform import ChangeRules, Rules, Stop, figure, observation, solve, why_not
 from colorlab.colorform.view import ColorFormGame, turn_cycles
 from colorlab.record import GameRecord
 
@@ -175,9 +175,17 @@ def test_junior_mode_plays_the_bots_turns():
 
 def test_hint_names_a_solution_with_reasons():
     widget = game()
+    state = widget.state
+    solvable_now = any(solve(state.tops, state.hands[0], t, state.rules) for t in state.revealed_tasks())
     browser_sends(widget, {"type": "hint"})
     hint = widget.view["hint"]
-    assert hint is None or (hint["reasons"] and hint["task"] in [t["number"] for t in widget.view["tasks"]])
+    if solvable_now:
+        assert hint["reasons"] and hint["task"] in [t["number"] for t in widget.view["tasks"]]
+        task = next(t for t in state.revealed_tasks() if t.number == hint["task"])
+        placements = {cell: figure(name) for cell, name in hint["placements"]}
+        assert why_not(state.tops, task, hint["rotation"], placements) == []
+    else:
+        assert hint is None and "No revealed task" in widget.notice["text"]
 
 
 def test_live_rules_change_the_running_game_and_others_start_a_new_one():

@@ -36,14 +36,13 @@ def test_two_teams_answer_in_turn_and_the_right_one_scores():
 
 def test_the_copier_is_offered_after_the_reveal():
     quiz = ColourbrainQuiz(Rules(teams=2), seed=1)
-    count = len(right(quiz))
     browser_sends(quiz, {"type": "answer", "team": 0, "colours": right(quiz), "copier": False})
     browser_sends(quiz, {"type": "answer", "team": 1, "colours": right(quiz)[1:], "copier": True})
     assert quiz.view["step"] == "copying" and quiz.view["answers"][0] == right(quiz)
     options = quiz.view["copy_options"]["1"]
     assert right(quiz)[0] in options
     browser_sends(quiz, {"type": "copy", "team": 1, "colour": right(quiz)[0]})
-    assert quiz.view["step"] == "answering" and quiz.view["pot"] == 1 and count >= 1
+    assert quiz.view["step"] == "answering" and quiz.view["pot"] == 1
 
 
 @pytest.mark.parametrize("intent", [
