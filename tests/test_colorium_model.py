@@ -17,8 +17,9 @@ from tests.test_colorium_shapes import reference_placements
 
 VARIANTS = [Rules(players=1), Rules(players=2), Rules(players=3), Rules(players=4),
             Rules(players=2, drop="straight"), Rules(players=3, mirror_images=False),
-            Rules(players=2, bonuses=False, row_rewards=False), Rules(players=2, width=6, height=6)]
-ORDER = {"locked": 0, "earned": 1, "ready": 2, "used": 3}
+            Rules(players=2, bonuses=False, row_rewards=False), Rules(players=2, width=6, height=6),
+            Rules(players=2, width=10, height=5)]
+ORDER = {"none": 0, "locked": 0, "earned": 1, "ready": 2, "used": 3}
 
 
 def supported(board: Board, cells) -> bool:
@@ -47,7 +48,8 @@ def check_invariants(state):
 def check_step(before, action, after):
     for p in range(before.players):
         for column, (old, new) in enumerate(zip(before.bonuses[p], after.bonuses[p])):
-            assert ORDER[new] >= ORDER[old], f"bonus {BONUSES[column]} of player {p} went back"
+            assert ORDER[new] >= ORDER[old], f"the bonus of column {column} of player {p} went back"
+            assert (old == "none") == (new == "none") == (column >= len(BONUSES)), "a bonus beyond the printed row"
     if isinstance(action, Draw):
         board = before.boards[action.player]
         assert all(board.colour(r, c) is None for r, c in action.cells), "a drawing overlaps"

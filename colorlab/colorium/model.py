@@ -33,6 +33,11 @@ BONUSES: tuple[str, ...] = tuple(DATA["bonuses"])
 ROW_REWARDS: dict[int, tuple[int, ...]] = {int(row): tuple(points) for row, points in DATA["row_rewards"].items()}
 
 
+def bonus_row(width: int) -> tuple[str, ...]:
+    """The bonus marks of a new board: the printed bonuses lie over the first columns; wider boards have none beyond."""
+    return tuple("locked" if column < len(BONUSES) else "none" for column in range(width))
+
+
 class UnknownPlayer(IllegalAction):
     """A seat number that is not in the game."""
 
@@ -101,7 +106,7 @@ class State:
     order: tuple[int, ...] = ()  # the seats still to pick, in order
     picks: tuple[tuple[str | None, str | None], ...] = ()  # (shape, colour) per player
     drawn: tuple[bool, ...] = ()  # who has drawn this round
-    bonuses: tuple[tuple[str, ...], ...] = ()  # per player, per column: "locked", "earned", "ready", "used"
+    bonuses: tuple[tuple[str, ...], ...] = ()  # per player, per column: "none", "locked", "earned", "ready", "used"
     used_shapes: tuple[frozenset, ...] = ()
     used_colours: tuple[frozenset, ...] = ()
     row_points: tuple[tuple[tuple[int, int], ...], ...] = ()  # per player: (row, points)
@@ -131,7 +136,7 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     n = rules.players
     state = State(rules=rules, seed=seed, missions=missions,
                   boards=tuple(Board.empty(rules.width, rules.height) for _ in range(n)),
-                  out=(False,) * n, bonuses=tuple(("locked",) * rules.width for _ in range(n)),
+                  out=(False,) * n, bonuses=tuple(bonus_row(rules.width) for _ in range(n)),
                   used_shapes=(frozenset(),) * n, used_colours=(frozenset(),) * n,
                   row_points=((),) * n)
     return _start_round(state, 0, ())

@@ -64,7 +64,7 @@ function render({ model, el }) {
     const shadow = new Set(ghost(v).map(([r, c]) => `${r},${c}`));
     const bonusRow = h("div", {class: "colorium-bonuses", style: `grid-template-columns: repeat(${rows[0].length}, 34px)`},
       v.bonuses[v.you].map((mark, c) => h("span", {class: `colorium-bonus is-${mark}`, title: `${assets().bonuses[c]} bonus: ${mark}`,
-                                                    "data-bonus": c}, bonusIcon(assets().bonuses[c]))));
+                                                    "data-bonus": c}, mark === "none" ? "" : bonusIcon(assets().bonuses[c]))));
     const cells = [];
     rows.forEach((row, r) => [...row].forEach((code, c) => {
       const inGhost = shadow.has(`${r},${c}`);
