@@ -78,6 +78,10 @@ class ChangeRules:
         except RuleError as error:
             raise RuleNotLive(str(error)) from None
 
+    def apply(self, state: Any) -> Any:
+        """The game state with these rules from now on (any game's state has `rules` and `events`)."""
+        return dataclasses.replace(state, rules=self.applied_to(state.rules), events=(self.describe(),))
+
     def describe(self) -> str:
         """Say the change in words."""
         return "Rules changed: " + ", ".join(f"{name} = {value!r}" for name, value in self.changes) + "."
@@ -91,6 +95,13 @@ class ChangeRules:
         if set(data) != {"type", "changes"} or not isinstance(data["changes"], dict):
             raise ValueError("a rules action has exactly the fields ['changes', 'type'], changes an object")
         return cls(tuple(data["changes"].items()))
+
+
+def check_seat(value: Any, seats: int, error: type[IllegalAction], word: str = "player") -> int:
+    """Refuse a seat number that is not a whole number from 0 to seats - 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        raise error(f"there is no {word} {value!r}; {word}s are numbered 0 to {seats - 1}")
+    return value
 
 
 def rule(default: Any, label: str, help: str, *, low: float | None = None,

@@ -41,7 +41,7 @@ from colorlab.colorform.components import (
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solvable, why_not
 from colorlab.record import GameSpec, register
-from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
 
 class UnknownPlayer(IllegalAction):
@@ -211,7 +211,7 @@ def play(state: State, action: Action) -> State:
 
 
 def _change_rules(state: State, action: ChangeRules) -> State:
-    state = dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
+    state = action.apply(state)
     return state if state.junior else _settle(state)
 
 
@@ -292,8 +292,7 @@ def _check_claim(state: State, claim: Claim) -> TaskCard:
     """Refuse a malformed claim; return the task card it names."""
     if not isinstance(claim, Claim):
         raise IllegalAction(f"{claim!r} is not a claim")
-    if isinstance(claim.player, bool) or not isinstance(claim.player, int) or not 0 <= claim.player < state.players:
-        raise UnknownPlayer(f"there is no player {claim.player!r}; seats are 0 to {state.players - 1}")
+    check_seat(claim.player, state.players, UnknownPlayer)
     if state.junior and claim.player != state.active:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {claim.player}'s")
     task = next((card for card in state.revealed_tasks() if card.number == claim.task), None)
@@ -482,8 +481,7 @@ def _junior_claim(state: State, claim: Claim) -> State:
 
 
 def _junior_pass(state: State, action: Pass) -> State:
-    if isinstance(action.player, bool) or not isinstance(action.player, int) or not 0 <= action.player < state.players:
-        raise UnknownPlayer(f"there is no player {action.player!r}; seats are 0 to {state.players - 1}")
+    check_seat(action.player, state.players, UnknownPlayer)
     if action.player != state.active:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {action.player}'s")
     task = state.revealed[state.active][0]

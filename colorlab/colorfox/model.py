@@ -29,7 +29,7 @@ from colorlab.colorfox.components import COLOURS, OPPOSITE, SIDES, STEP, Card, c
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameSpec, read_action, register
-from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
 COLOUR_NAMES = tuple(colour.value for colour in COLOURS)  # the order of sticks in every count
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -236,10 +236,8 @@ def play(state: State, action: Action) -> State:
     if state.over:
         raise GameOver(f"the game is over ({state.end_reason})")
     if isinstance(action, ChangeRules):
-        return evolve(state, rules=action.applied_to(state.rules), events=(action.describe(),))
-    player = getattr(action, "player", None)
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
-        raise UnknownPlayer(f"there is no player {player!r}; seats are 0 to {state.players - 1}")
+        return action.apply(state)
+    player = check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
     if player != state.active:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {player}'s")
     if type(action) is Place:

@@ -26,7 +26,7 @@ from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, placements, scissors
 from colorlab.record import GameSpec, read_action, register
-from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
 BONUSES: tuple[str, ...] = tuple(DATA["bonuses"])
@@ -162,10 +162,8 @@ def play(state: State, action: Action) -> State:
     if state.over:
         raise GameOver("the game is over")
     if isinstance(action, ChangeRules):
-        return dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
-    player = getattr(action, "player", None)
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
-        raise UnknownPlayer(f"there is no player {player!r}")
+        return action.apply(state)
+    check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
     if isinstance(action, Pick):
         return _pick(state, action)
     if isinstance(action, Draw):

@@ -21,7 +21,7 @@ from colorlab.colourbrain.questions import COLOURS, Question, bank, load_questio
 from colorlab.colourbrain.rules import Rules
 from colorlab.colourbrain.scoring import is_right, score_question
 from colorlab.record import GameSpec, register
-from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 
 COPIER = "copier"
 
@@ -120,10 +120,8 @@ def play(state: State, action: Action) -> State:
     if state.over:
         raise GameOver("the quiz is over")
     if isinstance(action, ChangeRules):
-        return dataclasses.replace(state, rules=action.applied_to(state.rules), events=(action.describe(),))
-    team = getattr(action, "team", None)
-    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < state.teams:
-        raise UnknownTeam(f"there is no team {team!r}; teams are 0 to {state.teams - 1}")
+        return action.apply(state)
+    check_seat(getattr(action, "team", None), state.teams, UnknownTeam, "team")
     if isinstance(action, Answer):
         return _answer(state, action)
     if isinstance(action, Copy):
