@@ -59,3 +59,16 @@ def run_all(page: Page, timeout: float = 60_000) -> None:
 def stdout_texts(page: Page) -> list[str]:
     """Which texts were printed to stdout, one per output, in page order?"""
     return page.locator(STDOUT).all_inner_texts()
+
+
+# axe-core's rule tags for WCAG 2.0, 2.1 and 2.2 at levels A and AA.
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def accessibility_violations(page: Page, selector: str) -> list[str]:
+    """Which WCAG A/AA rules does the part of the page under `selector` break, by axe-core?"""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=selector, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    return [f"{violation['id']} ({len(violation['nodes'])} nodes): {violation['help']}"
+            for violation in results.response["violations"]]
