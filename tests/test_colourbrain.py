@@ -1,4 +1,5 @@
-"""Colourbrain: the rulebook's scoring example, every pot and copier case, random quizzes, the bank."""
+"""Colourbrain: the rulebook's scoring example, every pot and copier case, the pile of question cards,
+what each team may see, random quizzes, the bank."""
 
 import dataclasses
 import json
@@ -7,8 +8,8 @@ import random
 import pytest
 
 from colorlab.colourbrain import (Answer, Copy, QuizBot, Rules, bank, load_questions, new_game, next_action,
-                                  parse_questions, play, play_game, score_question, winners)
-from colorlab.colourbrain.model import BadAnswer, BadCopy, WrongStep, final_answers
+                                  observation, parse_questions, play, play_game, score_question, winners)
+from colorlab.colourbrain.model import COPIER, BadAnswer, BadCopy, WrongStep, final_answers
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
@@ -24,7 +25,9 @@ QUIZ = {"questions": [
 
 
 @pytest.fixture
-def quiz_file(tmp_path):
+def quiz_file(tmp_path, monkeypatch):
+    """A teacher's question file in the notebook's folder (the folder question files are read from)."""
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "quiz.json"
     path.write_text(json.dumps(QUIZ))
     return str(path)
@@ -122,6 +125,47 @@ def test_the_variant_gives_a_lone_wrong_team_its_copier_back(quiz_file):
     assert state.copiers[2] is True
 
 
+# --- the pile of question cards ---------------------------------------------------------------
+
+def a_wrong_answer(question) -> tuple[str, ...]:
+    return tuple(c for c in COLOURS if c not in question.answer)[:question.count]
+
+
+def ask(state, right_teams):
+    """Play the current question: the teams in `right_teams` answer it right, the others wrong."""
+    for team in range(state.teams):
+        question = state.question
+        state = play(state, Answer(team, question.answer if team in right_teams else a_wrong_answer(question)))
+    return state
+
+
+def test_a_pot_question_goes_to_the_back_behind_the_question_that_empties_the_pot(quiz_file):
+    ids = [q.id for q in load_questions(quiz_file)]
+    state, asked = quiz(quiz_file), []
+    for right_teams in [{0, 1}, {0}, {0}, {0}, {1}, {1}]:
+        asked.append(state.question.id)
+        state = ask(state, right_teams)
+    assert asked == [ids[0], ids[1], ids[2], ids[3], ids[1], ids[0]]
+
+
+def test_a_pot_question_waits_outside_the_box_until_the_pot_is_won(quiz_file):
+    ids = [q.id for q in load_questions(quiz_file)]
+    state = ask(ask(quiz(quiz_file), {0, 1}), {0, 1})
+    assert state.pot == 2 and state.pot_cards == (ids[0], ids[1]) and state.deck == (ids[2], ids[3])
+    state = ask(state, {0})
+    assert state.scores == (3, 0) and state.pot_cards == () and state.deck == (ids[3], ids[2], ids[0], ids[1])
+
+
+def test_an_empty_box_takes_the_pot_cards_back_and_the_pot_keeps_its_points(quiz_file, tmp_path):
+    (tmp_path / "two.json").write_text(json.dumps({"questions": QUIZ["questions"][:2]}))
+    state = new_game(Rules(question_file="two.json"), seed=1)
+    first = state.question.id
+    state = ask(ask(state, {0, 1}), {0, 1})
+    assert state.pot == 2 and state.question.id == first
+    state = ask(state, {1})
+    assert state.scores == (0, 3) and state.pot == 0
+
+
 @pytest.mark.parametrize("action, error", [
     (Answer(0, ("green", "red")), BadAnswer), (Answer(0, ("teal",)), BadAnswer),
     (Answer(5, ("green",)), Exception), (Copy(0, "green"), WrongStep)])
@@ -140,16 +184,43 @@ VARIANTS = [Rules(teams=2), Rules(teams=3), Rules(teams=4), Rules(teams=3, copie
             Rules(teams=4, deck_order="shuffled")]
 
 
+def quiz_steps(rules, seed, levels=("easy", "medium", "hard")):
+    """Yield (state, action, state after) through one quiz between bots of random levels."""
+    rng = random.Random(seed)
+    agents = [QuizBot(rng.choice(levels), seed=seed * 10 + t) for t in range(rules.teams)]
+    state = new_game(rules, seed)
+    while not state.over:
+        action = next_action(state, agents)
+        after = play(state, action)
+        yield state, action, after
+        state = after
+
+
+def check_cards(state, after):
+    """Every card lies once in the box or the pot; an asked card goes where the rulebook puts it."""
+    assert sorted(after.deck + after.pot_cards) == sorted(after.questions), "a question card was lost or doubled"
+    assert after.deck and len(after.pot_cards) <= after.pot
+    if after.asked == state.asked:
+        assert (after.deck, after.pot_cards) == (state.deck, state.pot_cards)
+        return
+    card, waiting = state.deck[0], state.deck[1:]
+    if not waiting and after.pot > state.pot:
+        assert after.deck == state.pot_cards + (card,) and after.pot_cards == (), "an empty box takes the pot back"
+    elif after.pot > state.pot:
+        assert after.deck == waiting and after.pot_cards == state.pot_cards + (card,), "a pot card waits aside"
+    else:
+        assert after.deck[:len(waiting) + 1] == waiting + (card,), "an asked card goes to the very back"
+        returned = after.deck[len(waiting) + 1:]
+        assert returned == (state.pot_cards if after.pot == 0 else ()), "the pot's cards go back when it empties"
+
+
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(f"{k}={v[1]}" for k, v in r.differences().items()))
 def test_random_quizzes_keep_every_invariant(rules):
     for seed in range(6):
-        rng = random.Random(seed)
-        agents = [QuizBot(rng.choice(["easy", "medium", "hard"]), seed=seed * 10 + t) for t in range(rules.teams)]
         state, actions, asked = new_game(rules, seed), [], []
         copying = set()
-        while not state.over:
-            action = next_action(state, agents)
-            after = play(state, action)
+        for state, action, after in quiz_steps(rules, seed):
+            check_cards(state, after)
             if after.asked > state.asked:
                 asked.append(state.question.id)
                 final = final_answers(dataclasses.replace(state, answers=state.answers, copied=state.copied)) \
@@ -171,15 +242,94 @@ def test_random_quizzes_keep_every_invariant(rules):
                         assert not after.copiers[team], "a used copier stayed in hand"
                 copying.clear()
             state, actions = after, actions + [action]
-        deck = len(state.deck)
-        for start in range(0, len(asked), deck):
-            chunk = asked[start:start + deck]
-            assert len(chunk) == len(set(chunk)), "a question came back before the deck was through"
+        everything = len(state.questions)
+        assert len(set(asked[:everything])) == len(asked[:everything]), "a question came back before all were asked"
         assert max(state.scores) >= rules.goal and winners(state)
         record = GameRecord("colourbrain", rules, seed, tuple(actions))
         assert GameRecord.from_json(record.to_json()).final_state() == state
         with pytest.raises(GameOver):
             play(state, Answer(0, ("red",)))
+
+
+def test_quizzes_on_a_small_file_go_round_the_box_and_through_the_pot(quiz_file):
+    pots = 0
+    for teams in (2, 3):
+        for seed in range(10):
+            for state, _, after in quiz_steps(Rules(teams=teams, question_file=quiz_file), seed, ["hard"]):
+                check_cards(state, after)
+                pots = max(pots, after.pot)
+    assert pots >= 3, "the pot should sometimes hold most of the box"
+
+
+# --- what each team may see --------------------------------------------------------------------
+
+VIEWERS_GAMES = [(rules, seed) for rules in VARIANTS for seed in range(4)]
+
+
+def viewers(state):
+    return [None, *range(state.teams)]
+
+
+def test_every_team_and_the_room_can_see_the_quiz_at_every_step():
+    for rules, seed in VIEWERS_GAMES:
+        for state, _, after in quiz_steps(rules, seed):
+            for team in viewers(after):
+                shown = observation(after, team)["answers"]
+                for other, locked in enumerate(after.answers):
+                    visible = locked is not None and (other == team or after.step == "copying")
+                    assert shown[other] == (list(locked) if visible else None)
+
+
+def another_answer(state, team, rng) -> tuple[str, ...]:
+    """Some other answer this team could have locked (the copier too, if it still has it)."""
+    copier = state.copiers[team] and rng.random() < 0.5
+    return tuple(rng.sample(COLOURS, state.question.count - copier)) + ((COPIER,) if copier else ())
+
+
+def hidden_twin(state, team, rng):
+    """The same quiz with everything that `team` (None: the room) cannot see changed.
+
+    The box is reshuffled behind the current card, the seed differs, the current question has
+    another answer and explanation, and before the reveal the other teams locked other answers.
+    """
+    question = state.question
+    box = list(state.deck[1:])
+    rng.shuffle(box)
+    solution = tuple(rng.sample([c for c in COLOURS if c not in question.answer], question.count))
+    questions = {**state.questions, question.id: dataclasses.replace(question, answer=solution,
+                                                                     explanation="Another reason.")}
+    answers = state.answers
+    if state.step == "answering":
+        answers = tuple(a if a is None or t == team else another_answer(state, t, rng)
+                        for t, a in enumerate(state.answers))
+    return dataclasses.replace(state, seed=state.seed + 1, deck=(question.id, *box), questions=questions,
+                               answers=answers)
+
+
+def test_what_a_team_cannot_see_never_changes_its_view():
+    rng = random.Random(0)
+    for rules, seed in VIEWERS_GAMES:
+        for state, _, _ in quiz_steps(rules, seed):
+            for team in viewers(state):
+                assert observation(state, team) == observation(hidden_twin(state, team, rng), team)
+
+
+def test_which_colours_a_team_locked_never_changes_the_others_views():
+    rng = random.Random(1)
+    for rules, seed in VIEWERS_GAMES:
+        for state, action, after in quiz_steps(rules, seed):
+            if not isinstance(action, Answer) or after.step != "answering" or after.asked > state.asked:
+                continue
+            other = Answer(action.team, *_split(another_answer(state, action.team, rng)))
+            twin = play(state, other)
+            for team in viewers(state):
+                if team != action.team:
+                    assert observation(after, team) == observation(twin, team)
+
+
+def _split(locked: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """An answer's colours and whether the copier stands in for one."""
+    return tuple(c for c in locked if c != COPIER), COPIER in locked
 
 
 # --- the bank --------------------------------------------------------------------------------

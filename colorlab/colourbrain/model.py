@@ -10,6 +10,14 @@ when a team reaches the goal (several at once share the win).
 
 If every team plays its copier on the same question, nobody scores, the pot
 stays and the copiers go back to the teams.
+
+The question cards are a pile, as in the game's box: the front card is asked,
+then it goes to the very back. A card that every team answered right goes
+into the pot (the middle of the table) instead; when the pot is won or lost,
+its cards go to the very back too, behind the card just asked, in the order
+they went in. So a pot question comes back after all the others. Should the
+box ever be empty (every card in the pot, which only a tiny question file can
+cause), the pot's cards go back into the box and its points stay.
 """
 
 from __future__ import annotations
@@ -67,12 +75,13 @@ Action = Answer | Copy | ChangeRules
 
 @dataclasses.dataclass(frozen=True)
 class State:
-    """The scores, the pot, the copiers and where the quiz is in its deck."""
+    """The scores, the pot, the copiers and the pile of question cards."""
 
     rules: Rules
     seed: int
     questions: dict  # id -> Question: the bank, or a teacher's own file
-    deck: tuple[str, ...]
+    deck: tuple[str, ...]  # the box of question ids, front first: deck[0] is asked now; never shown
+    pot_cards: tuple[str, ...] = ()  # ids of the questions in the pot, in the order they went in
     asked: int = 0
     scores: tuple[int, ...] = ()
     pot: int = 0
@@ -90,7 +99,7 @@ class State:
     @property
     def question(self) -> Question:
         """Which question is being asked now?"""
-        return self.questions[self.deck[self.asked % len(self.deck)]]
+        return self.questions[self.deck[0]]
 
     @property
     def step(self) -> str:
@@ -100,7 +109,7 @@ class State:
 
 
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
-    """Start a quiz: the deck in box order (or shuffled from the seed), no points, an empty pot."""
+    """Start a quiz: the box in bank order (or shuffled from the seed), no points, an empty pot."""
     try:
         questions = load_questions(rules.question_file) if rules.question_file else list(bank())
     except (OSError, ValueError) as error:
@@ -221,16 +230,35 @@ def _score(state: State) -> State:
 
 
 def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, final=None) -> State:
-    """Add the points, move on to the next question, and end the quiz at the goal."""
+    """Add the points, put the card away, move on to the next question, and end the quiz at the goal."""
     scores = tuple(s + points.get(t, 0) for t, s in enumerate(state.scores))
     last = {"question": state.question.id, "solution": list(state.question.answer),
             "answers": final if final is not None else [None] * state.teams,
             "points": [points.get(t, 0) for t in range(state.teams)], "copiers_returned": returned}
+    deck, pot_cards = _put_away(state.deck, state.pot_cards, grows=pot > state.pot, empties=pot == 0)
     over = max(scores) >= state.rules.goal
-    state = dataclasses.replace(state, scores=scores, pot=pot, asked=state.asked + 1, last=last,
-                                answers=(None,) * state.teams, copied=(None,) * state.teams, over=over,
-                                events=events + (("The quiz is over.",) if over else ()))
-    return state
+    return dataclasses.replace(state, scores=scores, pot=pot, deck=deck, pot_cards=pot_cards,
+                               asked=state.asked + 1, last=last, answers=(None,) * state.teams,
+                               copied=(None,) * state.teams, over=over,
+                               events=events + (("The quiz is over.",) if over else ()))
+
+
+def _put_away(deck: tuple[str, ...], pot_cards: tuple[str, ...], grows: bool, empties: bool) -> tuple:
+    """Where do the cards lie after the front card was asked: (the box, the pot's cards)?
+
+    The card goes into the pot if the pot grows, else to the very back of the box; an emptied
+    pot sends its cards to the back behind it. An empty box takes the pot's cards back.
+    """
+    card, box = deck[0], deck[1:]
+    if grows:
+        pot_cards += (card,)
+    else:
+        box += (card,)
+    if empties:
+        box, pot_cards = box + pot_cards, ()
+    if not box:
+        box, pot_cards = pot_cards, ()
+    return box, pot_cards
 
 
 def winners(state: State) -> list[int]:
@@ -239,7 +267,10 @@ def winners(state: State) -> list[int]:
 
 
 def observation(state: State, team: int | None = None) -> dict:
-    """What may the room see? Locked answers stay hidden (only who has answered) until the reveal."""
+    """What may the room (or one team) see? Locked answers stay hidden until the reveal, but a team sees its own.
+
+    The box, the pot's cards, the seed and the current question's answer are never shown.
+    """
     question = state.question
     revealed = state.step == "copying"
     return {
@@ -247,7 +278,8 @@ def observation(state: State, team: int | None = None) -> dict:
         "question": {"text": question.text, "count": question.count, "category": question.category},
         "scores": list(state.scores), "pot": state.pot, "copiers": list(state.copiers),
         "answered": [a is not None for a in state.answers],
-        "answers": [list(a) if revealed or t == team else None for t, a in enumerate(state.answers)],
+        "answers": [list(a) if a is not None and (revealed or t == team) else None
+                    for t, a in enumerate(state.answers)],
         "copied": list(state.copied), "goal": state.rules.goal,
         "last": state.last, "over": state.over, "winners": winners(state), "events": list(state.events),
     }
