@@ -1,11 +1,14 @@
-"""The Colourbrain quiz widget from Python: hot-seat answers stay secret, refusals shown, copier, solo."""
+"""The Colourbrain quiz widget from Python: hot-seat answers stay secret, refusals shown, copier, solo,
+any number of teams after a rule change or a loaded save."""
 
+import dataclasses
 import itertools
 import json
 
 import pytest
 
-from colorlab.colourbrain import Rules
+from colorlab.colourbrain import Rules, play_game
+from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.view import ColourbrainQuiz
 
 SEQ = itertools.count(1)
@@ -90,3 +93,106 @@ def test_a_still_picture_for_pages_without_a_kernel():
     bundle = ColourbrainQuiz(Rules(teams=2), seed=1)._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "Colourbrain" in data["text/html"] and "Pot" in data["text/html"]
+
+
+# --- the number of teams changes ---------------------------------------------------------------
+
+def wrong(widget):
+    return [c for c in COLOURS if c not in right(widget)][:len(right(widget))]
+
+
+def every_team_answers(widget):
+    """Each team at the screen locks an answer in turn (team 0 right, the others wrong)."""
+    asked = widget.state.asked
+    while widget.state.asked == asked and widget.view["at_keyboard"] is not None:
+        team = widget.view["at_keyboard"]
+        browser_sends(widget, {"type": "answer", "team": team, "colours": right(widget) if team == 0 else wrong(widget),
+                               "copier": False})
+        assert widget.notice["kind"] != "error", widget.notice["text"]
+
+
+def assert_view_shows(widget, teams, names):
+    """The page's view is of the live game, with one entry per team."""
+    view, state = widget.view, widget.state
+    assert state.teams == teams and view["names"] == names
+    assert view["scores"] == list(state.scores) and len(view["answered"]) == len(view["answers"]) == teams
+    history = view["history"]
+    assert view["asked"] == state.asked and history["live"]
+    assert history["step"] == history["length"] == len(widget.record.actions)
+
+
+def test_the_quiz_follows_the_number_of_teams_set_in_the_rule_editor():
+    quiz = ColourbrainQuiz(Rules(teams=2), names=["Foxes", "Owls"], seed=1)
+    for teams, names in [(4, ["Foxes", "Owls", "Team 3", "Team 4"]), (3, ["Foxes", "Owls", "Team 3"])]:
+        quiz.apply_rules(dataclasses.replace(quiz.state.rules, teams=teams), {"teams"})
+        assert_view_shows(quiz, teams, names)
+        every_team_answers(quiz)
+        assert_view_shows(quiz, teams, names)
+        assert quiz.view["last"]["points"] == [teams - 1] + [0] * (teams - 1)
+
+
+def test_a_solo_quiz_gets_bots_for_added_teams():
+    quiz = ColourbrainQuiz(Rules(teams=2), solo=True, seed=3)
+    quiz.apply_rules(Rules(teams=4), {"teams"})
+    every_team_answers(quiz)
+    assert quiz.state.asked == 1 or quiz.state.step == "copying"
+    assert_view_shows(quiz, 4, ["Team 1", "Team 2", "Team 3", "Team 4"])
+
+
+@pytest.mark.parametrize("teams, cut", [(4, 3), (3, 2), (4, 0), (2, 1)])
+def test_a_loaded_save_with_another_number_of_teams_is_shown_and_played_on(teams, cut):
+    """A save from the middle of a question (`cut` of its teams have answered) in a quiz for two named teams."""
+    record = play_game(Rules(teams=teams), seed=teams)
+    record = record.undo(len(record.actions) - next(
+        i for i, state in enumerate(record.states()) if state.asked == 2 and sum(a is not None for a in state.answers) == cut))
+    quiz = ColourbrainQuiz(Rules(teams=2), names=["Foxes", "Owls"], seed=1)
+    browser_sends(quiz, {"type": "load", "text": record.to_json()})
+    assert quiz.notice["kind"] != "error", quiz.notice["text"]
+    names = ["Foxes", "Owls", "Team 3", "Team 4"][:teams]
+    assert_view_shows(quiz, teams, names)
+    assert quiz.view["answered"] == [t < cut for t in range(teams)] and quiz.view["at_keyboard"] == cut
+    every_team_answers(quiz)
+    assert_view_shows(quiz, teams, names)
+    assert quiz.state.asked == 3
+
+
+# --- a locked answer stays secret --------------------------------------------------------------
+
+# The page's own last message; the widget base clears it after every intent (tested with the base).
+NOT_CHECKED = {"intent"}
+
+
+def synced(widget) -> dict:
+    """Every trait the page receives and a saved notebook keeps (but links to other widgets, such as the layout)."""
+    return {name: value for name, value in widget.get_state().items()
+            if name not in NOT_CHECKED and not (isinstance(value, str) and value.startswith("IPY_MODEL_"))}
+
+
+def lists_in(value):
+    """Every list inside a JSON-like value, as a set of its items."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from lists_in(item)
+    elif isinstance(value, (list, tuple)):
+        yield {json.dumps(item) for item in value}
+        for item in value:
+            yield from lists_in(item)
+
+
+def test_no_synced_trait_shows_a_locked_answer_before_the_reveal():
+    """Two quizzes in which teams locked different answers look the same on every open page, until the reveal."""
+    quizzes = [ColourbrainQuiz(Rules(teams=3), names=["Foxes", "Owls", "Bears"], seed=5) for _ in range(2)]
+    count = quizzes[0].state.question.count
+    locked = [COLOURS[:count], COLOURS[-count:]]
+    for quiz, colours in zip(quizzes, locked):
+        browser_sends(quiz, {"type": "answer", "team": 0, "colours": list(colours), "copier": False})
+        copier = colours is locked[0]
+        browser_sends(quiz, {"type": "answer", "team": 1, "colours": list(colours[:count - copier]), "copier": copier})
+        assert quiz.view["answered"] == [True, True, False]
+    for quiz, colours in zip(quizzes, locked):
+        for found in lists_in(synced(quiz)):
+            assert found != {json.dumps(c) for c in colours}, "a locked answer is in a synced trait"
+    assert synced(quizzes[0]) == synced(quizzes[1])
+    for quiz in quizzes:
+        browser_sends(quiz, {"type": "answer", "team": 2, "colours": right(quiz), "copier": False})
+    assert synced(quizzes[0]) != synced(quizzes[1]), "after the reveal the answers are shown"

@@ -6,6 +6,9 @@ the team whose turn it is picks its colours (mouse, or number keys 1-9, 0 and
 the answers are revealed; teams that played the Colour-Copier pick a colour to
 copy; then the solution, its explanation and the points appear. In solo mode
 you are team 0 and bots answer for the other teams.
+
+The number of teams can change (a new game from the rule editor, a loaded
+save): teams beyond the names given are called "Team 3", "Team 4", ...
 """
 
 from __future__ import annotations
@@ -41,8 +44,8 @@ class ColourbrainQuiz(GameWidget):
     def __init__(self, rules: Rules | None = None, names: list[str] | None = None, solo: bool = False,
                  level: str = "medium", seed: int | None = None, **kwargs):
         rules = rules or Rules()
-        self.names = list(names or [f"Team {t + 1}" for t in range(rules.teams)])
-        if len(self.names) != rules.teams:
+        self.names = list(names or [])
+        if names and len(self.names) < rules.teams:
             raise ValueError(f"{rules.teams} teams need {rules.teams} names, not {len(self.names)}")
         self.solo, self.level = solo, level
         seed = random.randrange(2**31) if seed is None else seed
@@ -53,11 +56,16 @@ class ColourbrainQuiz(GameWidget):
     def static_assets(self) -> dict:
         return palette_assets()
 
+    def team_names(self, teams: int) -> list[str]:
+        """What is each of `teams` teams called: the names given, then "Team 3", "Team 4", ...?"""
+        return [self.names[t] if t < len(self.names) else f"Team {t + 1}" for t in range(teams)]
+
     def snapshot(self, state) -> dict:
         view = observation(state)
         humans = [0] if self.solo else list(range(state.teams))
-        view["names"] = self.names
-        view["events"] = [re.sub(r"\bteam (\d+)", lambda m: self.names[int(m[1])], text, flags=re.I)
+        names = self.team_names(state.teams)
+        view["names"] = names
+        view["events"] = [re.sub(r"\bteam (\d+)", lambda m: names[int(m[1])], text, flags=re.I)
                           for text in view["events"]]
         view["humans"] = humans
         view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
@@ -81,7 +89,8 @@ class ColourbrainQuiz(GameWidget):
         team = intent["team"]
         humans = [0] if self.solo else list(range(state.teams))
         if team not in humans:
-            raise IllegalAction(f"{self.names[team] if 0 <= team < len(self.names) else team} is not at this screen")
+            names = self.team_names(state.teams)
+            raise IllegalAction(f"{names[team] if 0 <= team < len(names) else f'team {team}'} is not at this screen")
         if intent["type"] == "answer":
             colours = intent["colours"]
             if not all(isinstance(c, str) for c in colours):
