@@ -24,6 +24,7 @@ from colorlab.colorform import (
     winners,
 )
 from colorlab.colorform.components import TaskCard, task_cards
+from colorlab.colorform.solver import solvable
 from colorlab.colorform.model import (
     BadStop,
     BlankCell,
@@ -36,7 +37,7 @@ from colorlab.colorform.model import (
     UnknownPlayer,
 )
 from colorlab.record import GameRecord
-from colorlab.rules import GameOver, IllegalAction, NotYourTurn
+from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
 
 FILLER = figure("yellow heart")
 
@@ -182,6 +183,41 @@ def test_the_game_ends_after_the_round_in_which_the_task_pile_ran_out():
         play(after, GiveUp())
 
 
+@pytest.mark.parametrize("limit", [1, 15])
+def test_giving_up_on_tasks_never_ends_the_game(limit):
+    state = new_game(Rules(unsolvable_rounds=limit), seed=0)
+    for _ in range(40):
+        state = play(state, GiveUp())
+        assert not state.over, state.end_reason
+    assert state.round == 41
+    assert len(state.task_pile) + len(state.revealed_tasks()) == 30
+
+
+@pytest.mark.parametrize("limit", [1, 4, 15])
+def test_a_table_where_nobody_can_solve_anything_ends_after_unsolvable_rounds(limit):
+    nothing_fits = Rules(matching="shape and colour", rotations=False, unsolvable_rounds=limit)
+    state = new_game(nothing_fits, seed=3)
+    assert state.over and state.round == limit
+    assert state.end_reason == f"nobody could solve a revealed task for {limit} rounds in a row"
+    assert not any(solvable(state.tops, hand, task, nothing_fits) for task in state.task_pile for hand in state.hands)
+
+
+def test_unsolvable_rounds_is_a_rule_the_editor_draws_and_a_game_can_change():
+    described = {entry["name"]: entry for entry in Rules.describe()}["unsolvable_rounds"]
+    assert described["default"] == 15 and described["live"] and "giving up does not count" in described["help"]
+    for bad in (0, 31, 2.5):
+        with pytest.raises(RuleError, match="unsolvable_rounds"):
+            Rules(unsolvable_rounds=bad)
+    state = play(new_game(Rules(), seed=0), ChangeRules({"unsolvable_rounds": 3}))
+    assert state.rules.unsolvable_rounds == 3 and not state.over
+
+
+def test_bots_never_give_up_on_a_task_one_of_them_can_solve():
+    for rules in (Rules(players=2), Rules(players=4, rotations=False), Rules(players=3, matching="colour")):
+        for seed in range(10):
+            assert not any(isinstance(action, GiveUp) for action in play_game(rules, seed=seed).actions)
+
+
 def test_ties_go_to_fewer_cards_then_are_shared():
     three, one, two = card(1, c0="red star", c1="red moon", c2="red heart"), card(2, c0="red star"), \
         card(3, c0="red star", c1="red moon")
@@ -250,7 +286,21 @@ VARIANTS = [
     Rules(players=3, tasks_per_player=3, matching="colour"),
     Rules.junior(players=2), Rules.junior(players=4), Rules.junior(players=6, largest_task=3, tasks_per_player=2),
     Rules.junior(players=3, rotations=False),
+    Rules(players=3, matching="colour", unsolvable_rounds=1), Rules(players=2, rotations=False, unsolvable_rounds=30),
+    Rules.junior(players=2, unsolvable_rounds=2),
 ]
+
+
+def check_nothing_could_go_on(state):
+    """A game ended for want of solutions: with 15 rounds or more, no task left in play can be solved."""
+    if state.rules.unsolvable_rounds < 15:
+        return
+    tops, rules = state.tops, state.rules
+    if rules.variant == "base":
+        assert not any(solvable(tops, hand, task, rules) for task in state.task_pile for hand in state.hands)
+    else:
+        assert not any(solvable(tops, state.hands[p], task, rules) for p, pile in enumerate(state.own_piles)
+                       for task in pile)
 
 
 def check_invariants(state):
@@ -277,6 +327,8 @@ def check_invariants(state):
             assert [bool(shown) for shown in state.revealed] == [p == state.active for p in range(rules.players)]
     if state.over:
         assert not state.revealed_tasks() and winners(state)
+        if state.end_reason.startswith("nobody could solve"):
+            check_nothing_could_go_on(state)
 
 
 def check_step(before, action, after):
@@ -322,8 +374,8 @@ def test_bot_games_are_reproducible_from_the_seed():
     assert play_game(Rules(players=4), seed=8) != first
 
 
-def test_every_base_game_ends_by_the_pile_or_stuck():
-    reasons = {play_game(Rules(players=p), seed=s).final_state().end_reason
-               for p in (2, 3, 4) for s in range(20)}
-    assert reasons <= {"the task pile ran out", "stuck: no task left was solved since the last change"}
+def test_every_base_game_ends_by_the_pile_or_after_unsolvable_rounds():
+    reasons = {play_game(Rules(players=p, matching=m), seed=s).final_state().end_reason
+               for p in (2, 3, 4) for m in ("shape or colour", "colour") for s in range(20)}
+    assert reasons <= {"the task pile ran out", "nobody could solve a revealed task for 15 rounds in a row"}
     assert "the task pile ran out" in reasons

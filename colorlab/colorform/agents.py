@@ -3,8 +3,9 @@
 A bot looks at every revealed task, finds its quickest way to solve one, and
 calls STOP after a delay that grows with the figures to check, the quarter
 turns to imagine and the hand cards to place, times seeded noise. Its level
-sets its speed, how many hand cards it can juggle in its head, and how often it
-calls STOP on a wrong solution.
+sets its speed, how many hand cards it juggles with ease (each card more takes
+it much longer, but it gets there: a bot never gives up on a task it can
+solve), and how often it calls STOP on a wrong solution.
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from colorlab.record import GameRecord
 
 @dataclasses.dataclass(frozen=True)
 class Level:
-    """How quick, how deep and how careless a bot is."""
+    """How quick, how deep and how careless a bot is.
+
+    `most_cards` hand cards are juggled with ease; each card more costs
+    ``EXTRA_CARD_SECONDS``.
+    """
 
     speed: float
     most_cards: int
@@ -33,6 +38,9 @@ LEVELS = {
     "medium": Level(speed=1.2, most_cards=2, blunders=0.03),
     "hard": Level(speed=0.8, most_cards=6, blunders=0.0),
 }
+
+
+EXTRA_CARD_SECONDS = 6.0
 
 
 def reaction_seconds(figures: int, quarter_turns: int, cards: int, mirrored: bool = False) -> float:
@@ -56,8 +64,9 @@ class ReactionBot(SeededAgent):
             return None
         best = None
         for task in state.revealed_tasks():
-            for rotation, mirrored, placements in ways(tops, hand, task, state.rules, level.most_cards):
-                seconds = reaction_seconds(task.size, rotation, len(placements), mirrored)
+            for rotation, mirrored, placements in ways(tops, hand, task, state.rules):
+                beyond = max(0, len(placements) - level.most_cards)
+                seconds = reaction_seconds(task.size, rotation, len(placements), mirrored) + EXTRA_CARD_SECONDS * beyond
                 if best is None or seconds < best[0]:
                     best = (seconds, task, rotation, mirrored, placements)
         if best is None:
@@ -78,7 +87,10 @@ class ReactionBot(SeededAgent):
 
 
 def next_action(state: State, agents: list) -> Claim | Stop | GiveUp | Pass:
-    """What happens next at a table of bots: the earliest STOP calls, a pass, or giving up?"""
+    """What happens next at a table of bots: the earliest STOP calls, a pass, or giving up?
+
+    ReactionBots never give up on a task one of them can solve; other agents may.
+    """
     if state.junior:
         return agents[state.active].act(state, state.active) or Pass(state.active)
     claims = [claim for seat, agent in enumerate(agents) if (claim := agent.act(state, seat))]

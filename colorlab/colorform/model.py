@@ -9,18 +9,24 @@ The base game has three actions:
 - :class:`Stop`: one or more STOP calls made at almost the same moment (within
   ``rules.stop_window`` seconds), each a :class:`Claim` with its time; they are
   checked in time order (ties by seat).
-- :class:`GiveUp`: the table agrees nobody can find a solution; the round ends.
+- :class:`GiveUp`: the players cannot find a solution and give up on the
+  round; its task cards go under the pile and the game goes on.
 - A round also ends by itself when every revealed task is taken, or when the
   solver proves that no player can solve any revealed task.
+
+The game ends, as the rulebook says, after the round in which the task pile
+runs out. Giving up never ends it.
 
 FIKOLO JUNIOR is played in turns: the active player either claims the task card
 on top of its own pile (:class:`Claim`) or passes (:class:`Pass`).
 
 Two points the rulebook leaves open are settled here. A claim on a task that an
-earlier claim of the same STOP already took is void (no penalty). And a game in
-which every task card still in play has gone a whole round unsolved since the
-layout last changed ends at once ("stuck"), since nothing new can happen; in
-junior the winners are then the players with the fewest task cards left.
+earlier claim of the same STOP already took is void (no penalty). And a table
+where nothing fits any more would go round for ever, so the game also ends
+after ``rules.unsolvable_rounds`` rounds in a row in which the solver proves, as
+the task cards are revealed, that nobody can solve any of them (junior: that no
+active player can solve its card); in junior the winners are then the players
+with the fewest task cards left.
 """
 
 from __future__ import annotations
@@ -109,7 +115,7 @@ class Stop:
 
 @dataclasses.dataclass(frozen=True)
 class GiveUp:
-    """The players agree that nobody can solve a revealed task: the round ends."""
+    """The players give up on the revealed tasks: they go under the pile and a new round starts."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,7 +148,7 @@ class State:
     last_round: bool = False
     finished: tuple[int, ...] = ()
     shuffles: int = 0
-    tried: frozenset = frozenset()
+    solvable_round: int = 0
     over: bool = False
     end_reason: str = ""
     events: tuple[str, ...] = ()
@@ -205,7 +211,7 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, Stop):
         return _stop(state, action)
     if isinstance(action, GiveUp):
-        return _settle(_end_round(state, proven=False, events=("The players give up on this round.",)))
+        return _settle(_end_round(state, proven=False, events=("The players give up on these tasks.",)))
     raise IllegalAction(f"{type(action).__name__ if action is not None else 'None'} is not a "
                         "base-game action: stop (with claims) or give up")
 
@@ -348,7 +354,7 @@ def _apply_solution(state: State, claim: Claim) -> State:
         layout[cell] = layout[cell] + (card,)
         hand.remove(card)
     hands = _with(state.hands, claim.player, tuple(hand))
-    return dataclasses.replace(state, layout=tuple(layout), hands=hands, tried=frozenset())
+    return dataclasses.replace(state, layout=tuple(layout), hands=hands)
 
 
 def _with(items: tuple, index: int, value) -> tuple:
@@ -400,10 +406,21 @@ def _anyone_can_solve(state: State) -> bool:
 
 
 def _settle(state: State) -> State:
-    """End rounds for as long as no revealed task can be solved by anyone."""
-    while not state.over and not (state.revealed_tasks() and _anyone_can_solve(state)):
+    """End rounds for as long as no one can solve a revealed task; remember a round where someone can."""
+    while not state.over:
+        if _anyone_can_solve(state):
+            return dataclasses.replace(state, solvable_round=state.round)
         state = _end_round(state, proven=True, events=state.events)
     return state
+
+
+def _unsolvable_for_too_long(state: State) -> bool:
+    """Has nobody been able to solve a revealed task for `rules.unsolvable_rounds` rounds in a row?"""
+    return state.round - state.solvable_round >= state.rules.unsolvable_rounds
+
+
+def _unsolvable_end(state: State) -> str:
+    return f"nobody could solve a revealed task for {state.rules.unsolvable_rounds} rounds in a row"
 
 
 def _end_round(state: State, proven: bool, events: tuple[str, ...]) -> State:
@@ -415,15 +432,14 @@ def _end_round(state: State, proven: bool, events: tuple[str, ...]) -> State:
                    f"Round {state.round} ends with task(s) {', '.join(str(c.number) for c in unsolved)} unsolved.",)
     else:
         events += (f"Round {state.round} ends: every task is solved.",)
-    known = state.tried | {card.number for card in unsolved}
     state = dataclasses.replace(state, task_pile=state.task_pile + unsolved,
-                                revealed=tuple(() for _ in range(state.players)), tried=known)
+                                revealed=tuple(() for _ in range(state.players)))
     if state.last_round:
         return dataclasses.replace(state, over=True, end_reason="the task pile ran out",
                                    events=events + ("The game is over: the task pile ran out.",))
-    if {card.number for card in state.task_pile} <= known:
-        return dataclasses.replace(state, over=True, end_reason="stuck: no task left was solved since the last change",
-                                   events=events + ("The game is over: no task left can be solved.",))
+    if _unsolvable_for_too_long(state):
+        return dataclasses.replace(state, over=True, end_reason=_unsolvable_end(state),
+                                   events=events + (f"The game is over: {_unsolvable_end(state)}.",))
     state = _refill(dataclasses.replace(state, round=state.round + 1), range(state.players))
     return _deal_tasks(state, events + (f"Round {state.round}: new task cards are revealed.",))
 
@@ -460,8 +476,11 @@ def _reveal_for(state: State, seat: int, events: tuple[str, ...]) -> State:
     """Junior: make `seat` active and turn up the top card of its own pile."""
     pile = state.own_piles[seat]
     revealed = _with(tuple(() for _ in range(state.players)), seat, pile[:1])
-    return dataclasses.replace(state, active=seat, revealed=revealed,
-                               own_piles=_with(state.own_piles, seat, pile[1:]), events=events)
+    state = dataclasses.replace(state, active=seat, revealed=revealed,
+                                own_piles=_with(state.own_piles, seat, pile[1:]), events=events)
+    if solvable(state.tops, state.hands[seat], pile[0], state.rules):
+        state = dataclasses.replace(state, solvable_round=state.round)
+    return state
 
 
 def _junior_claim(state: State, claim: Claim) -> State:
@@ -492,7 +511,6 @@ def _junior_pass(state: State, action: Pass) -> State:
 def _junior_not_solved(state: State, task: TaskCard, events: tuple[str, ...]) -> State:
     seat = state.active
     state = dataclasses.replace(state, revealed=_take_task(state.revealed, task),
-                                tried=state.tried | {(seat, task.number)},
                                 own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)))
     return _next_turn(state, events)
 
@@ -508,10 +526,10 @@ def _next_turn(state: State, events: tuple[str, ...]) -> State:
                 return dataclasses.replace(state, over=True, end_reason="a player solved their last task card",
                                            revealed=tuple(() for _ in range(state.players)),
                                            events=events + ("The game is over.",))
-            if all((p, card.number) in state.tried for p, pile in enumerate(state.own_piles) for card in pile):
-                return dataclasses.replace(state, over=True, end_reason="stuck: no task left was solved since the last change",
+            if _unsolvable_for_too_long(state):
+                return dataclasses.replace(state, over=True, end_reason=_unsolvable_end(state),
                                            revealed=tuple(() for _ in range(state.players)),
-                                           events=events + ("The game is over: no one can solve a task card.",))
+                                           events=events + (f"The game is over: {_unsolvable_end(state)}.",))
             state = dataclasses.replace(state, round=state.round + 1)
         if state.own_piles[seat]:
             return _reveal_for(state, seat, events)

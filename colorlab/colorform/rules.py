@@ -17,6 +17,14 @@ class Rules(RulesBase):
 
     ``Rules.junior()`` gives the FIKOLO JUNIOR defaults: hands of 3, a personal
     pile of 4 task cards, and no task card with 5 figures.
+
+    ``unsolvable_rounds`` is colorlab's own end for a table that can make no
+    progress: the rulebook has none. A round counts towards it only when the
+    solver proves, as its task cards are revealed, that no player can solve any
+    of them (junior: that no active player can solve the card it turns up).
+    While the layout and the hands stay the same, such rounds only send the
+    same task cards round again; 15 rounds show each of at most 30 cards, two
+    or more a round, so the default never ends a game that could still go on.
     """
 
     variant: str = rule(
@@ -51,6 +59,14 @@ class Rules(RulesBase):
         0.5, "Same-moment window", "The rulebook leaves 'almost the same moment' open: "
         "STOP calls within this many seconds of the first one are resolved together, "
         "in time order.", low=0.0, high=5.0, live=True)
+
+    unsolvable_rounds: int = rule(
+        15, "Rounds nobody can solve", "The rulebook ends the game only after the round in "
+        "which the task pile runs out, but a table where nothing fits any more would go round for "
+        "ever. So the game also ends after this many rounds in a row in which nobody can solve any "
+        "revealed task card: the solver checks every hand, and giving up does not count. "
+        "With 15 or more, every task card still in play has come up in those rounds, so the game "
+        "ends this way only when it could never go on.", low=1, high=30, live=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
