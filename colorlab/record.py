@@ -5,6 +5,13 @@ game flows from its seed. Saving writes plain JSON (never pickle); loading is
 strict, since a saved file may have been edited or damaged: anything odd is
 refused with one :class:`RecordError` that says what is wrong.
 
+A record also keeps its *marks*: each undo (how many actions were taken back,
+at which move) and each load from a file. A game with marks is a practice game:
+what happened in it was changed after the fact, so a teacher can tell it from a
+game played straight through. Marks travel in the saved file; a widget that
+loads a file adds a mark of its own, so a hand-edited file without marks still
+shows that it was loaded.
+
 Each game describes itself with a :class:`GameSpec` and registers it, so this
 module never needs to know any game.
 """
@@ -12,6 +19,7 @@ module never needs to know any game.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import importlib
 import json
 import math
@@ -20,13 +28,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase
+from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
 
 FORMAT = "colorlab-record"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 files (before marks) load as games without marks
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 16
 MAX_ACTIONS = 20_000
+MAX_NEW_NAMES = 1_000
 
 
 class RecordError(ValueError):
@@ -67,13 +77,59 @@ def game_spec(name: str) -> GameSpec:
 
 
 @dataclasses.dataclass(frozen=True)
+class Mark:
+    """Something that changed what happened in a game: an undo or a load from a file.
+
+    `step` is the number of actions the game had when it happened; `count` is how
+    many actions an undo took back (0 for a load).
+    """
+
+    kind: str
+    step: int
+    count: int = 0
+
+    KINDS = ("undo", "loaded")
+
+    def describe(self) -> str:
+        """Say what happened, in plain words."""
+        if self.kind == "undo":
+            return f"{self.count} move(s) taken back at move {self.step}"
+        return f"loaded from a file at move {self.step}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "step": self.step, "count": self.count}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Mark:
+        """Read a mark written by :meth:`to_dict`, refusing anything malformed."""
+        if not isinstance(data, dict) or set(data) != {"kind", "step", "count"}:
+            raise RecordError("a mark has exactly the fields ['count', 'kind', 'step']")
+        kind, step, count = data["kind"], data["step"], data["count"]
+        if not isinstance(kind, str) or kind not in cls.KINDS:
+            raise RecordError(f"a mark's kind is one of {', '.join(cls.KINDS)}")
+        if not _whole(step, 0, MAX_ACTIONS) or not _whole(count, 0, step) or (kind == "undo") != (count > 0):
+            raise RecordError("a mark's step is a move number and its count the moves an undo took back")
+        return cls(kind, step, count)
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    """Is `value` a whole number (not a bool) from `low` to `high`?"""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+@dataclasses.dataclass(frozen=True)
 class GameRecord:
-    """One game as rules + seed + actions: replaying it rebuilds every state."""
+    """One game as rules + seed + actions (and marks): replaying it rebuilds every state.
+
+    Two records are equal when they hold the same game (rules, seed, actions); the
+    marks say how the game got there, so they are kept and saved but not compared.
+    """
 
     game: str
     rules: RulesBase
     seed: int
     actions: tuple = ()
+    marks: tuple[Mark, ...] = dataclasses.field(default=(), compare=False)
 
     @property
     def spec(self) -> GameSpec:
@@ -99,10 +155,22 @@ class GameRecord:
         return dataclasses.replace(self, actions=self.actions + (action,))
 
     def undo(self, steps: int = 1) -> GameRecord:
-        """The record without its last `steps` actions."""
+        """The record without its last `steps` actions, marked with the undo."""
         if not 0 <= steps <= len(self.actions):
             raise ValueError(f"cannot undo {steps} of {len(self.actions)} actions")
-        return dataclasses.replace(self, actions=self.actions[: len(self.actions) - steps])
+        if steps == 0:
+            return self
+        return dataclasses.replace(self, actions=self.actions[: len(self.actions) - steps],
+                                   marks=self.marks + (Mark("undo", len(self.actions), steps),))
+
+    def loaded(self) -> GameRecord:
+        """The record marked as loaded from a file now."""
+        return dataclasses.replace(self, marks=self.marks + (Mark("loaded", len(self.actions)),))
+
+    @property
+    def practice(self) -> bool:
+        """Was what happened in this game changed by an undo or a load?"""
+        return bool(self.marks)
 
     def to_dict(self) -> dict[str, Any]:
         """Which plain JSON values describe this record?"""
@@ -113,15 +181,33 @@ class GameRecord:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "actions": [self.spec.action_to_dict(action) for action in self.actions],
+            "marks": [mark.to_dict() for mark in self.marks],
         }
 
     def to_json(self) -> str:
         """Write the record as JSON text."""
         return json.dumps(self.to_dict(), indent=1, sort_keys=True, allow_nan=False)
 
-    def save(self, path: str | Path) -> None:
-        """Save the record as a JSON file."""
-        Path(path).write_text(self.to_json(), encoding="utf-8")
+    def save(self, path: str | Path, overwrite: bool = False) -> None:
+        """Save the record as a JSON file; replace an existing file only when `overwrite` is true."""
+        text = self.to_json()
+        try:
+            with open(path, "w" if overwrite else "x", encoding="utf-8") as file:
+                file.write(text)
+        except FileExistsError:
+            raise FileExistsError(f"{path} already exists; save(path, overwrite=True) replaces it") from None
+
+    def save_new(self, folder: str | Path) -> Path:
+        """Save the record under a new name in `folder`, never replacing a file, and return the path."""
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
+        for number in range(1, MAX_NEW_NAMES + 1):
+            path = Path(folder) / f"{self.game}-{stamp}{'' if number == 1 else f'-{number}'}.json"
+            try:
+                self.save(path)
+                return path
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"no free file name for {self.game}-{stamp} in {folder}")
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -133,7 +219,7 @@ class GameRecord:
         """Load a record saved by :meth:`save`."""
         try:
             data = Path(path).read_bytes()
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, TypeError) as error:
             raise RecordError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
         return cls.from_json(data)
 
@@ -142,23 +228,25 @@ class GameRecord:
         """Build a record from plain values, checking everything and replaying it."""
         if not isinstance(data, dict):
             raise RecordError("a saved game must be a JSON object")
-        expected = {"format", "version", "game", "rules", "seed", "actions"}
+        version = data.get("version")
+        if data.get("format") != FORMAT or type(version) is not int or version not in READABLE_VERSIONS:
+            raise RecordError(f"not a colorlab record: format must be {FORMAT!r} and version "
+                              f"{' or '.join(map(str, READABLE_VERSIONS))}")
+        expected = {"format", "version", "game", "rules", "seed", "actions"} | ({"marks"} if version >= 2 else set())
         if set(data) != expected:
             extra, missing = set(data) - expected, expected - set(data)
             parts = [f"unknown field(s) {sorted(extra)}" if extra else "",
                      f"missing field(s) {sorted(missing)}" if missing else ""]
             raise RecordError("not a colorlab record: " + "; ".join(p for p in parts if p))
-        if data["format"] != FORMAT or type(data["version"]) is not int or data["version"] != VERSION:
-            raise RecordError(f"not a {FORMAT} version {VERSION} file")
         if not isinstance(data["game"], str):
             raise RecordError("field 'game' must be a string")
         spec = game_spec(data["game"])
         seed = data["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise RecordError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+            raise RecordError(f"seed must be a whole number from 0 to 2**63 - 1, not {brief(seed)}")
         try:
             rules = spec.rules_type.from_dict(data["rules"])
-        except RuleError as error:
+        except (ValueError, TypeError, LookupError, OverflowError) as error:
             raise RecordError(f"bad rules: {error}") from None
         if not isinstance(data["actions"], list) or len(data["actions"]) > MAX_ACTIONS:
             raise RecordError(f"actions must be a list of at most {MAX_ACTIONS}")
@@ -166,25 +254,35 @@ class GameRecord:
         for index, raw in enumerate(data["actions"]):
             try:
                 actions.append(spec.action_from_dict(raw))
-            except (ValueError, TypeError, KeyError, OverflowError) as error:
+            except (ValueError, TypeError, LookupError, OverflowError) as error:
                 raise RecordError(f"action {index} is malformed: {error}") from None
-        record = cls(spec.name, rules, seed, tuple(actions))
+        marks = data.get("marks", [])
+        if not isinstance(marks, list) or len(marks) > MAX_ACTIONS:
+            raise RecordError(f"marks must be a list of at most {MAX_ACTIONS}")
+        record = cls(spec.name, rules, seed, tuple(actions), tuple(Mark.from_dict(mark) for mark in marks))
         record.check()
         return record
 
     def check(self) -> None:
-        """Replay the record, refusing it if any action is illegal."""
+        """Replay the record, refusing it if the rules cannot start a game or any action is illegal."""
         states = self.states()
-        next(states)
+        try:
+            next(states)
+        except (ValueError, TypeError, LookupError, OverflowError) as error:
+            raise RecordError(f"bad rules: {error}") from error
         for index in range(len(self.actions)):
             try:
                 next(states)
             except IllegalAction as error:
                 raise RecordError(f"action {index} is illegal: {error}") from None
+            except (ValueError, TypeError, LookupError, OverflowError) as error:
+                raise RecordError(f"action {index} cannot be replayed: {error}") from error
 
 
 def strict_json(text: str | bytes) -> Any:
     """Parse JSON, refusing oversize input, NaN, duplicate keys and deep nesting."""
+    if not isinstance(text, (str, bytes)):
+        raise RecordError(f"a saved game is JSON text, not {type(text).__name__}")
     size = len(text)
     if isinstance(text, str) and size <= MAX_BYTES:
         size = len(text.encode("utf-8", "surrogatepass"))
@@ -260,5 +358,5 @@ def read_action(data: Any, kinds: dict[str, tuple[type, dict[str, type]]]) -> tu
     for name, expected in fields.items():
         value = data[name]
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise ValueError(f"{name} must be {expected.__name__}, not {value!r}")
+            raise ValueError(f"{name} must be {expected.__name__}, not {brief(value)}")
     return kind, {name: data[name] for name in fields}

@@ -31,12 +31,32 @@ import typing
 from typing import Any
 
 
+BRIEF_CHARS = 60
+
+
+def brief(value: Any) -> str:
+    """Show a value in a message: its repr, cut short, and never failing (huge numbers included).
+
+    >>> brief(10**5000)
+    'a very large whole number'
+    >>> len(brief("x" * 100)), brief("x" * 100)[-3:]
+    (60, 'xx…')
+    """
+    if isinstance(value, int) and abs(value) >= 10**BRIEF_CHARS:
+        return "a very large whole number"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= BRIEF_CHARS else text[:BRIEF_CHARS - 1] + "…"
+
+
 class RuleError(ValueError):
     """A rule value that the game cannot use."""
 
     def __init__(self, field: str, value: Any, allowed: str):
         self.field, self.value, self.allowed = field, value, allowed
-        super().__init__(f"{field} = {value!r} is not allowed: {allowed}")
+        super().__init__(f"{field} = {brief(value)} is not allowed: {allowed}")
 
 
 class IllegalAction(ValueError):
@@ -84,7 +104,7 @@ class ChangeRules:
 
     def describe(self) -> str:
         """Say the change in words."""
-        return "Rules changed: " + ", ".join(f"{name} = {value!r}" for name, value in self.changes) + "."
+        return "Rules changed: " + ", ".join(f"{name} = {brief(value)}" for name, value in self.changes) + "."
 
     def to_dict(self) -> dict:
         return {"type": "rules", "changes": dict(self.changes)}
@@ -100,7 +120,7 @@ class ChangeRules:
 def check_seat(value: Any, seats: int, error: type[IllegalAction], word: str = "player") -> int:
     """Refuse a seat number that is not a whole number from 0 to seats - 1."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
-        raise error(f"there is no {word} {value!r}; {word}s are numbered 0 to {seats - 1}")
+        raise error(f"there is no {word} {brief(value)}; {word}s are numbered 0 to {seats - 1}")
     return value
 
 

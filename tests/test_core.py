@@ -476,15 +476,15 @@ def test_non_utf8_bytes_are_refused():
 
 def test_unknown_or_missing_top_level_fields_are_refused():
     refused(record_dict(comment="a fine game"), "comment")
-    for field in ("format", "version", "game", "rules", "seed", "actions"):
+    for field in ("format", "version", "game", "rules", "seed", "actions", "marks"):
         data = record_dict()
         del data[field]
         refused(data, field)
 
 
 @pytest.mark.parametrize("changes", [
-    dict(format="colorlab-recording"), dict(format=None), dict(version=2), dict(version=0),
-    dict(version="1"), dict(version=True), dict(version=1.0),
+    dict(format="colorlab-recording"), dict(format=None), dict(version=3), dict(version=0),
+    dict(version="1"), dict(version=True), dict(version=1.0), dict(version=2.0), dict(version=[2]),
 ])
 def test_wrong_format_or_version_is_refused(changes):
     refused(record_dict(**changes), "version")

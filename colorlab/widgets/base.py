@@ -8,13 +8,21 @@ and the refusal is shown inside the widget (``notice``) while the true state is
 sent again. No learner action ends in a traceback.
 
 The base also keeps the game record, so history (step back and forward), undo,
-save, load and replay work the same way for every game.
+save, load and replay work the same way for every game. An undo or a load
+changes what happened, so it marks the game as a practice game (in the view,
+the record and the saved file); a class can switch undo and loading off
+(``undo=False``, ``loading=False``), and then the page hides those buttons and
+the kernel refuses them anyway. Saves from the page go only to the widget's
+folder (the notebook's folder), under a new name each time: the page never
+names a path.
+
+An intent is handled and then cleared (``intent`` goes back to None, and the
+page's copy is never echoed to other pages), so nothing a player chose stays in
+a synced trait.
 """
 
 from __future__ import annotations
 
-import datetime
-import json
 import logging
 import math
 import random
@@ -26,10 +34,12 @@ import traitlets
 
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour
 from colorlab.record import GameRecord, RecordError
-from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase
+from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase, brief
 
 STATIC = Path(__file__).parent / "static"
 MAX_INTENT_CHARS = 200_000
+MAX_INTENT_DEPTH = 8
+LARGEST_PAGE_NUMBER = 2**53  # a browser's numbers are exact only up to here
 log = logging.getLogger(__name__)
 
 
@@ -37,15 +47,51 @@ class IntentError(ValueError):
     """A message from the browser that is not a well-formed intent."""
 
 
+def plain_json_problem(value: Any) -> str | None:
+    """What makes `value` unlike anything a browser's JSON could hold, if anything?
+
+    Numbers must be finite and within a browser's exact range, keys text, nesting
+    shallow and the whole small; the walk stops at the first problem.
+    """
+    budget = MAX_INTENT_CHARS
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_INTENT_DEPTH:
+            return "is nested too deeply"
+        if isinstance(item, dict):
+            if not all(isinstance(key, str) for key in item):
+                return "has a field name that is not text"
+            budget -= sum(len(key) + 4 for key in item)
+            pending.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            pending.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str):
+            budget -= len(item)
+        elif isinstance(item, int) and not isinstance(item, bool):
+            if abs(item) > LARGEST_PAGE_NUMBER:
+                return "holds a number too large"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return "holds a number that is not finite"
+        elif not (item is None or isinstance(item, bool)):
+            return f"holds a {type(item).__name__}"
+        budget -= 2
+        if budget < 0:
+            return "is far too large"
+    return None
+
+
 def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
     """Refuse an intent that is not an object with a known type and exactly the right fields."""
     if not isinstance(raw, dict):
         raise IntentError("the browser sent something that is not an intent")
-    if len(json.dumps(raw, default=str)) > MAX_INTENT_CHARS:
-        raise IntentError("the browser sent an intent that is far too large")
+    problem = plain_json_problem(raw)
+    if problem:
+        raise IntentError(f"the browser sent an intent that {problem}")
     kind = raw.get("type")
-    if kind not in fields:
-        raise IntentError(f"unknown intent {kind!r}")
+    if not isinstance(kind, str) or kind not in fields:
+        raise IntentError(f"unknown intent {brief(kind)}")
     expected = dict(fields[kind], type=str, seq=int)
     extra = set(raw) - set(expected)
     if extra:
@@ -57,12 +103,8 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
             raise IntentError(f"intent {kind!r} needs the field {name!r}")
         value = raw[name]
         allowed = kinds if isinstance(kinds, tuple) else (kinds,)
-        if isinstance(value, bool) and bool not in allowed:
-            raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {value!r}")
-        if not isinstance(value, allowed):
-            raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {value!r}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise IntentError(f"{name} must be a finite number, not {value!r}")
+        if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
+            raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {brief(value)}")
     return raw
 
 
@@ -86,7 +128,8 @@ class GuardedWidget(anywidget.AnyWidget):
 
     notice = traitlets.Dict().tag(sync=True)
     palette = traitlets.Unicode("default").tag(sync=True)
-    intent = traitlets.Any(None).tag(sync=True)
+    # Never echoed to the other pages, and cleared once handled: an intent may hold a secret answer.
+    intent = traitlets.Any(None).tag(sync=True, echo_update=False)
     assets = traitlets.Dict().tag(sync=True)
 
     WRITABLE = frozenset({"intent", "palette"})
@@ -112,7 +155,7 @@ class GuardedWidget(anywidget.AnyWidget):
         """Accept from the browser only the traits it may write; re-send the others."""
         refused = [name for name in sync_data if name not in self.WRITABLE]
         accepted = {name: value for name, value in sync_data.items() if name in self.WRITABLE}
-        if "palette" in accepted and accepted["palette"] not in PALETTES:
+        if "palette" in accepted and not (isinstance(accepted["palette"], str) and accepted["palette"] in PALETTES):
             refused.append("palette")
             del accepted["palette"]
         if accepted:
@@ -124,7 +167,10 @@ class GuardedWidget(anywidget.AnyWidget):
     @traitlets.observe("intent")
     def _on_intent(self, change: dict) -> None:
         if change["new"] is not None:
-            self.act(change["new"])
+            try:
+                self.act(change["new"])
+            finally:
+                self.intent = None
 
     def act(self, raw: Any) -> None:
         """Check and carry out one intent; show a refusal inside the widget instead of raising."""
@@ -141,7 +187,12 @@ class GuardedWidget(anywidget.AnyWidget):
 
 
 class GameWidget(GuardedWidget):
-    """A game table in the notebook: a thin view over a game record."""
+    """A game table in the notebook: a thin view over a game record.
+
+    `undo` and `loading` switch the Undo button and loading a saved game on or
+    off (a class may want both off: then every game is played straight through).
+    `folder` is where Save writes (by default the folder the notebook runs in).
+    """
 
     title = "Game"
 
@@ -156,8 +207,11 @@ class GameWidget(GuardedWidget):
         "new_game": {},
     }
 
-    def __init__(self, record: GameRecord, **kwargs: Any):
+    def __init__(self, record: GameRecord, *, undo: bool = True, loading: bool = True,
+                 folder: str | Path | None = None, **kwargs: Any):
         super().__init__(**kwargs)
+        self.allows_undo, self.allows_loading = bool(undo), bool(loading)
+        self.folder = Path.cwd() if folder is None else Path(folder)
         self.cursor: int | None = None
         self.assets = self.static_assets()
         self.record = record
@@ -246,7 +300,14 @@ class GameWidget(GuardedWidget):
         view = self.snapshot(shown)
         view["history"] = {"step": len(self._states) - 1 if self.cursor is None else self.cursor,
                            "length": len(self._states) - 1, "live": self.cursor is None}
+        view["practice"] = {"undo": self.allows_undo, "loading": self.allows_loading, "note": self.practice_note()}
         self.view = view
+
+    def practice_note(self) -> str:
+        """What tells learner and teacher that undo or loading changed this game ('' if nothing did)?"""
+        if not self.record.marks:
+            return ""
+        return "Practice game: " + "; ".join(mark.describe() for mark in self.record.marks) + "."
 
     # --- the browser's side ----------------------------------------------------------------
 
@@ -272,15 +333,23 @@ class GameWidget(GuardedWidget):
         self.cursor = None
 
     def _undo(self, intent: dict) -> None:
+        if not self.allows_undo:
+            raise IllegalAction("undo is switched off for this game")
         self.undo()
 
     def _save(self, intent: dict) -> None:
-        path = self.save()
-        self.say(f"Saved the game to {path}.")
+        try:
+            path = self.save()
+        except OSError as error:
+            raise IllegalAction(f"the game could not be saved ({error.strerror or 'the folder refused it'})") from None
+        self.say(f"Saved the game as {path.name} in the notebook's folder.")
 
     def _load(self, intent: dict) -> None:
+        if not self.allows_loading:
+            raise IllegalAction("loading a saved game is switched off for this game")
         self.load_text(intent["text"])
-        self.say("Loaded the saved game: step through it with the history buttons.")
+        self.say("Loaded the saved game: step through it with the history buttons. "
+                 "It counts as a practice game.")
 
     def _new_game(self, intent: dict) -> None:
         self.set_record(self.fresh_record())
@@ -289,30 +358,31 @@ class GameWidget(GuardedWidget):
     # --- the notebook's side ---------------------------------------------------------------
 
     def undo(self) -> None:
-        """Take back your last move (and the bots' replies after it)."""
+        """Take back your last move (and the bots' replies after it); the game becomes a practice game."""
         steps = self.undo_steps()
         if steps <= 0:
             raise IllegalAction("there is nothing of yours to undo")
         self.set_record(self.record.undo(steps))
-        self.say(f"Took back {steps} action(s).")
+        self.say(f"Took back {steps} action(s). This is now a practice game.")
 
-    def save(self, path: str | Path | None = None) -> Path:
-        """Save the game record as JSON (by default beside the notebook) and say where."""
+    def save(self, path: str | Path | None = None, overwrite: bool = False) -> Path:
+        """Save the game record as JSON and return where; by default under a new name in `folder`.
+
+        An existing file is replaced only with ``overwrite=True``.
+        """
         if path is None:
-            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-            path = Path(f"{self.record.game}-{stamp}.json")
-        path = Path(path)
-        self.record.save(path)
-        return path
+            return self.record.save_new(self.folder)
+        self.record.save(path, overwrite)
+        return Path(path)
 
     def load(self, path: str | Path) -> None:
-        """Load a saved game from a JSON file."""
-        self.set_record(self._checked(GameRecord.load(path)))
+        """Load a saved game from a JSON file (it is marked as loaded)."""
+        self.set_record(self._checked(GameRecord.load(path)).loaded())
         self.refresh()
 
     def load_text(self, text: str) -> None:
-        """Load a saved game from the text of its JSON file."""
-        self.set_record(self._checked(GameRecord.from_json(text)))
+        """Load a saved game from the text of its JSON file (it is marked as loaded)."""
+        self.set_record(self._checked(GameRecord.from_json(text)).loaded())
 
     def _checked(self, record: GameRecord) -> GameRecord:
         if record.game != self.record.game:

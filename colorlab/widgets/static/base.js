@@ -28,12 +28,13 @@ function figureIcon(name, assets, size = 48) {
     h("text", {x: 97, y: 98, "text-anchor": "end", class: "colorlab-glyph"}, assets.glyphs[colour]));
 }
 
-// Send an intent to Python; a counter makes every intent a fresh value.
+// Send an intent to Python; a counter shared by every view on the page makes each intent a fresh
+// value (Python clears the intent once handled, and a trait set to its current value would not sync).
+let intentsSent = 0;
 function makeSender(model) {
-  let seq = 0;
   return (intent) => {
-    seq += 1;
-    model.set("intent", {...intent, seq});
+    intentsSent += 1;
+    model.set("intent", {...intent, seq: intentsSent});
     model.save_changes();
   };
 }
@@ -64,26 +65,34 @@ function paletteSwitch(model, assets) {
 
 function historyBar(view, send, extra = []) {
   const {step, length, live} = view.history;
+  const {undo, loading, note} = view.practice;
   const go = (to) => send({type: "history", step: Math.max(0, Math.min(length, to))});
   const button = (key, label, title, onclick, disabled = false) =>
     h("button", {"data-key": key, "data-action": key, title, "aria-label": title, onclick, disabled}, label);
-  return h("div", {class: "colorlab-history", role: "group", "aria-label": "History"},
+  const bar = h("div", {class: "colorlab-history", role: "group", "aria-label": "History"},
     button("first", "«", "First move", () => go(0), step === 0),
     button("back", "◀", "Step back", () => go(step - 1), step === 0),
     h("span", {class: "colorlab-step", "data-testid": "step"}, live ? `move ${step} (live)` : `move ${step} of ${length}`),
     button("forward", "▶", "Step forward", () => go(step + 1), live),
     button("latest", "»", "Back to the game", () => send({type: "live"}), live),
-    button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live),
+    undo ? button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live) : null,
     button("save", "Save", "Save the game to a file beside the notebook", () => send({type: "save"})),
-    h("label", {class: "colorlab-load"}, "Load ",
-      h("input", {type: "file", accept: ".json,application/json", "data-key": "load", "data-action": "load",
-                  "aria-label": "Load a saved game",
-                  onchange: (event) => {
-                    const file = event.target.files[0];
-                    if (file) file.text().then((text) => send({type: "load", text}));
-                  }})),
+    loading ? loadPicker(send) : null,
     button("new", "New game", "Start a new game with the same rules", () => send({type: "new_game"})),
     ...extra);
+  if (note) bar.append(h("p", {class: "colorlab-practice", "data-testid": "practice"}, note));
+  return bar;
+}
+
+// A file picker that sends the text of a saved game (never its path) to Python.
+function loadPicker(send) {
+  return h("label", {class: "colorlab-load"}, "Load ",
+    h("input", {type: "file", accept: ".json,application/json", "data-key": "load", "data-action": "load",
+                "aria-label": "Load a saved game",
+                onchange: (event) => {
+                  const file = event.target.files[0];
+                  if (file) file.text().then((text) => send({type: "load", text}));
+                }}));
 }
 
 // Lay out a game's table: its root (carrying the palette), a body to redraw, and the notice line.
