@@ -41,15 +41,23 @@ def seconds_per_solve(case: tuple, loops: int = LOOPS) -> float:
     return timeit.timeit("solve(layout, hand, task)", globals=names, number=loops) / loops
 
 
-def bench_solve() -> Row:
+def as_names(case: tuple) -> tuple:
+    """The same case with every figure given as a string such as "red star", the task as a list of nine."""
+    layout, hand, task = case
+    return ([str(card) for card in layout], [str(card) for card in hand],
+            [None if cell is None else str(cell) for cell in task.cells])
+
+
+def bench_solve(names: bool = False) -> Row:
     """Time `solve` on every case; report the median over cases, then over repeats."""
-    cases = solve_cases()
+    cases = [as_names(case) for case in solve_cases()] if names else solve_cases()
     repeats = [statistics.median(seconds_per_solve(case) for case in cases) for _ in range(REPEATS)]
     micro = statistics.median(repeats) * 1e6
     solvable = sum(bool(colorform.solve(*case)) for case in cases)
-    return Row(f"colorform.solve, hand of 4, 4 turns ({CASES} cases x {LOOPS} loops x {REPEATS})",
+    given = "figures as strings" if names else "figure objects"
+    return Row(f"colorform.solve, {given}, hand of 4, 4 turns ({CASES} cases x {LOOPS} loops x {REPEATS})",
                f"{micro:.1f}", "µs/call", f"< {SOLVE_TARGET_US:g}", verdict(micro < SOLVE_TARGET_US),
-               f"solve: {solvable} of {CASES} cases have a solution.")
+               "" if names else f"solve: {solvable} of {CASES} cases have a solution.")
 
 
 def games_per_second(rules: colorform.Rules, seeds: range) -> tuple[float, list[int]]:
@@ -81,6 +89,6 @@ def bench_games(name: str, rules: colorform.Rules, target: float | None) -> Row:
 
 def run() -> list[Row]:
     """Run the solver and game benchmarks."""
-    return [bench_solve(),
+    return [bench_solve(), bench_solve(names=True),
             bench_games("base", colorform.Rules(players=4), GAMES_TARGET),
             bench_games("junior", colorform.Rules.junior(players=4), None)]

@@ -121,12 +121,16 @@ def test_solve_finds_exactly_the_minimal_solutions(cards, hand_size, task, match
     assert got == brute_force(layout, hand, task.cells, rules)
     assert [len(s.placements) for s in solutions] == sorted(len(s.placements) for s in solutions)
     assert solvable(layout, hand, task, rules) == bool(solutions)
+    names = [None if cell is None else str(cell) for cell in task.cells]
+    assert solve(list(map(str, layout)), list(map(str, hand)), names, rules) == solutions
     for s in solutions:
         assert why_not(layout, task, s.rotation, s.placements, s.mirrored, rules) == []
 
 
 def test_solve_reads_names_and_refuses_nonsense():
     assert solve(["red star"] * 9, [], grid(c4="blue star"))[0].placements == {}
+    assert solve([" Red  STAR"] * 9, ["blue heart"], [None] * 4 + ["Blue Star"] + [None] * 4) == \
+        solve([figure("red star")] * 9, [figure("blue heart")], grid(c4="blue star"))
     with pytest.raises(ValueError, match="pink"):
         solve(["pink star"] * 9, [], grid(c4="blue star"))
     with pytest.raises(ValueError, match="9 cards"):

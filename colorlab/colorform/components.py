@@ -90,10 +90,20 @@ class Figure(int):
 FIGURES: tuple[Figure, ...] = tuple(Figure(i) for i in range(36))
 
 
+FIGURES_BY_NAME: dict[str, Figure] = {str(fig): fig for fig in FIGURES}
+
+
 def figure(text: str | Figure) -> Figure:
     """Which figure does a phrase like ``"red star"`` name?"""
     if isinstance(text, Figure):
         return text
+    if isinstance(text, str) and text in FIGURES_BY_NAME:
+        return FIGURES_BY_NAME[text]
+    return _parse_figure(text)
+
+
+def _parse_figure(text: str) -> Figure:
+    """Read any spelling of a figure (capitals, extra spaces, colour codes), or say what is wrong."""
     if not isinstance(text, str):
         raise ValueError(f"{text!r} is not a figure; write it like 'red star'")
     words = text.lower().split()

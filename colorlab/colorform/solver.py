@@ -120,13 +120,23 @@ def as_layout(layout: Sequence) -> tuple[Figure, ...]:
     return cells
 
 
+def as_task(task: TaskCard | Sequence) -> TaskCard:
+    """A task card from a TaskCard or a list of nine cells (figures, names or None)."""
+    return task if isinstance(task, TaskCard) else _unnumbered_task(as_grid(task))
+
+
+@functools.lru_cache(maxsize=1024)
+def _unnumbered_task(cells: tuple) -> TaskCard:
+    # Cached so that a task given as a list has its turned images worked out once, not at every call.
+    return TaskCard(0, cells)
+
+
 def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
           rules: Rules = Rules()) -> list[Solution]:
     """List every minimal solution of `task`, fewest hand cards first."""
     layout = as_layout(layout)
     hand = tuple(card if type(card) is Figure else figure(card) for card in hand)
-    if not isinstance(task, TaskCard):
-        task = TaskCard(0, as_grid(task))
+    task = as_task(task)
     accepts = ACCEPTS[rules.matching]
     found = []
     for rotation, mirrored, placed in task.images[rules.rotations, rules.mirror_images]:
@@ -142,8 +152,7 @@ def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tupl
          rules: Rules, most_cards: int = 9) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
     """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
     accepts = ACCEPTS[rules.matching]
-    if not isinstance(task, TaskCard):
-        task = TaskCard(0, tuple(task))
+    task = as_task(task)
     held = 0
     for card in hand:
         held |= 1 << card
