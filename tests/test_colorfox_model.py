@@ -7,12 +7,13 @@ from collections import Counter
 import pytest
 
 from colorlab.colorfox import model
-from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, exchanges, next_action, play_game
+from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, next_action, play_game
 from colorlab.colorfox.components import OPPOSITE, SIDES, STEP, cards
 from colorlab.colorfox.model import (COLOUR_NAMES, CanStillPlay, CardNotInHand, CellTaken, ColoursDiffer,
-                                     Done, Exchange, ExchangesPending, NoExchange, NotConnected, Pass, Place,
-                                     TurnNotAllowed, UnknownPlayer, connections, edges_of, legal_places,
-                                     new_game, play, scores, winners)
+                                     Done, Exchange, ExchangesPending, HandBack, NoExchange, NotConnected,
+                                     NotYourPick, Offer, OfferPending, Pass, Place, TurnNotAllowed, UnknownPlayer,
+                                     connections, edges_of, fits, legal_actions, legal_exchanges, legal_places,
+                                     new_game, observation, outcome, play, rematch_due, scores, to_move, winners)
 from colorlab.colorfox.rules import Rules
 from colorlab.record import GameRecord
 from colorlab.rules import ChangeRules, GameOver, NotYourTurn
@@ -22,6 +23,9 @@ VARIANTS = [
     Rules(players=2, half_turn=True), Rules(players=3, exchanges=False),
     Rules(players=4, exchange_pick="opponent"), Rules(players=3, sticks_per_colour=3),
     Rules(players=2, set_score="square", max_set_size=4),
+    Rules(players=2, exchange_pick="opponent", sticks_per_colour=3),
+    Rules(players=3, passing="end when all pass", tie="shared win"),
+    Rules(players=2, sticks_per_colour=20), Rules(players=3, sticks_per_colour=20, passing="end when all pass"),
 ]
 BOTS = [RandomBot, GreedyBot, SetBuilder]
 
@@ -44,15 +48,47 @@ def check_invariants(state):
                 facing = edges_of(other, other_turned)[SIDES.index(OPPOSITE[name])]
                 assert edges[side] == facing, f"edge {name} of card at {(x, y)} does not match"
         assert turned is False or rules.half_turn
-    assert all(len(hand) <= rules.hand for hand in state.hands)
+    if rules.passing == "end when all pass":
+        assert all(len(hand) <= rules.hand for hand in state.hands)
     for cell in state.frontier:
         assert cell not in state.table
         assert any((cell[0] + dx, cell[1] + dy) in state.table for dx, dy in STEP.values())
     if state.over:
-        assert winners(state)
+        tied = len(model.leaders(state)) > 1
+        assert bool(rematch_due(state)) == (tied and rules.tie == "play once more")
+        assert winners(state) == ([] if rematch_due(state) else model.leaders(state))
+        assert legal_actions(state) == []
+    if state.offer is not None:
+        assert to_move(state) == state.offer.opponent != state.active
+    assert all(action.player == to_move(state) for action in legal_actions(state))
+
+
+def check_only_the_player_to_move_may_act(state):
+    """Every other player's action is refused and changes nothing."""
+    for other in range(state.players):
+        if other != to_move(state) and not state.over:
+            for action in (Pass(other), Done(other), HandBack(other, "red")):
+                refused(state, action, (NotYourTurn, NoExchange))
 
 
 def check_step(before, action, after):
+    assert action in legal_actions(before), "a bot chose an action the model does not list"
+    if before.rules.exchange_pick == "opponent":
+        assert not isinstance(action, Exchange), "the active player picked the stick taken"
+    if isinstance(action, Offer):
+        assert after.sticks == before.sticks and after.offer == action and to_move(after) == action.opponent
+    if isinstance(action, HandBack):
+        offer = before.offer
+        assert action.player == offer.opponent == to_move(before), "someone else chose for the opponent"
+        give, take = COLOUR_NAMES.index(offer.give), COLOUR_NAMES.index(action.colour)
+        assert after.sticks[offer.player][take] == before.sticks[offer.player][take] + 1
+        assert after.sticks[offer.opponent][give] == before.sticks[offer.opponent][give] + 1
+        assert after.offer is None
+    if isinstance(action, Pass):
+        drew = before.rules.passing == "draw a card" and bool(before.deck)
+        assert len(after.deck) == len(before.deck) - drew
+    if after.over and after.end_reason == "no one can place a card" and before.rules.passing == "draw a card":
+        assert not after.deck, "the game ended by passing with cards left to draw"
     if isinstance(action, Place):
         joined = Counter(connections(before, (action.x, action.y)))
         supply = dict(zip(COLOUR_NAMES, before.supply))
@@ -81,6 +117,7 @@ def test_random_games_keep_every_invariant(rules):
             after = play(state, action)
             check_invariants(after)
             check_step(state, action, after)
+            check_only_the_player_to_move_may_act(after)
             state, actions = after, actions + [action]
         record = GameRecord("colorfox", rules, seed, tuple(actions))
         again = GameRecord.from_json(record.to_json())
@@ -111,7 +148,7 @@ def state_with_exchange(rules=Rules(players=3)):
         state = new_game(rules, seed)
         agents = [GreedyBot(seed=s) for s in range(rules.players)]
         while not state.over:
-            if state.exchanges_left and exchanges(state):
+            if state.exchanges_left and legal_exchanges(state):
                 return state
             state = play(state, next_action(state, agents))
     pytest.skip("no exchange came up")
@@ -119,7 +156,7 @@ def state_with_exchange(rules=Rules(players=3)):
 
 def test_exchanges_swap_one_stick_each_and_keep_counts():
     state = state_with_exchange()
-    choice = exchanges(state)[0]
+    choice = legal_exchanges(state)[0]
     after = play(state, choice)
     give, take = COLOUR_NAMES.index(choice.give), COLOUR_NAMES.index(choice.take)
     assert after.sticks[choice.player][give] == state.sticks[choice.player][give] - 1
@@ -186,11 +223,11 @@ def test_live_rules_change_mid_game_and_others_are_refused():
         play(state, ChangeRules({"players": 3}))
 
 
-def test_scores_use_the_best_split_and_ties_are_shared():
-    state = play_game(Rules(players=2), seed=4).final_state()
+def test_scores_use_the_best_split_and_a_tie_can_be_shared():
+    state = play_game(Rules(players=2, tie="shared win"), seed=4).final_state()
     assert scores(state) == [model.score_sticks(model.stick_counts(state, p), state.rules) for p in range(2)]
     tied = dataclasses.replace(state, sticks=(state.sticks[0], state.sticks[0]))
-    assert winners(tied) == [0, 1]
+    assert winners(tied) == [0, 1] and rematch_due(tied) == []
 
 
 def test_the_deck_has_54_cards():

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from colorlab.colorfox import GreedyBot, Rules, observation
+from colorlab.colorfox import GreedyBot, Place, Rules, model, observation, play_game
 from colorlab.colorfox.view import ColorFoxGame
 from colorlab.rules import ChangeRules
 
@@ -149,3 +149,101 @@ def test_a_still_picture_is_offered_without_a_kernel():
     bundle = table()._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "<svg" in data["text/html"] and "ColorFox table" in data["text/html"]
+
+
+INTENT_TYPES = {"Place": "place", "Exchange": "exchange", "Offer": "offer", "HandBack": "hand_back",
+                "Done": "done", "Pass": "pass"}
+
+
+def intent_for(action):
+    """The page's intent for a model action of seat 0."""
+    fields = action._asdict() if isinstance(action, Place) else dataclasses.asdict(action)
+    return {"type": INTENT_TYPES[type(action).__name__], **{k: v for k, v in fields.items() if k != "player"}}
+
+
+def check_view_size(widget):
+    players = widget.state.players
+    view = widget.view
+    assert [len(view[key]) for key in ("names", "sticks", "hand_sizes", "scores", "sets")] == [players] * 5
+    assert sorted(widget.bots) == list(range(1, players))
+    assert len(view["hand"]) == len(widget.state.hands[0])
+
+
+def play_through_the_page(widget, steps=800):
+    """Play seat 0 by the page's intents (a greedy bot's choices) and let the bots move, to the end."""
+    me = GreedyBot(seed=widget.record.seed)
+    for _ in range(steps):
+        check_view_size(widget)
+        if widget.state.over:
+            return
+        if widget.view["bots_to_move"]:
+            browser_sends(widget, {"type": "bot"})
+        else:
+            browser_sends(widget, intent_for(me.act(widget.state, 0)))
+        assert widget.notice.get("kind") != "error", widget.notice
+    raise AssertionError("the game did not end")
+
+
+def test_the_widget_follows_players_changed_in_the_rule_editor_and_a_loaded_game():
+    widget = ColorFoxGame(bots=1, seed=2)
+    editor = widget.rule_editor()
+    editor.controls["exchange_pick"].value = "opponent"
+    editor.controls["players"].value = 4
+    assert widget.state.players == 4 and widget.state.rules.exchange_pick == "opponent"
+    play_through_the_page(widget)
+    saved = play_game(Rules(players=3, exchange_pick="opponent"), seed=5)
+    browser_sends(widget, {"type": "load", "text": saved.undo(len(saved.actions) // 2).to_json()})
+    assert widget.state.players == 3
+    play_through_the_page(widget)
+    browser_sends(widget, {"type": "load", "text": play_game(Rules(players=2), seed=1).undo(9).to_json()})
+    play_through_the_page(widget)
+
+
+def a_widget_where(rules, seed_range, wanted):
+    """A widget (seat 0 played by a greedy bot until then) at the first state where `wanted(state)` holds."""
+    for seed in seed_range:
+        widget = ColorFoxGame(rules, bot="greedy", seed=seed)
+        me = GreedyBot(seed=seed)
+        while not widget.state.over and not wanted(widget.state):
+            if model.to_move(widget.state) == 0:
+                widget.play(me.act(widget.state, 0))
+            else:
+                widget.bot_move()
+        if not widget.state.over:
+            widget.refresh()
+            return widget
+    pytest.skip("the wanted moment never came")
+
+
+def test_the_learner_offers_a_stick_and_sees_which_one_the_bot_hands_back():
+    rules = Rules(players=2, exchange_pick="opponent")
+    widget = a_widget_where(rules, range(80), lambda s: s.active == 0 and any(
+        isinstance(a, model.Offer) for a in model.legal_actions(s)))
+    offer = next(a for a in model.legal_actions(widget.state) if isinstance(a, model.Offer))
+    before = widget.record
+    browser_sends(widget, {"type": "exchange", "opponent": 1, "give": offer.give, "take": offer.give})
+    assert widget.notice["kind"] == "error" and widget.record == before
+    browser_sends(widget, {"type": "offer", "opponent": 1, "give": offer.give})
+    assert widget.view["offer"] == {"player": 0, "opponent": 1, "give": offer.give}
+    assert widget.view["to_move"] == 1 and widget.view["bots_to_move"] and widget.view["legal"] == []
+    browser_sends(widget, {"type": "bot"})
+    answer = widget.record.actions[-1]
+    assert isinstance(answer, model.HandBack) and answer.player == 1
+    assert f"hands back {answer.colour} to You" in widget.notice["text"]
+
+
+def test_when_a_bot_offers_a_stick_the_learner_chooses_what_to_hand_back():
+    rules = Rules(players=2, exchange_pick="opponent")
+    widget = a_widget_where(rules, range(80), lambda s: s.offer is not None and s.offer.opponent == 0)
+    give = widget.state.offer.give
+    assert widget.view["to_move"] == 0 and not widget.view["bots_to_move"] and widget.view["legal"] == []
+    browser_sends(widget, {"type": "bot"})
+    assert isinstance(widget.record.actions[-1], model.Offer)
+    choices = [a.colour for a in model.legal_actions(widget.state)]
+    mine = dict(widget.view["sticks"][0])
+    browser_sends(widget, {"type": "hand_back", "colour": give})
+    assert widget.notice["kind"] == "error"
+    browser_sends(widget, {"type": "hand_back", "colour": choices[-1]})
+    assert widget.notice["kind"] == "info" and isinstance(widget.record.actions[-1], model.HandBack)
+    assert widget.view["sticks"][0][choices[-1]] == mine[choices[-1]] - 1
+    assert widget.view["sticks"][0][give] == mine[give] + 1

@@ -6,30 +6,22 @@
 - :class:`SetBuilder` places like the greedy bot but exchanges with care: it takes
   the colour that completes its sets and gives what helps the leader least.
 
-When the rules let the opponent pick the stick it hands over, the loop asks the
-opponent's bot (:meth:`stick_to_give`).
+When the rules let the opponent pick the stick it hands over, a bot offers a
+stick, and the bot of the opponent answers (:meth:`RandomBot.stick_to_hand_back`)
+on its own move: the loop always asks the bot of the player to move.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import statistics
 
 from colorlab.agents import SeededAgent, play_out
-from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, Pass, Place, State, connections,
-                                     legal_places, legal_spots, scores, stick_counts)
+from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, State,
+                                     connections, hand_backs, legal_exchanges, legal_places, legal_spots,
+                                     scores, stick_counts, to_move)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
-
-
-def exchanges(state: State) -> list[Exchange]:
-    """Which exchanges may the active player make now?"""
-    me = state.active
-    mine = state.sticks[me]
-    return [Exchange(me, other, give, take)
-            for other in range(state.players) if other != me
-            for give, have in zip(COLOUR_NAMES, mine) if have
-            for take, theirs in zip(COLOUR_NAMES, state.sticks[other]) if theirs and take != give]
 
 
 def gain(state: State, player: int, more: dict[str, int]) -> int:
@@ -49,26 +41,35 @@ def place_value(state: State, place: Place) -> tuple[int, int]:
     return gain(state, place.player, more), sum(more.values())
 
 
+def answers(state: State, offer: Offer) -> list[Exchange]:
+    """Which exchanges could an offer become, one per stick the opponent might hand back?"""
+    return [Exchange(offer.player, offer.opponent, offer.give, name)
+            for name, n in zip(COLOUR_NAMES, state.sticks[offer.opponent]) if n and name != offer.give]
+
+
 class RandomBot(SeededAgent):
     """Plays any fitting card and any exchange, at random."""
 
     def act(self, state: State, player: int):
+        if state.offer is not None:
+            return HandBack(player, self.stick_to_hand_back(state, player))
         if state.exchanges_left:
-            options = exchanges(state)
+            options = legal_exchanges(state)
             return self.rng.choice(options) if options and self.rng.random() < 0.5 else Done(player)
         spots = legal_spots(state, player)
         return Place(player, *self.rng.choice(spots)) if spots else Pass(player)
 
-    def stick_to_give(self, state: State, me: int, to: int, not_colour: str) -> str | None:
-        """Which of my sticks do I hand over when an opponent exchanges with me?"""
-        held = [name for name, n in stick_counts(state, me).items() if n and name != not_colour]
-        return self.rng.choice(held) if held else None
+    def stick_to_hand_back(self, state: State, player: int) -> str:
+        """Which of my sticks do I hand back for the stick I was offered?"""
+        return self.rng.choice(hand_backs(state)).colour
 
 
 class GreedyBot(RandomBot):
     """Takes what scores most now."""
 
     def act(self, state: State, player: int):
+        if state.offer is not None:
+            return HandBack(player, self.stick_to_hand_back(state, player))
         if state.exchanges_left:
             return self.best_exchange(state) or Done(player)
         places = legal_places(state, player)
@@ -81,17 +82,26 @@ class GreedyBot(RandomBot):
         """How good is this exchange for me?"""
         return gain(state, exchange.player, {exchange.give: -1, exchange.take: 1})
 
-    def best_exchange(self, state: State) -> Exchange | None:
-        """Which exchange helps most, if any helps at all?"""
-        options = [(self.exchange_value(state, e), e) for e in exchanges(state)]
+    def move_value(self, state: State, move: Exchange | Offer) -> float:
+        """How good is an exchange, or an offer on average over what the opponent may hand back?"""
+        if isinstance(move, Offer):
+            return statistics.fmean(self.exchange_value(state, e) for e in answers(state, move))
+        return self.exchange_value(state, move)
+
+    def best_exchange(self, state: State) -> Exchange | Offer | None:
+        """Which exchange (or offer) helps most, if any helps at all?"""
+        options = [(self.move_value(state, move), move) for move in legal_exchanges(state)]
         if not options:
             return None
         value, best = max(options, key=lambda pair: pair[0])
         return best if value > 0 else None
 
-    def stick_to_give(self, state: State, me: int, to: int, not_colour: str) -> str | None:
-        held = [name for name, n in stick_counts(state, me).items() if n and name != not_colour]
-        return max(held, key=lambda name: gain(state, me, {name: -1}), default=None)
+    def hand_back_value(self, state: State, exchange: Exchange) -> float:
+        """How good is it for me (the opponent) to hand back `exchange.take` for `exchange.give`?"""
+        return gain(state, exchange.opponent, {exchange.give: 1, exchange.take: -1})
+
+    def stick_to_hand_back(self, state: State, player: int) -> str:
+        return max(answers(state, state.offer), key=lambda e: self.hand_back_value(state, e)).take
 
 
 class SetBuilder(GreedyBot):
@@ -104,14 +114,16 @@ class SetBuilder(GreedyBot):
         leader = max(range(state.players), key=lambda p: (points[p], p != exchange.player))
         return mine - theirs * (1.0 if exchange.opponent == leader else 0.5)
 
+    def hand_back_value(self, state: State, exchange: Exchange) -> float:
+        mine = gain(state, exchange.opponent, {exchange.give: 1, exchange.take: -1})
+        theirs = gain(state, exchange.player, {exchange.give: -1, exchange.take: 1})
+        return mine - theirs
+
 
 def next_action(state: State, agents: list):
-    """What happens next at a table of bots (the opponent choosing a stick when the rules say so)?"""
-    action = agents[state.active].act(state, state.active)
-    if isinstance(action, Exchange) and state.rules.exchange_pick == "opponent":
-        take = agents[action.opponent].stick_to_give(state, action.opponent, state.active, action.give)
-        return dataclasses.replace(action, take=take) if take else Done(state.active)
-    return action
+    """What happens next at a table of bots? The bot of the player to move decides."""
+    seat = to_move(state)
+    return agents[seat].act(state, seat)
 
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,

@@ -3,20 +3,32 @@
 ``new_game(rules, seed)`` deals the hands and lays the start card;
 ``play(state, action)`` returns the next state or raises an
 :class:`~colorlab.rules.IllegalAction` subclass naming the broken rule.
+``to_move(state)`` says whose decision it is and ``legal_actions(state)`` lists
+what that player may do.
 
 A turn is one :class:`Place` (or a :class:`Pass` when no card of the hand fits
 anywhere), then, after connecting 2, 3 or 4 colours at once, up to 1, 2 or 3
-:class:`Exchange` actions, which the player may stop early with :class:`Done`.
-Then the hand is refilled and the next player moves.
+exchanges, which the player may stop early with :class:`Done`. Then the player
+draws and the next player moves.
+
+Who picks the stick taken in an exchange is a rule (``exchange_pick``). When
+the active player picks, an exchange is one :class:`Exchange`. When the
+opponent picks, the active player makes an :class:`Offer` (a stick given, an
+opponent named); the game then waits for that opponent, and only that
+opponent, to answer with a :class:`HandBack` choosing which of their own
+sticks goes back. Stick counts are public, so nothing hidden is shown.
 
 Cells are (x, y) with y growing downward; the start card lies at (0, 0). To
 keep the search for legal places fast, every empty cell next to the table
 keeps what its neighbours ask of it, packed in one integer: three bits a side
 for the colour wanted, and a mask of the sides that touch a card.
 
-Two points the rulebook leaves open are settled here: a tie is a shared win
-(the rulebook says to play once more), and a table where every player passed
-in a row ends the game even if cards are left to draw, since nothing can change.
+Two ends follow rules with the rulebook's reading by default. A tie (``tie``):
+the rulebook says to play once more, so a tied game has no winner and
+:func:`rematch_due` names the tied players; or the tie is a shared win. A table
+where no card fits (``passing``): every turn ends with drawing a card, passes
+included, so the game ends this way only when everyone has passed in turn with
+the pile empty; or it ends as soon as everyone has passed in turn.
 """
 
 from __future__ import annotations
@@ -74,6 +86,14 @@ class ExchangesPending(IllegalAction):
     """A card placed or a pass while the player still has exchanges to make or decline."""
 
 
+class NotYourPick(NoExchange):
+    """An exchange in which the wrong player chooses the stick taken, under the ``exchange_pick`` rule."""
+
+
+class OfferPending(NotYourTurn):
+    """Any action but the named opponent's hand-back while an exchange offer waits for it."""
+
+
 class Place(typing.NamedTuple):
     """Put card `card` (by number) from the hand on cell (x, y), half turned if allowed.
 
@@ -99,6 +119,23 @@ class Exchange:
 
 
 @dataclasses.dataclass(frozen=True)
+class Offer:
+    """Give one stick of colour `give` to `opponent`, who then chooses which stick to hand back."""
+
+    player: int
+    opponent: int
+    give: str
+
+
+@dataclasses.dataclass(frozen=True)
+class HandBack:
+    """Answer an exchange offer: hand one stick of colour `colour` back to the player who offered."""
+
+    player: int
+    colour: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Done:
     """Make no more exchanges this turn."""
 
@@ -112,7 +149,7 @@ class Pass:
     player: int
 
 
-Action = Place | Exchange | Done | Pass | ChangeRules
+Action = Place | Exchange | Offer | HandBack | Done | Pass | ChangeRules
 
 
 def card_code(edges: tuple) -> int:
@@ -153,7 +190,8 @@ class State:
     sticks: tuple[tuple[int, ...], ...]
     active: int = 0
     exchanges_left: int = 0
-    passes: int = 0
+    passes: int = 0  # passes in a row that drew no card
+    offer: Offer | None = None
     ending: bool = False
     over: bool = False
     end_reason: str = ""
@@ -231,6 +269,46 @@ def legal_places(state: State, player: int | None = None) -> list[Place]:
     return [Place(player, *spot) for spot in legal_spots(state, player)]
 
 
+def to_move(state: State) -> int:
+    """Whose decision is it: the active player's, or the opponent's who must answer an offer?"""
+    return state.active if state.offer is None else state.offer.opponent
+
+
+def legal_exchanges(state: State) -> list[Exchange | Offer]:
+    """Which exchanges (or, when the opponent picks, offers) may the active player make now?"""
+    if not state.exchanges_left or state.offer is not None or state.over:
+        return []
+    me, mine = state.active, state.sticks[state.active]
+    held = [(other, [name for name, n in zip(COLOUR_NAMES, state.sticks[other]) if n])
+            for other in range(state.players) if other != me]
+    gives = [name for name, n in zip(COLOUR_NAMES, mine) if n]
+    if state.rules.exchange_pick == "opponent":
+        return [Offer(me, other, give) for other, theirs in held for give in gives
+                if any(take != give for take in theirs)]
+    return [Exchange(me, other, give, take) for other, theirs in held for give in gives
+            for take in theirs if take != give]
+
+
+def hand_backs(state: State) -> list[HandBack]:
+    """Which sticks may the opponent named in the waiting offer hand back?"""
+    if state.offer is None:
+        return []
+    offer = state.offer
+    return [HandBack(offer.opponent, name) for name, n in zip(COLOUR_NAMES, state.sticks[offer.opponent])
+            if n and name != offer.give]
+
+
+def legal_actions(state: State) -> list[Action]:
+    """What may the player to move do now (rule changes aside)? Nobody else may act."""
+    if state.over:
+        return []
+    if state.offer is not None:
+        return hand_backs(state)
+    if state.exchanges_left:
+        return legal_exchanges(state) + [Done(state.active)]
+    return legal_places(state) or [Pass(state.active)]
+
+
 def play(state: State, action: Action) -> State:
     """Apply one action and return the new state; refuse an illegal one with a reason."""
     if state.over:
@@ -238,12 +316,18 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, ChangeRules):
         return action.apply(state)
     player = check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
+    if state.offer is not None:
+        return _answer(state, action)
+    if isinstance(action, HandBack):
+        raise NoExchange(f"no one is waiting for player {player} to hand back a stick")
     if player != state.active:
         raise NotYourTurn(f"it is player {state.active}'s turn, not player {player}'s")
     if type(action) is Place:
         return _place(state, action)
     if isinstance(action, Exchange):
         return _exchange(state, action)
+    if isinstance(action, Offer):
+        return _offer(state, action)
     if isinstance(action, Done):
         if not state.exchanges_left:
             raise NoExchange("there are no exchanges to decline")
@@ -306,27 +390,72 @@ def _exchange_possible(state: State) -> bool:
     return any(mine) and any(any(sticks) for p, sticks in enumerate(state.sticks) if p != state.active)
 
 
-def _exchange(state: State, action: Exchange) -> State:
+def _check_due(state: State, kind: str) -> None:
+    """Refuse an exchange that is not due, or not of the kind the ``exchange_pick`` rule asks for."""
     if not state.exchanges_left:
         raise NoExchange("no exchange is due: exchanges come after connecting 2 or more colours at once")
-    opponent = action.opponent
+    if kind == "offer" and state.rules.exchange_pick != "opponent":
+        raise NotYourPick("with these rules you choose the stick you take: make an exchange, not an offer")
+    if kind == "exchange" and state.rules.exchange_pick == "opponent":
+        raise NotYourPick("with these rules the opponent chooses which stick to hand back: offer a stick instead")
+
+
+def _check_offer(state: State, player: int, opponent, give) -> None:
+    """Refuse an exchange that names no opponent, or gives a stick the player lacks."""
     if isinstance(opponent, bool) or not isinstance(opponent, int) or not 0 <= opponent < state.players \
-            or opponent == action.player:
+            or opponent == player:
         raise NoExchange(f"player {opponent!r} is not an opponent")
-    if action.give not in COLOUR_NAMES or action.take not in COLOUR_NAMES:
+    if give not in COLOUR_NAMES:
+        raise NoExchange(f"sticks come in {', '.join(COLOUR_NAMES)}")
+    if not state.sticks[player][COLOUR_NAMES.index(give)]:
+        raise NoExchange(f"player {player} has no {give} stick to give")
+
+
+def _exchange(state: State, action: Exchange) -> State:
+    _check_due(state, "exchange")
+    _check_offer(state, action.player, action.opponent, action.give)
+    if action.take not in COLOUR_NAMES:
         raise NoExchange(f"sticks come in {', '.join(COLOUR_NAMES)}")
     if action.give == action.take:
         raise NoExchange("giving and taking the same colour changes nothing")
-    give, take = COLOUR_NAMES.index(action.give), COLOUR_NAMES.index(action.take)
-    mine, theirs = list(state.sticks[action.player]), list(state.sticks[opponent])
-    if not mine[give]:
-        raise NoExchange(f"player {action.player} has no {action.give} stick to give")
-    if not theirs[take]:
-        raise NoExchange(f"player {opponent} has no {action.take} stick to give back")
+    if not state.sticks[action.opponent][COLOUR_NAMES.index(action.take)]:
+        raise NoExchange(f"player {action.opponent} has no {action.take} stick to give back")
+    events = (f"Player {action.player}: gives {action.give} to player {action.opponent}, takes {action.take}.",)
+    return _swap(state, action.player, action.opponent, action.give, action.take, events)
+
+
+def _offer(state: State, action: Offer) -> State:
+    _check_due(state, "offer")
+    _check_offer(state, action.player, action.opponent, action.give)
+    if not any(n for name, n in zip(COLOUR_NAMES, state.sticks[action.opponent]) if name != action.give):
+        raise NoExchange(f"player {action.opponent} has no stick of another colour to hand back")
+    events = (f"Player {action.player}: offers {action.give} to player {action.opponent}, "
+              f"who chooses a stick to hand back.",)
+    return evolve(state, offer=action, events=events)
+
+
+def _answer(state: State, action: Action) -> State:
+    """Let only the opponent named in the waiting offer act, by handing a stick back."""
+    offer = state.offer
+    if action.player != offer.opponent or not isinstance(action, HandBack):
+        raise OfferPending(f"player {offer.opponent} must first choose which stick to hand back "
+                           f"to player {offer.player}")
+    if action.colour not in COLOUR_NAMES or action.colour == offer.give \
+            or not state.sticks[action.player][COLOUR_NAMES.index(action.colour)]:
+        choices = ", ".join(back.colour for back in hand_backs(state))
+        raise NoExchange(f"player {action.player} may hand back one of: {choices}")
+    events = (f"Player {action.player}: hands back {action.colour} to player {offer.player} "
+              f"(who gave {offer.give}).",)
+    return _swap(evolve(state, offer=None), offer.player, offer.opponent, offer.give, action.colour, events)
+
+
+def _swap(state: State, player: int, opponent: int, give: str, take: str, events: tuple[str, ...]) -> State:
+    """Move one `give` stick from player to opponent and one `take` stick back; one exchange is used."""
+    give, take = COLOUR_NAMES.index(give), COLOUR_NAMES.index(take)
+    mine, theirs = list(state.sticks[player]), list(state.sticks[opponent])
     mine[give], mine[take], theirs[give], theirs[take] = mine[give] - 1, mine[take] + 1, theirs[give] + 1, theirs[take] - 1
-    sticks = _with(_with(state.sticks, action.player, tuple(mine)), opponent, tuple(theirs))
+    sticks = _with(_with(state.sticks, player, tuple(mine)), opponent, tuple(theirs))
     left = state.exchanges_left - 1
-    events = (f"Player {action.player}: gives {action.give} to player {opponent}, takes {action.take}.",)
     state = evolve(state, sticks=sticks, exchanges_left=left, events=events)
     if left and _exchange_possible(state):
         return state
@@ -338,27 +467,33 @@ def _pass(state: State, action: Pass) -> State:
         raise ExchangesPending(f"player {action.player} has exchanges to make or decline")
     if legal_places(state):
         raise CanStillPlay(f"player {action.player} can place a card, so may not pass")
-    passes = state.passes + 1
-    events = (f"Player {action.player}: no card fits, passes.",)
+    draws = state.rules.passing == "draw a card" and bool(state.deck)
+    passes = 0 if draws else state.passes + 1
+    events = (f"Player {action.player}: no card fits, passes" + (" and draws a card." if draws else "."),)
     if passes >= state.players:
-        return evolve(state, passes=passes, over=True, end_reason="no one can place a card",
-                                   events=events + ("The game is over: no one can place a card.",))
-    return evolve(state, passes=passes, active=(state.active + 1) % state.players, events=events)
+        return _finish(evolve(state, passes=passes), "no one can place a card", events)
+    return _end_turn(evolve(state, passes=passes), events)
 
 
 def _end_turn(state: State, events: tuple[str, ...]) -> State:
-    """Refill the hand from the deck, then end the game or hand the turn on."""
+    """Draw at the end of the turn, then end the game or hand the turn on."""
     seat = state.active
     hand, deck = state.hands[seat], state.deck
-    missing = max(0, state.rules.hand - len(hand))
-    hand, deck = hand + deck[:missing], deck[missing:]
-    hands = _with(state.hands, seat, hand)
+    drawn = 1 if state.rules.passing == "draw a card" else max(0, state.rules.hand - len(hand))
+    hand, deck = hand + deck[:drawn], deck[drawn:]
+    state = evolve(state, hands=_with(state.hands, seat, hand), deck=deck, exchanges_left=0)
     if state.ending:
-        return evolve(state, hands=hands, deck=deck, exchanges_left=0, over=True,
-                      end_reason="a colour's sticks ran out",
-                      events=events + ("The game is over: a colour's sticks ran out.",))
-    return evolve(state, hands=hands, deck=deck, exchanges_left=0, active=(seat + 1) % state.players,
-                  events=events)
+        return _finish(state, "a colour's sticks ran out", events)
+    return evolve(state, active=(seat + 1) % state.players, events=events)
+
+
+def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
+    """End the game, and say so; say too when a tie means playing once more."""
+    state = evolve(state, over=True, end_reason=reason, events=events + (f"The game is over: {reason}.",))
+    if rematch_due(state):
+        tied = " and ".join(f"player {p}" for p in rematch_due(state))
+        state = evolve(state, events=state.events + (f"A tie between {tied}: play once more to find the winner.",))
+    return state
 
 
 def _with(items: tuple, index: int, value) -> tuple:
@@ -375,12 +510,25 @@ def scores(state: State, worth=None) -> list[int]:
     return [score_sticks(stick_counts(state, p), state.rules, worth) for p in range(state.players)]
 
 
-def winners(state: State) -> list[int]:
-    """Who has the most points (a tie is shared)? Empty until the game is over."""
-    if not state.over:
-        return []
+def leaders(state: State) -> list[int]:
+    """Who has the most points now?"""
     points = scores(state)
     return [p for p, score in enumerate(points) if score == max(points)]
+
+
+def winners(state: State) -> list[int]:
+    """Who won? Empty until the game is over, and after a tie that means playing once more."""
+    if not state.over or rematch_due(state):
+        return []
+    return leaders(state)
+
+
+def rematch_due(state: State) -> list[int]:
+    """Which tied players must play once more (the rulebook's reading of a tie)? Empty otherwise."""
+    if not state.over or state.rules.tie != "play once more":
+        return []
+    top = leaders(state)
+    return top if len(top) > 1 else []
 
 
 def observation(state: State, player: int) -> dict:
@@ -389,6 +537,8 @@ def observation(state: State, player: int) -> dict:
         "game": "colorfox",
         "you": player,
         "active": state.active,
+        "to_move": to_move(state),
+        "offer": dataclasses.asdict(state.offer) if state.offer else None,
         "table": [{"x": x, "y": y, "number": card.number, "turned": turned,
                    "edges": [c.value for c in edges_of(card, turned)]}
                   for (x, y), (card, turned) in state.table.items()],
@@ -402,6 +552,7 @@ def observation(state: State, player: int) -> dict:
         "over": state.over,
         "end_reason": state.end_reason,
         "winners": winners(state),
+        "rematch_due": rematch_due(state),
         "events": list(state.events),
     }
 
@@ -410,13 +561,16 @@ def action_to_dict(action: Action) -> dict:
     """Which plain JSON values describe this action?"""
     if isinstance(action, ChangeRules):
         return action.to_dict()
-    kind = {Place: "place", Exchange: "exchange", Done: "done", Pass: "pass"}[type(action)]
+    kind = {Place: "place", Exchange: "exchange", Offer: "offer", HandBack: "hand_back", Done: "done",
+            Pass: "pass"}[type(action)]
     fields = action._asdict() if isinstance(action, Place) else dataclasses.asdict(action)
     return {"type": kind, **fields}
 
 
 _FIELDS = {"place": (Place, {"player": int, "card": int, "x": int, "y": int, "turned": bool}),
            "exchange": (Exchange, {"player": int, "opponent": int, "give": str, "take": str}),
+           "offer": (Offer, {"player": int, "opponent": int, "give": str}),
+           "hand_back": (HandBack, {"player": int, "colour": str}),
            "done": (Done, {"player": int}),
            "pass": (Pass, {"player": int})}
 
@@ -434,4 +588,4 @@ def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game."""
     return {"scores": scores(final), "winners": winners(final), "rounds": len(final.table) - 1,
             "actions": actions, "end": final.end_reason, "cards placed": len(final.table) - 1,
-            "sticks left": sum(final.supply)}
+            "sticks left": sum(final.supply), "rematch due": bool(rematch_due(final))}

@@ -2,8 +2,10 @@
 
 You sit at seat 0. Pick a card from your hand (turn it if the rules allow), and
 the cells where it fits light up; click one to place it. After connecting two
-or more colours you may exchange sticks. The bots then move one by one, at the
-pace the page asks for, so that each move can be seen.
+or more colours you may exchange sticks; when the rules let the opponent pick,
+you offer a stick and the bot chooses what it hands back (and when a bot offers
+you a stick, you choose). The bots move one by one, at the pace the page asks
+for, so that each move can be seen.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, next_action
-from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, Pass, Place, legal_places,
-                                     observation, stick_counts)
+from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
+from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, legal_places,
+                                     observation, stick_counts, to_move)
 from colorlab.colorfox.picture import table_svg
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
-from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
+from colorlab.rules import ChangeRules, NotYourTurn
 from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
@@ -38,6 +40,8 @@ class ColorFoxGame(BotTable):
         **GameWidget.INTENTS,
         "place": {"card": int, "x": int, "y": int, "turned": bool},
         "exchange": {"opponent": int, "give": str, "take": str},
+        "offer": {"opponent": int, "give": str},
+        "hand_back": {"colour": str},
         "done": {},
         "pass": {},
         "bot": {},
@@ -63,7 +67,7 @@ class ColorFoxGame(BotTable):
                    for group in best_sets(stick_counts(state, p), state.rules.max_set_size)]
                   for p in range(state.players)],
             legal=[[p.card, p.x, p.y, p.turned] for p in legal_places(state, YOU)]
-            if state.active == YOU and not state.exchanges_left and not state.over else [],
+            if to_move(state) == YOU and not state.exchanges_left and not state.offer and not state.over else [],
             bots_to_move=self.cursor is None and self.bot_seat(state) is not None,
         )
         return view
@@ -76,36 +80,39 @@ class ColorFoxGame(BotTable):
     def handle(self, intent: dict) -> None:
         kind = intent["type"]
         if kind == "bot":
+            answering_me = self.state.offer is not None and self.state.offer.player == YOU
             self.bot_move()
+            if answering_me:
+                self.say(self.news())
             return
-        if self.state.active != YOU:
+        if to_move(self.state) != YOU:
             raise NotYourTurn("wait for the bots to move")
-        if kind == "place":
-            self.play(Place(YOU, intent["card"], intent["x"], intent["y"], intent["turned"]))
-        elif kind == "exchange":
-            self.exchange(intent["opponent"], intent["give"], intent["take"])
-        elif kind == "done":
-            self.play(Done(YOU))
-        elif kind == "pass":
-            self.play(Pass(YOU))
-        self.say(" ".join(self.snapshot(self.state)["events"]))
+        self.play(self.action_of(intent))
+        self.say(self.news())
 
-    def exchange(self, opponent: int, give: str, take: str) -> None:
-        """Exchange a stick with a bot (which picks what it hands back, if the rules say so)."""
-        if self.state.rules.exchange_pick == "opponent" and 0 < opponent < self.state.players:
-            take = self.bots[opponent].stick_to_give(self.state, opponent, YOU, give)
-            if take is None:
-                raise IllegalAction(f"player {opponent} has no other colour to hand back")
-        self.play(Exchange(YOU, opponent, give, take))
+    def action_of(self, intent: dict):
+        """Which model action does the learner's intent ask for?"""
+        kind = intent["type"]
+        if kind == "place":
+            return Place(YOU, intent["card"], intent["x"], intent["y"], intent["turned"])
+        if kind == "exchange":
+            return Exchange(YOU, intent["opponent"], intent["give"], intent["take"])
+        if kind == "offer":
+            return Offer(YOU, intent["opponent"], intent["give"])
+        if kind == "hand_back":
+            return HandBack(YOU, intent["colour"])
+        return Done(YOU) if kind == "done" else Pass(YOU)
+
+    def news(self) -> str:
+        """What just happened, in words with the players' names?"""
+        return " ".join(self.snapshot(self.state)["events"])
 
     def bot_seat(self, state) -> int | None:
-        return None if state.over or state.active == YOU else state.active
-
-    def bot_action(self, state, seat: int):
-        return next_action(state, [None] + [self.bots[p] for p in range(1, state.players)])
+        return None if state.over or to_move(state) == YOU else to_move(state)
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):
-            if isinstance(action, ChangeRules) or (action.player == YOU and not isinstance(action, (Exchange, Done))):
+            if isinstance(action, ChangeRules) or (
+                    action.player == YOU and not isinstance(action, (Exchange, Offer, HandBack, Done))):
                 return back
         return 0

@@ -14,8 +14,10 @@ function render({ model, el }) {
     root.dataset.palette = model.get("palette");
     const v = view();
     if (ui.card !== null && !v.hand.some((c) => c.number === ui.card)) ui.card = null;
+    // A rule change or a loaded game may bring fewer players: the chosen opponent must still sit at the table.
+    if (ui.opponent >= v.names.length || ui.opponent === v.you) ui.opponent = v.you === 1 ? 0 : 1;
     redraw(body, () => [header(v), supplyRow(v), tableGrid(v), handRow(v), actions(v), exchangePanel(v),
-                        v.over ? finalPanel(v) : null, playersPanel(v), eventList(v), historyBar(v, send)]);
+                        offerPanel(v), v.over ? finalPanel(v) : null, playersPanel(v), eventList(v), historyBar(v, send)]);
     pace(v);
   }
 
@@ -47,7 +49,9 @@ function render({ model, el }) {
   }
 
   function header(v) {
-    const turn = v.over ? "game over" : v.active === v.you ? "your turn" : `${v.names[v.active]} to move`;
+    const answering = v.offer && v.offer.opponent === v.you;
+    const turn = v.over ? "game over" : answering ? "your choice: hand back a stick"
+      : v.to_move === v.you ? "your turn" : `${v.names[v.to_move]} to move`;
     return h("div", {class: "colorfox-header"},
       h("strong", {}, "ColorFox"), h("span", {}, `Deck ${v.deck}`),
       h("span", {"data-testid": "turn"}, turn), paletteSwitch(model, assets()));
@@ -105,7 +109,7 @@ function render({ model, el }) {
   }
 
   function actions(v) {
-    const mine = v.active === v.you && !v.over && v.history.live;
+    const mine = v.to_move === v.you && !v.offer && !v.over && v.history.live;
     const stuck = mine && !v.exchanges_left && v.legal.length === 0;
     return h("div", {class: "colorfox-actions"},
       h("button", {"data-key": "pass", "data-action": "pass", disabled: !stuck, onclick: () => send({type: "pass"})},
@@ -114,7 +118,7 @@ function render({ model, el }) {
   }
 
   function exchangePanel(v) {
-    if (!v.exchanges_left || v.active !== v.you || !v.history.live) return null;
+    if (!v.exchanges_left || v.active !== v.you || v.offer || !v.history.live) return null;
     const mine = v.sticks[v.you];
     const theirs = v.sticks[ui.opponent] || {};
     const pick = (kind, colour, count) => h("button", {
@@ -128,13 +132,35 @@ function render({ model, el }) {
           onchange: (event) => { ui.opponent = Number(event.target.value); ui.take = null; draw(); }},
         v.names.map((name, seat) => seat === v.you ? null : h("option", {value: seat, selected: seat === ui.opponent}, name)))),
       h("div", {}, "Give: ", assets().colours.map((c) => pick("give", c, mine[c]))),
-      opponentPicks ? h("div", {}, "The opponent picks the stick you get.")
+      opponentPicks ? h("div", {}, `${v.names[ui.opponent]} chooses which stick you get back.`)
         : h("div", {}, "Take: ", assets().colours.map((c) => pick("take", c, theirs[c]))),
-      h("button", {"data-key": "exchange", "data-action": "exchange",
-                   disabled: !ui.give || (!opponentPicks && !ui.take),
-                   onclick: () => { send({type: "exchange", opponent: ui.opponent, give: ui.give, take: ui.take || ui.give});
-                                    ui.give = ui.take = null; }}, "Exchange"),
+      opponentPicks
+        ? h("button", {"data-key": "offer", "data-action": "offer", disabled: !ui.give,
+                       onclick: () => { send({type: "offer", opponent: ui.opponent, give: ui.give}); ui.give = null; }},
+            "Offer this stick")
+        : h("button", {"data-key": "exchange", "data-action": "exchange", disabled: !ui.give || !ui.take,
+                       onclick: () => { send({type: "exchange", opponent: ui.opponent, give: ui.give, take: ui.take});
+                                        ui.give = ui.take = null; }}, "Exchange"),
       h("button", {"data-key": "done", "data-action": "done", onclick: () => send({type: "done"})}, "No more exchanges"));
+  }
+
+  // An exchange offer waits for the opponent: the learner chooses, or sees that a bot is choosing.
+  function offerPanel(v) {
+    if (!v.offer || v.over) return null;
+    const {player, opponent, give} = v.offer;
+    if (opponent !== v.you) {
+      return h("div", {class: "colorfox-exchange", "data-testid": "offer"},
+        `${v.names[player]} gave ${v.names[opponent]} a ${give} stick. ${v.names[opponent]} is choosing which stick to give back…`);
+    }
+    const mine = v.sticks[v.you];
+    const choices = assets().colours.filter((c) => c !== give && mine[c]);
+    return h("div", {class: "colorfox-exchange", role: "group", "aria-label": "Choose a stick to give back",
+                     "data-testid": "offer"},
+      h("strong", {}, `${v.names[player]} gives you a ${give} stick. Which of your sticks do you give back?`),
+      h("div", {}, choices.map((c) => h("button", {
+          class: "colorfox-pick", "data-key": `hand-back-${c}`, "data-action": `hand-back-${c}`,
+          "aria-label": `Give back a ${c} stick (you have ${mine[c]})`,
+          disabled: !v.history.live, onclick: () => send({type: "hand_back", colour: c})}, stick(c), ` ${mine[c]}`))));
   }
 
   function triangle(group) {
@@ -164,8 +190,13 @@ function render({ model, el }) {
   }
 
   function finalPanel(v) {
+    const result = v.rematch_due.length
+      ? `A tie between ${v.rematch_due.map((s) => v.names[s]).join(" and ")}: play once more to find the winner!`
+      : `Winner${v.winners.length > 1 ? "s" : ""}: ${v.winners.map((s) => v.names[s]).join(", ")}`;
     return h("div", {class: "colorfox-final", "data-testid": "final"},
-      h("strong", {}, `Game over (${v.end_reason}). Winner${v.winners.length > 1 ? "s" : ""}: ${v.winners.map((s) => v.names[s]).join(", ")}`));
+      h("strong", {}, `Game over (${v.end_reason}). ${result}`),
+      v.rematch_due.length ? h("button", {"data-key": "rematch", "data-action": "rematch",
+                                          onclick: () => send({type: "new_game"})}, "Play once more") : null);
   }
 
   function eventList(v) {
