@@ -7,18 +7,22 @@ import pytest
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot, legal_picks, next_action, play_game
 from colorlab.colorium.board import EMPTY, Board
-from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, Wild, WrongPhase, legal_draws,
-                                     new_game, play, score_parts, scores, winners)
+from colorlab.colorium.missions import MISSIONS
+from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, PlayerOut, Wild, WrongPhase,
+                                     action_from_dict, action_to_dict, legal_draws, legal_wilds, new_game, play,
+                                     score_parts, scores, winners)
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import scissors
+from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
+from colorlab.symmetry import normalise
 from tests.test_colorium_shapes import reference_placements
 
 VARIANTS = [Rules(players=1), Rules(players=2), Rules(players=3), Rules(players=4),
             Rules(players=2, drop="straight"), Rules(players=3, mirror_images=False),
             Rules(players=2, bonuses=False, row_rewards=False), Rules(players=2, width=6, height=6),
-            Rules(players=2, width=10, height=5)]
+            Rules(players=2, width=10, height=5), Rules(players=2, cut_counts_as="part"),
+            Rules(players=3, cut_counts_as="none", width=6, height=6)]
 ORDER = {"none": 0, "locked": 0, "earned": 1, "ready": 2, "used": 3}
 
 
@@ -42,7 +46,35 @@ def check_invariants(state):
         assert colour is None or colour in state.rules.colours
     if state.over:
         assert all(state.out) and winners(state)
+    for p in range(state.players):
+        if state.out[p]:
+            assert legal_draws(state, p) == [] and legal_wilds(state, p) == [], "an out player is offered an action"
     assert scores(state) == [sum(parts.values()) for parts in score_parts(state)]
+
+
+def check_out_players_wait(state):
+    """Every action of an out player, a wild space included, is refused and changes nothing."""
+    for p in range(state.players):
+        board = state.boards[p]
+        empty = [(r, c) for r in range(board.height) for c in range(board.width) if board.colour(r, c) is None]
+        if state.out[p] and empty and not state.over:
+            snapshot = dataclasses.replace(state)
+            for action in (Wild(p, empty[0], "R"), Draw(p, "O", "R", empty[:4]), Pick(p, 0)):
+                with pytest.raises(PlayerOut):
+                    play(state, action)
+            assert state == snapshot
+
+
+def check_counted_shape(rules, draw, before, after):
+    """Did the drawing add the shape the rule cut_counts_as names (a cut part: die, part or none)?"""
+    added = after.drawn[len(before.drawn):]
+    if not draw.cuts or rules.cut_counts_as == "die":
+        assert added == (draw.shape,)
+    elif rules.cut_counts_as == "none":
+        assert added == ()
+    else:
+        alike = [letter for letter in rules.shapes if normalise(draw.cells) in orientations(letter)]
+        assert added == tuple(alike)
 
 
 def check_step(before, action, after):
@@ -54,35 +86,93 @@ def check_step(before, action, after):
         board = before.boards[action.player]
         assert all(board.colour(r, c) is None for r, c in action.cells), "a drawing overlaps"
         assert supported(board, action.cells), "a drawing floats"
-        pieces = scissors(action.shape) if action.cut else [action.shape]
+        pieces = scissors(action.shape, action.cuts) if action.cuts else [action.shape]
         reachable = {cells for piece in pieces for _, cells in reference_placements(board, piece, before.rules)}
         assert frozenset(action.cells) in reachable, "a drawing is not a resting place under the drop rule"
         used = sum(old != new and new == "used" for old, new in zip(before.bonuses[action.player],
                                                                     after.bonuses[action.player]))
         shape, colour = before.picks[action.player]
-        assert used == (action.shape != shape) + (action.colour != colour) + action.cut
+        assert used == (action.shape != shape) + (action.colour != colour) + action.cuts
+        assert not before.out[action.player]
+        check_counted_shape(before.rules, action, board, after.boards[action.player])
+    if isinstance(action, Wild):
+        p = action.player
+        assert not before.out[p] and before.boards[p].colour(*action.cell) is None
+        assert after.boards[p].empty_spaces == before.boards[p].empty_spaces - 1
+        spent = [BONUSES[c] for c, (old, new) in enumerate(zip(before.bonuses[p], after.bonuses[p])) if old != new]
+        assert spent == ["wild"]
     if isinstance(action, Pick):
         assert len(after.pool) in (len(before.pool) - 1, len(after.pool))
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(f"{k}={v[1]}" for k, v in r.differences().items()) or "default")
+def play_checked(state, agents) -> list:
+    """Play bots to the end of the game, checking every invariant after every action; return the actions."""
+    check_invariants(state)
+    actions = []
+    while not state.over:
+        assert len(actions) < 1000, "game did not end"
+        action = next_action(state, agents)
+        after = play(state, action)
+        check_invariants(after)
+        check_step(state, action, after)
+        check_out_players_wait(after)
+        state, actions = after, actions + [action]
+    return actions
+
+
+VARIANT_IDS = [",".join(f"{k}={v[1]}" for k, v in r.differences().items()) or "default" for r in VARIANTS]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=VARIANT_IDS)
 def test_random_games_keep_every_invariant(rules):
     for seed in range(4):
         rng = random.Random(seed)
         agents = [rng.choice([RandomBot, GreedyBot])(seed=seed * 10 + p) for p in range(rules.players)]
-        state = new_game(rules, seed)
-        check_invariants(state)
-        actions = []
-        while not state.over:
-            assert len(actions) < 1000, "game did not end"
-            action = next_action(state, agents)
-            after = play(state, action)
-            check_invariants(after)
-            check_step(state, action, after)
-            state, actions = after, actions + [action]
+        actions = play_checked(new_game(rules, seed), agents)
         record = GameRecord("colorium", rules, seed, tuple(actions))
         again = GameRecord.from_json(record.to_json())
-        assert again == record and again.final_state().boards == state.boards
+        assert again == record and again.final_state() == record.final_state()
+
+
+class BonusBot(RandomBot):
+    """Fills wild spaces half the time it may, and otherwise draws spending as many bonuses as it can."""
+
+    def act(self, state, player):
+        wilds = legal_wilds(state, player)
+        if state.phase == "draft" or (wilds and self.rng.random() < 0.5):
+            return super().act(state, player)
+        shape, colour = state.picks[player]
+        draws = legal_draws(state, player)
+        spent = [draw.cuts + (draw.shape != shape) + (draw.colour != colour) for draw in draws]
+        return self.rng.choice([draw for draw, n in zip(draws, spent) if n == max(spent)])
+
+
+def every_bonus_ready(state):
+    """The same table, with every printed bonus of every player ready from the first round."""
+    return dataclasses.replace(state, bonuses=tuple(tuple("ready" if mark == "locked" else mark for mark in row)
+                                                     for row in state.bonuses))
+
+
+@pytest.mark.parametrize("rules", [Rules(players=2), Rules(players=3, drop="straight", cut_counts_as="part"),
+                                   Rules(players=2, width=6, height=6, cut_counts_as="none")], ids=str)
+def test_random_games_using_several_bonuses_in_a_round_keep_every_invariant(rules):
+    used = {"two cuts": 0, "wild": 0, "three or more bonuses in one round": 0}
+    for seed in range(4):
+        agents = [(BonusBot if p % 2 == 0 else RandomBot)(seed=seed * 10 + p) for p in range(rules.players)]
+        actions = play_checked(every_bonus_ready(new_game(rules, seed)), agents)
+        per_round = {}
+        state = every_bonus_ready(new_game(rules, seed))
+        for action in actions:
+            after = play(state, action)
+            if isinstance(action, (Draw, Wild)):
+                key = (state.round, action.player)
+                per_round[key] = per_round.get(key, 0) + sum(
+                    old != new for old, new in zip(state.bonuses[action.player], after.bonuses[action.player]))
+            used["two cuts"] += isinstance(action, Draw) and action.cuts == 2
+            used["wild"] += isinstance(action, Wild)
+            state = after
+        used["three or more bonuses in one round"] += sum(n >= 3 for n in per_round.values())
+    assert all(used.values()), used
 
 
 def test_the_draft_goes_round_and_back_and_gives_one_die_of_each_kind():
@@ -178,7 +268,7 @@ def test_a_colour_bonus_changes_the_colour_and_is_spent():
     state = dataclasses.replace(state, bonuses=(tuple(marks), state.bonuses[1]))
     shape, colour = state.picks[0]
     other = next(c for c in "RYGBPO" if c != colour)
-    draw = next(d for d in legal_draws(state, 0) if d.colour == other and not d.cut)
+    draw = next(d for d in legal_draws(state, 0) if d.colour == other and not d.cuts)
     after = play(state, draw)
     assert after.bonuses[0][BONUSES.index("colour")] == "used"
     assert other in after.used_colours[0]
@@ -202,3 +292,87 @@ def test_a_learners_own_mission_can_be_played():
             new_game(Rules(mission_ids="nobody"), 1)
     finally:
         MISSIONS.pop("mine-pillars", None)
+
+
+def with_ready(state, player, *names):
+    """The state with these printed bonuses (by name, each column once) ready for the player."""
+    marks = list(state.bonuses[player])
+    for name in names:
+        marks[next(c for c, b in enumerate(BONUSES) if b == name and marks[c] != "ready")] = "ready"
+    return dataclasses.replace(state, bonuses=_with(state.bonuses, player, tuple(marks)))
+
+
+def _with(items, index, value):
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def test_an_out_player_waits_and_cannot_fill_a_wild_space():
+    state = drawing_phase(rules=Rules(players=3))
+    no_room = Board.parse("\n".join([".R.R.R.R"] + ["RRRRRRRR"] * 7))  # only single spaces left
+    state = with_ready(dataclasses.replace(state, boards=_with(state.boards, 0, no_room),
+                                           picks=_with(state.picks, 0, ("L", "B"))), 0, "wild")
+    state = play(state, legal_draws(state, 1)[0])
+    assert state.out[0] and not state.over and state.phase == "draw"
+    assert legal_wilds(state, 0) == [] and legal_draws(state, 0) == []
+    snapshot = dataclasses.replace(state)
+    with pytest.raises(PlayerOut, match="out"):
+        play(state, Wild(0, (0, 0), "G"))
+    assert state == snapshot and state.bonuses[0][BONUSES.index("wild")] == "ready"
+
+
+def test_every_ready_bonus_can_be_used_in_the_same_round_two_scissors_included():
+    state = drawing_phase()
+    state = dataclasses.replace(state, boards=(Board.empty(), state.boards[1]), picks=(("L", "R"), state.picks[1]))
+    state = with_ready(state, 0, *BONUSES)
+    assert any(d.cuts == 2 for d in legal_draws(state, 0))
+    state = play(state, Wild(0, (7, 0), "G"))
+    state = play(state, Wild(0, (7, 1), "Y"))
+    state = play(state, Draw(0, "O", "B", ((7, 2),), cuts=2))  # the square, cut twice: one space
+    assert state.boards[0].rows[-1] == "GYB....."
+    used = sorted(BONUSES[c] for c, mark in enumerate(state.bonuses[0]) if mark == "used")
+    assert used == ["colour", "scissors", "scissors", "shape", "wild", "wild"]
+    ready = sorted(BONUSES[c] for c, mark in enumerate(state.bonuses[0]) if mark == "ready")
+    assert ready == ["colour", "shape"], "a second colour or shape bonus is kept for later"
+
+
+def test_two_cuts_must_make_a_part_that_one_cut_cannot_and_need_two_scissors():
+    state = drawing_phase()
+    state = dataclasses.replace(state, boards=(Board.empty(), state.boards[1]), picks=(("O", "R"), state.picks[1]))
+    one_scissors = with_ready(state, 0, "scissors")
+    two_scissors = with_ready(one_scissors, 0, "scissors")
+    domino, space = ((7, 0), (7, 1)), ((7, 0),)
+    for before, action in [(one_scissors, Draw(0, "O", "R", space, cuts=2)),
+                           (one_scissors, Draw(0, "O", "R", space, cuts=1)),
+                           (two_scissors, Draw(0, "O", "R", domino, cuts=2)),
+                           (two_scissors, Draw(0, "O", "R", space, cuts=3))]:
+        with pytest.raises(BadDraw):
+            play(before, action)
+    assert play(two_scissors, Draw(0, "O", "R", space, cuts=2)).boards[0].colour(7, 0) == "R"
+    assert play(two_scissors, Draw(0, "O", "R", domino, cuts=1)).bonuses[0].count("ready") == 1
+
+
+@pytest.mark.parametrize("counts_as, shape, mission_points, shape_points",
+                         [("die", "L", [1, 0], 5), ("part", "V", [0, 1], 5), ("none", None, [0, 0], 0)])
+def test_a_cut_part_counts_for_shape_missions_and_the_all_shapes_points_as_the_rule_says(
+        counts_as, shape, mission_points, shape_points):
+    rules = Rules(players=2, cut_counts_as=counts_as, mission_ids="shapes-3, shapes-4")  # T, L, S and I, O, V
+    state = drawing_phase(rules=rules)
+    four_shapes = Board(Board.empty().rows, drawn=("I", "O", "T", "S"))
+    state = dataclasses.replace(state, boards=(four_shapes, Board.empty()), picks=(("L", "R"), state.picks[1]),
+                                used_shapes=(frozenset("IOTS"), frozenset()))
+    state = with_ready(state, 0, "scissors")
+    after = play(state, Draw(0, "L", "R", ((6, 0), (7, 0), (7, 1)), cuts=1))  # an L cut down to a V
+    added = (shape,) if shape else ()
+    assert after.boards[0].drawn == four_shapes.drawn + added and after.used_shapes[0] == set("IOTS" + "".join(added))
+    mission_before = [MISSIONS[m].score(list(state.boards))[0] for m in ("shapes-3", "shapes-4")]
+    mission_after = [MISSIONS[m].score(list(after.boards))[0] for m in ("shapes-3", "shapes-4")]
+    assert [a - b for a, b in zip(mission_after, mission_before)] == mission_points
+    assert score_parts(after)[0]["shapes"] == shape_points
+
+
+def test_a_drawing_saved_before_two_cuts_existed_still_loads():
+    old = {"type": "draw", "player": 0, "shape": "O", "colour": "R", "cells": [[7, 0], [7, 1]], "cut": True}
+    assert action_from_dict(old) == Draw(0, "O", "R", ((7, 0), (7, 1)), cuts=1)
+    assert action_to_dict(action_from_dict(old))["cuts"] == 1
+    with pytest.raises(ValueError):
+        action_from_dict({**old, "cut": 1})

@@ -327,8 +327,8 @@ def test_every_straight_landing_is_a_slide_resting_place(board, letter):
 
 # Scissors
 
-def test_scissors_cut_the_square_into_two_dominoes():
-    assert scissors("O") == [frozenset({(0, 0), (0, 1)}), frozenset({(0, 0), (1, 0)})]
+def test_scissors_cut_the_square_into_two_equal_dominoes_listed_once():
+    assert scissors("O") == [frozenset({(0, 0), (0, 1)})]
 
 
 def test_scissors_cut_the_bar_into_bars_of_one_to_three():
@@ -336,13 +336,41 @@ def test_scissors_cut_the_bar_into_bars_of_one_to_three():
 
 
 def test_scissors_cut_the_other_shapes():
-    def drawn(letter):
-        return [render_shape(part).split() for part in scissors(letter)]
+    def drawn(letter, cuts=1):
+        return [render_shape(part).split() for part in scissors(letter, cuts)]
 
-    assert drawn("T") == [["#"], ["###"], ["##", "#."], ["##", ".#"]]
-    assert drawn("L") == [["#"], ["##"], ["#", "#"], ["#.", "##"], ["#", "#", "#"]]
-    assert drawn("S") == [["#"], ["##"], ["##", "#."], [".#", "##"]]
-    assert drawn("V") == [["#"], ["##"], ["#", "#"]]
+    assert drawn("T") == [["#"], ["###"], ["##", "#."]]
+    assert drawn("L") == [["#"], ["##"], ["###"], ["##", "#."]]
+    assert drawn("S") == [["#"], ["##"], ["##", "#."]]
+    assert drawn("V") == [["#"], ["##"]]
+    assert drawn("O", 2) == [["#"]] and drawn("T", 2) == [["##"]]
+    assert all(drawn(letter, 2) == [] for letter in "ILSV") and all(drawn(letter, 3) == [] for letter in SHAPES)
+
+
+def brute_force_parts(cells, cuts: int) -> set:
+    """Every part that `cuts` straight cuts in a row can leave, each cut keeping one connected side, up to turning."""
+    if cuts == 0:
+        return {frozenset(cells)}
+    found = set()
+    for piece in brute_force_parts(cells, cuts - 1):
+        for axis in (0, 1):
+            for line in range(min(c[axis] for c in piece) + 1, max(c[axis] for c in piece) + 1):
+                for side in ({c for c in piece if c[axis] < line}, {c for c in piece if c[axis] >= line}):
+                    if is_connected(side):
+                        found.add(frozenset(side))
+    return found
+
+
+def up_to_turning(parts) -> set:
+    return {min(orientations(part, mirror_images=False), key=sorted) for part in parts}
+
+
+@pytest.mark.parametrize("letter", SHAPES)
+def test_two_cuts_give_what_a_second_cut_of_a_first_part_gives_and_one_cut_cannot(letter):
+    once = up_to_turning(brute_force_parts(SHAPES[letter], 1))
+    twice = up_to_turning(brute_force_parts(SHAPES[letter], 2)) - once
+    assert set(scissors(letter)) == once
+    assert set(scissors(letter, 2)) == twice
 
 
 def test_scissors_never_give_a_part_in_two_pieces():
@@ -357,4 +385,5 @@ def test_scissors_parts_are_smaller_connected_pieces_of_the_shape(letter):
         assert is_connected(part)
         assert normalise(part) == part
         assert 0 < len(part) < len(cells)
-        assert any(all((r + dr, c + dc) in cells for r, c in part) for dr in range(4) for dc in range(4))
+        assert any(all((r + dr, c + dc) in cells for r, c in image)
+                   for image in orientations(part, mirror_images=False) for dr in range(4) for dc in range(4))

@@ -1,12 +1,16 @@
 """The Colorium widget from Python: draft and draw by intents, refusals shown, only legal places offered."""
 
+import dataclasses
 import itertools
 
 import pytest
 
-from colorlab.colorium.agents import GreedyBot
+from colorlab.colorium.agents import GreedyBot, play_game
+from colorlab.colorium.model import BONUSES, ready_bonuses
+from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.colorium.view import ColoriumGame
+from colorlab.record import GameRecord
 
 SEQ = itertools.count(1)
 
@@ -45,14 +49,14 @@ def test_only_legal_resting_places_are_offered_and_one_draws():
     assert offered == legal
     spot = next(spot for spots in option["spots"] for spot in spots)
     browser_sends(widget, {"type": "draw", "shape": option["shape"], "colour": option["colours"][0],
-                           "cells": spot, "cut": False})
+                           "cells": spot, "cuts": 0})
     assert widget.notice["kind"] == "info"
     assert all(widget.state.boards[0].colour(r, c) == option["colours"][0] for r, c in spot)
 
 
 @pytest.mark.parametrize("intent", [
-    {"type": "draw", "shape": "L", "colour": "R", "cells": [[0, 0], [0, 1], [0, 2], [1, 0]], "cut": False},
-    {"type": "draw", "shape": "L", "colour": "R", "cells": [["0", 0]], "cut": False},
+    {"type": "draw", "shape": "L", "colour": "R", "cells": [[0, 0], [0, 1], [0, 2], [1, 0]], "cuts": 0},
+    {"type": "draw", "shape": "L", "colour": "R", "cells": [["0", 0]], "cuts": 0},
     {"type": "pick", "die": 99},
     {"type": "wild", "row": 0, "col": 0, "colour": "R"},
     {"type": "draw", "shape": "L"},
@@ -91,7 +95,7 @@ def test_a_whole_game_in_the_widget_ends_with_itemised_scores(tmp_path, monkeypa
         else:
             draw = me.act(widget.state, 0)
             browser_sends(widget, {"type": "draw", "shape": draw.shape, "colour": draw.colour,
-                                   "cells": [list(c) for c in draw.cells], "cut": draw.cut})
+                                   "cells": [list(c) for c in draw.cells], "cuts": draw.cuts})
     view = widget.view
     assert view["over"] and view["winners"]
     assert set(view["parts"][0]) == {"shapes", "colours", "rows", *(m["id"] for m in view["missions"])}
@@ -107,3 +111,93 @@ def test_a_still_picture_for_pages_without_a_kernel_and_no_seed_in_the_view():
     bundle = widget._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "<svg" in data["text/html"] and "Missions:" in data["text/html"]
+
+
+def my_move(widget, me):
+    """Send what a greedy learner at seat 0 would do now (a bot's turn: ask for the bot's move)."""
+    if widget.view["bots_to_move"]:
+        browser_sends(widget, {"type": "bot"})
+    elif widget.state.phase == "draft":
+        browser_sends(widget, {"type": "pick", "die": me.act(widget.state, 0).die})
+    else:
+        draw = me.act(widget.state, 0)
+        browser_sends(widget, {"type": "draw", "shape": draw.shape, "colour": draw.colour,
+                               "cells": [list(c) for c in draw.cells], "cuts": draw.cuts})
+
+
+def check_view_fits(widget, players):
+    """Is the view drawn for this many players, all the way through, with no error shown?"""
+    view = widget.view
+    assert widget.notice.get("kind") != "error", widget.notice
+    assert len(view["names"]) == len(view["boards"]) == len(view["picks"]) == len(view["out"]) == players
+    assert len(view["bonuses"]) == len(view["parts"]) == len(view["scores"]) == len(view["row_points"]) == players
+    rules = widget.state.rules
+    assert all(len(rows) == rules.height and all(len(row) == rules.width for row in rows) for rows in view["boards"])
+
+
+def play_on(widget, moves=40):
+    """Play some moves (bots and a greedy seat 0), checking the view after each."""
+    me = GreedyBot(seed=4)
+    for _ in range(moves):
+        if widget.state.over:
+            return
+        my_move(widget, me)
+        check_view_fits(widget, widget.state.players)
+
+
+@pytest.mark.parametrize("players", [4, 1, 3])
+def test_the_widget_follows_a_change_of_players_in_the_rule_editor(players):
+    widget = ColoriumGame(bots=1, seed=3)
+    play_on(widget, 6)
+    editor = widget.rule_editor()
+    editor.controls["players"].value = players
+    assert editor.rules.players == players and "players" in editor.message
+    check_view_fits(widget, players)
+    assert sorted(widget.bots) == list(range(1, players))
+    editor.controls["width"].value = 6
+    editor.controls["drop"].value = "straight"
+    check_view_fits(widget, players)
+    play_on(widget)
+
+
+@pytest.mark.parametrize("players, cut", [(4, 40), (1, 10), (3, None)])
+def test_the_widget_follows_a_loaded_game_of_another_player_count(players, cut):
+    widget = ColoriumGame(bots=1, seed=3)
+    play_on(widget, 6)
+    saved = play_game(Rules(players=players, width=6, height=7), seed=players)
+    saved = GameRecord("colorium", saved.rules, saved.seed, saved.actions[:cut])
+    browser_sends(widget, {"type": "load", "text": saved.to_json()})
+    assert widget.notice["kind"] == "info" and widget.state.players == players
+    check_view_fits(widget, players)
+    browser_sends(widget, {"type": "history", "step": 0})
+    check_view_fits(widget, players)
+    browser_sends(widget, {"type": "live"})
+    play_on(widget)
+    browser_sends(widget, {"type": "new_game"})
+    check_view_fits(widget, players)
+    play_on(widget, 10)
+
+
+def test_once_out_you_are_never_offered_a_wild_space_and_one_is_refused():
+    record = play_game(Rules(players=2), seed=4)
+    states = list(record.states())
+    step = next(i for i, state in enumerate(states) if state.out[0] and not state.over and state.phase == "draw"
+                and "wild" in ready_bonuses(state, 0))
+    widget = ColoriumGame(bots=1, seed=1)
+    browser_sends(widget, {"type": "load", "text": GameRecord("colorium", record.rules, record.seed,
+                                                              record.actions[:step]).to_json()})
+    board = widget.state.boards[0]
+    empty = next((r, c) for r in range(board.height) for c in range(board.width) if board.colour(r, c) is None)
+    before = widget.record
+    browser_sends(widget, {"type": "wild", "row": empty[0], "col": empty[1], "colour": "G"})
+    assert widget.notice["kind"] == "error" and "out" in widget.notice["text"] and widget.record == before
+    assert widget.view["out"][0] and widget.view["wild_colours"] == [] and widget.view["options"] == []
+
+
+def test_two_ready_scissors_offer_parts_that_only_two_cuts_make():
+    widget = ColoriumGame(bots=1, seed=3)
+    to_my_drawing(widget)
+    state = widget.state
+    marks = tuple("ready" if name in ("scissors", "shape") else mark for name, mark in zip(BONUSES, state.bonuses[0]))
+    options = widget.my_options(dataclasses.replace(state, bonuses=(marks,) + state.bonuses[1:]))
+    assert {(option["shape"], option["size"]) for option in options if option["cuts"] == 2} == {("O", 1), ("T", 2)}

@@ -1,6 +1,7 @@
 """Colorium bots, and a loop that plays bots against each other.
 
-- :class:`RandomBot` picks any die it may take and draws anywhere it may.
+- :class:`RandomBot` picks any die it may take, and draws anywhere it may or fills
+  a wild space, all with the same chance.
 - :class:`GreedyBot` keeps its board healthy: it draws low, leaves few covered
   holes, finishes rows and uses new shapes and colours; in the draft it takes the
   die that allows its best drawing.
@@ -13,7 +14,7 @@ from __future__ import annotations
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import Draw, Pick, State, legal_draws
+from colorlab.colorium.model import Draw, Pick, State, legal_draws, legal_wilds
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.record import GameRecord
@@ -46,16 +47,16 @@ def health(state: State, player: int, draw: Draw) -> float:
     rows = len(after.full_rows()) - len(before.full_rows())
     height = sum(r for r, _ in draw.cells) / len(draw.cells)
     fresh = (draw.shape not in state.used_shapes[player]) + (draw.colour not in state.used_colours[player])
-    return 3.0 * rows + 0.5 * height - 2.0 * (holes(after) - holes(before)) + 1.5 * fresh - 2.0 * draw.cut
+    return 3.0 * rows + 0.5 * height - 2.0 * (holes(after) - holes(before)) + 1.5 * fresh - 2.0 * draw.cuts
 
 
 class RandomBot(SeededAgent):
-    """Takes any die and draws anywhere, at random."""
+    """Takes any die, and draws anywhere or fills any wild space, at random."""
 
     def act(self, state: State, player: int):
         if state.phase == "draft":
             return self.rng.choice(legal_picks(state, player))
-        return self.rng.choice(legal_draws(state, player))
+        return self.rng.choice(legal_draws(state, player) + legal_wilds(state, player))
 
 
 class GreedyBot(RandomBot):

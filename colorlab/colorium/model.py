@@ -7,11 +7,21 @@ and one colour die. In the **drawing** phase every player still in the game
 draws its shape in its colour (players draw at the same time, so the model
 takes their :class:`Draw` actions in any order). Bonuses earned by filling a
 column may be used from the next round on: change the die's colour or shape,
-cut the shape once (scissors), or fill one space anywhere (:class:`Wild`).
+cut the shape (scissors), or fill one space anywhere (:class:`Wild`).
 
-A player who cannot draw its shape, even with its bonuses, is out; from the
-next round on one shape die and one colour die fewer are rolled. The game ends
-when nobody can draw.
+The rulebook lets a player use all its ready bonuses in one round, so one
+drawing may change the colour, change the shape and cut it with every pair of
+scissors ready (``Draw.cuts``): two scissors cut the shape, then cut the part
+kept once more (see :func:`colorlab.colorium.shapes.scissors`); each wild
+fills one space (one :class:`Wild` each), before or after the drawing. One
+colour or shape change already reaches any colour or shape, so a second such
+bonus is not spent. Which shape a cut part counts as, for the shape missions
+and the all-shapes points, is the rule ``cut_counts_as``.
+
+A player who cannot draw its shape, even with its bonuses, is out and waits:
+no action of its changes the game any more (:class:`PlayerOut`), wild spaces
+included. From the next round on one shape die and one colour die fewer are
+rolled. The game ends when nobody can draw.
 """
 
 from __future__ import annotations
@@ -24,9 +34,10 @@ from pathlib import Path
 from colorlab.colorium.board import CODES, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, placements, scissors
+from colorlab.colorium.shapes import SHAPES, Shape, orientations, placements, scissors
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
+from colorlab.symmetry import normalise
 
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
 BONUSES: tuple[str, ...] = tuple(DATA["bonuses"])
@@ -54,6 +65,10 @@ class WrongPhase(IllegalAction):
     """An action that belongs to the other phase of the round."""
 
 
+class PlayerOut(IllegalAction):
+    """An action of a player who is out: it waits for the others to finish."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Pick:
     """Take die number `die` from the pool."""
@@ -64,13 +79,13 @@ class Pick:
 
 @dataclasses.dataclass(frozen=True)
 class Draw:
-    """Draw `shape` in `colour` on these cells (row 0 at the top), with bonuses if used."""
+    """Draw `shape` in `colour` on these cells (row 0 at the top), cut with `cuts` scissors, with bonuses if used."""
 
     player: int
     shape: str
     colour: str
     cells: tuple[tuple[int, int], ...]
-    cut: bool = False
+    cuts: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple(sorted(tuple(cell) for cell in self.cells)))
@@ -163,7 +178,9 @@ def play(state: State, action: Action) -> State:
         raise GameOver("the game is over")
     if isinstance(action, ChangeRules):
         return action.apply(state)
-    check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
+    player = check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
+    if state.out[player]:
+        raise PlayerOut(f"player {player} is out of the game and waits for the others to finish")
     if isinstance(action, Pick):
         return _pick(state, action)
     if isinstance(action, Draw):
@@ -192,86 +209,100 @@ def _pick(state: State, action: Pick) -> State:
     return _settle(state) if not state.order else state
 
 
-def ready_bonuses(state: State, player: int) -> set[str]:
-    """Which bonuses may this player use this round?"""
+def ready_bonuses(state: State, player: int) -> list[str]:
+    """Which bonuses may this player use this round (one entry per ready column)?"""
     if not state.rules.bonuses:
-        return set()
-    return {BONUSES[c] for c, mark in enumerate(state.bonuses[player]) if mark == "ready"}
+        return []
+    return [BONUSES[c] for c, mark in enumerate(state.bonuses[player]) if mark == "ready"]
 
 
-def _choices(state: State, player: int) -> tuple[list[str], list[str], bool]:
-    """Which shapes and colours may the player draw now, and may it cut the shape?"""
-    shape, colour = state.picks[player]
+def drawing_colours(state: State, player: int) -> list[str]:
+    """In which colours may the player draw now: its die's, then the others with a colour bonus?"""
+    colour = state.picks[player][1]
+    changes = "colour" in ready_bonuses(state, player)
+    return [colour] + ([c for c in state.rules.colours if c != colour] if changes else [])
+
+
+def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
+    """Which pieces may the player draw now: (die shape, scissors used, the shape or a cut part)?"""
+    shape = state.picks[player][0]
     ready = ready_bonuses(state, player)
     shapes = [shape] + ([s for s in state.rules.shapes if s != shape] if "shape" in ready else [])
-    colours = [colour] + ([c for c in state.rules.colours if c != colour] if "colour" in ready else [])
-    return shapes, colours, "scissors" in ready
+    return [(letter, cuts, part if cuts else letter)
+            for letter in shapes for cuts in range(ready.count("scissors") + 1)
+            for part in (scissors(letter, cuts) if cuts else [letter])]
 
 
 def legal_draws(state: State, player: int) -> list[Draw]:
     """Which drawings may this player make now (with its ready bonuses)?"""
     if state.phase != "draw" or state.drawn[player]:
         return []
-    board, rules = state.boards[player], state.rules
-    shapes, colours, cut = _choices(state, player)
-    found = []
-    for letter in shapes:
-        for place in placements(board, letter, rules):
-            found += [Draw(player, letter, c, tuple(place.cells)) for c in colours]
-        if cut:
-            for part in scissors(letter):
-                for place in placements(board, part, rules):
-                    found += [Draw(player, letter, c, tuple(place.cells), cut=True) for c in colours]
-    return found
+    board, rules, colours = state.boards[player], state.rules, drawing_colours(state, player)
+    return [Draw(player, letter, colour, tuple(place.cells), cuts)
+            for letter, cuts, piece in pieces(state, player)
+            for place in placements(board, piece, rules) for colour in colours]
 
 
 def can_draw(state: State, player: int) -> bool:
     """Can this player draw anything at all this round (using its bonuses if it must)?"""
     board, rules = state.boards[player], state.rules
-    shapes, _, cut = _choices(state, player)
-    return any(placements(board, letter, rules) or
-               (cut and any(placements(board, part, rules) for part in scissors(letter)))
-               for letter in shapes)
+    return any(placements(board, piece, rules) for _, _, piece in pieces(state, player))
+
+
+def legal_wilds(state: State, player: int) -> list[Wild]:
+    """Which wild spaces may this player fill now (none once it is out)?"""
+    if state.phase != "draw" or state.out[player] or "wild" not in ready_bonuses(state, player):
+        return []
+    board = state.boards[player]
+    return [Wild(player, (r, c), colour) for r in range(board.height) for c in range(board.width)
+            if board.colour(r, c) is None for colour in state.rules.colours]
 
 
 def _is_legal(state: State, action: Draw) -> bool:
     """Is this drawing one of the player's legal drawings (checked without listing them all)?"""
-    shapes, colours, cut = _choices(state, action.player)
-    if action.shape not in shapes or action.colour not in colours or (action.cut and not cut):
+    if action.colour not in drawing_colours(state, action.player):
         return False
     cells = frozenset(action.cells)
     board, rules = state.boards[action.player], state.rules
-    pieces = scissors(action.shape) if action.cut else [action.shape]
-    return any(place.cells == cells for piece in pieces for place in placements(board, piece, rules))
+    return any(place.cells == cells
+               for letter, cuts, piece in pieces(state, action.player) if (letter, cuts) == (action.shape, action.cuts)
+               for place in placements(board, piece, rules))
+
+
+def counted_shape(rules: Rules, action: Draw) -> str | None:
+    """Which die shape does this drawing add to the player's shapes (a cut part: by the rule cut_counts_as)?"""
+    if not action.cuts or rules.cut_counts_as == "die":
+        return action.shape
+    if rules.cut_counts_as == "none":
+        return None
+    part = normalise(action.cells)
+    return next((letter for letter in rules.shapes if part in orientations(letter)), None)
 
 
 def _draw(state: State, action: Draw) -> State:
     if state.phase != "draw":
         raise WrongPhase("the dice are still being picked")
     if state.drawn[action.player]:
-        raise BadDraw(f"player {action.player} has already drawn this round (or is out)")
+        raise BadDraw(f"player {action.player} has already drawn this round")
     if not _is_legal(state, action):
         raise BadDraw(_why_not(state, action))
     shape, colour = state.picks[action.player]
-    spent = []
-    if action.shape != shape:
-        spent.append("shape")
-    if action.colour != colour:
-        spent.append("colour")
-    if action.cut:
-        spent.append("scissors")
+    spent = (["shape"] if action.shape != shape else []) + (["colour"] if action.colour != colour else []) \
+        + ["scissors"] * action.cuts
     bonuses = state.bonuses[action.player]
     for name in spent:
         column = next(c for c, mark in enumerate(bonuses) if mark == "ready" and BONUSES[c] == name)
         bonuses = _with(bonuses, column, "used")
-    board = state.boards[action.player].filled(action.cells, action.colour, action.shape)
+    counted = counted_shape(state.rules, action)
+    board = state.boards[action.player].filled(action.cells, action.colour, counted)
     p = action.player
+    cut = "part of " + "a part of " * (action.cuts - 1) if action.cuts else ""
     state = dataclasses.replace(
         state, boards=_with(state.boards, p, board), drawn=_with(state.drawn, p, True),
         bonuses=_with(state.bonuses, p, bonuses),
-        used_shapes=_with(state.used_shapes, p, state.used_shapes[p] | {action.shape}),
+        used_shapes=_with(state.used_shapes, p, state.used_shapes[p] | ({counted} if counted else set())),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
-        events=(f"Player {p}: draws {'part of ' if action.cut else ''}{action.shape} in {action.colour}"
+        events=(f"Player {p}: draws {cut}{action.shape} in {action.colour}"
                 f"{' (bonus: ' + ', '.join(spent) + ')' if spent else ''}.",))
     return _settle(state)
 
@@ -284,17 +315,22 @@ def _why_not(state: State, action: Draw) -> str:
         return f"player {action.player} drafted {shape}, and has no ready shape bonus for {action.shape}"
     if action.colour != colour:
         return f"player {action.player} drafted {colour}, and has no ready colour bonus for {action.colour}"
+    scissors_ready = ready_bonuses(state, action.player).count("scissors")
+    if isinstance(action.cuts, bool) or not isinstance(action.cuts, int) or not 0 <= action.cuts <= scissors_ready:
+        return f"player {action.player} has {scissors_ready} ready scissors, so it cannot cut {action.cuts!r} times"
+    if action.cuts and not scissors(action.shape, action.cuts):
+        return f"{action.cuts} cuts cannot make a part of {action.shape} that fewer cuts cannot"
     return (f"those cells are not a resting place of {action.shape} under the {state.rules.drop} drop rule"
-            + (" (or the cut part is not one the scissors allow)" if action.cut else ""))
+            + (f" (or not a part that {action.cuts} cut(s) make)" if action.cuts else ""))
 
 
 def _wild(state: State, action: Wild) -> State:
     if state.phase != "draw":
         raise WrongPhase("a wild space is filled in the drawing phase")
     p = action.player
-    column = next((c for c, mark in enumerate(state.bonuses[p]) if mark == "ready" and BONUSES[c] == "wild"), None)
-    if column is None or not state.rules.bonuses:
+    if "wild" not in ready_bonuses(state, p):
         raise BadDraw(f"player {p} has no ready wild bonus")
+    column = next(c for c, mark in enumerate(state.bonuses[p]) if mark == "ready" and BONUSES[c] == "wild")
     board = state.boards[p]
     r, c = action.cell
     if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < board.height and 0 <= c < board.width):
@@ -403,13 +439,13 @@ def action_to_dict(action: Action) -> dict:
 
 
 _FIELDS = {"pick": (Pick, {"player": int, "die": int}),
-           "draw": (Draw, {"player": int, "shape": str, "colour": str, "cells": list, "cut": bool}),
+           "draw": (Draw, {"player": int, "shape": str, "colour": str, "cells": list, "cuts": int}),
            "wild": (Wild, {"player": int, "cell": list, "colour": str})}
 
 
 def action_from_dict(data: dict) -> Action:
     """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
-    kind, values = read_action(data, _FIELDS)
+    kind, values = read_action(_with_cuts(data), _FIELDS)
     pairs = values.get("cells", []) + ([values["cell"]] if "cell" in values else [])
     if not all(isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p) for p in pairs):
         raise ValueError("cells must be [row, column] pairs of whole numbers")
@@ -418,6 +454,16 @@ def action_from_dict(data: dict) -> Action:
     if "cell" in values:
         values["cell"] = tuple(values["cell"])
     return kind(**values)
+
+
+def _with_cuts(data):
+    """A drawing saved before two cuts existed says "cut": true or false; read it as 1 or 0 cuts."""
+    if isinstance(data, dict) and data.get("type") == "draw" and "cut" in data and "cuts" not in data:
+        cut = data["cut"]
+        if type(cut) is not bool:
+            raise ValueError(f"cut must be true or false, not {cut!r}")
+        return {**{k: v for k, v in data.items() if k != "cut"}, "cuts": int(cut)}
+    return data
 
 
 GAME = register(GameSpec("colorium", Rules, new_game, play, action_from_dict, action_to_dict))

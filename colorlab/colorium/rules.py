@@ -31,7 +31,19 @@ class Rules(RulesBase):
         True, "Mirror images", "May a shape be mirrored as well as turned?", live=True)
     bonuses: bool = rule(
         True, "Column bonuses", "Do full columns give the bonus printed above them "
-        "(colour, shape, scissors, wild, wild, scissors, shape, colour)?")
+        "(colour, shape, scissors, wild, wild, scissors, shape, colour)? Each is used once, from "
+        "the next round on, and you may use all your ready bonuses in the same round: a new "
+        "colour, a new shape, one cut per pair of scissors and one space per wild. Two scissors "
+        "cut the shape, then cut the part you kept once more; each part must hold together. "
+        "A second colour or shape bonus changes nothing more, so it stays for later. "
+        "A player who is out uses no bonus any more.")
+    cut_counts_as: str = rule(
+        "die", "A cut part counts as", "The rulebook does not say which shape a cut part is for "
+        "the shape missions and the all-shapes bonus. die: the shape on your die (after a "
+        "shape bonus, the new one), even when you drew only part of it. part: the die shape "
+        "the part looks like (an L cut down to three spaces counts as V); a part like no die "
+        "shape counts as none. none: a cut part never counts as a shape.",
+        choices=("die", "part", "none"))
     row_rewards: bool = rule(
         True, "Row races", "Do the first and second players to complete rows 1, 3, 5 and 7 "
         "score 3, 5/2, 7/3 and 10/5?")

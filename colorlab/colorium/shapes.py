@@ -370,35 +370,63 @@ def placements(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()
     return positions.placements_at(positions.resting_places(board.mask))
 
 
-def scissors(shape: str | Iterable[Cell]) -> list[Shape]:
-    """List the connected parts that one straight cut along a grid line across the shape leaves.
+def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:
+    """List the connected parts that `cuts` straight cuts make of the shape, and fewer cuts cannot.
 
     The scissors bonus lets a player draw one part of the rolled shape after cutting it
     once along a full grid line between two of its rows or two of its columns. A part is
-    offered only when it is connected. Parts are normalised, listed once each, smallest
-    first, then by their sorted cells; a part may then be drawn in any orientation.
+    offered only when it is connected. With two scissors the part left by the first cut is
+    cut again the same way; a part that one cut already gives needs no second cut, so
+    ``scissors(shape, 2)`` lists only what one cut cannot make. A part may be drawn in any
+    orientation, so parts that are quarter turns of each other are listed once, as their
+    first orientation (see :func:`orientations`); the list is smallest first, then by
+    sorted cells.
 
     Examples
     ========
 
-    The square gives two dominoes, one lying and one standing:
+    The square gives two equal dominoes (the same part, listed once), a bar of four
+    gives bars of one to three:
 
     >>> from colorlab.colorium.shapes import scissors
     >>> [sorted(part) for part in scissors("O")]
-    [[(0, 0), (0, 1)], [(0, 0), (1, 0)]]
+    [[(0, 0), (0, 1)]]
     >>> [len(part) for part in scissors("I")]
     [1, 2, 3]
+
+    A second cut makes a single space of the square, and a domino of the T:
+
+    >>> [sorted(part) for part in scissors("O", cuts=2)]
+    [[(0, 0)]]
+    >>> [sorted(part) for part in scissors("T", cuts=2)]
+    [[(0, 0), (0, 1)]]
 
     A cut that leaves two pieces on one side does not give that side:
 
     >>> from colorlab.symmetry import render_shape
     >>> from colorlab.colorium.shapes import read_picture
     >>> [render_shape(part).split() for part in scissors(read_picture(["#.#", "###"]))]
-    [['#', '#'], ['###'], ['#.', '##'], ['.#', '##']]
+    [['##'], ['###'], ['##', '#.']]
     """
-    cells = shape_cells(shape)
+    if isinstance(cuts, bool) or not isinstance(cuts, int) or cuts < 0:
+        raise ValueError(f"cuts must be a whole number from 0 up; got {cuts!r}")
+    reached = {_turned_first(shape_cells(shape))}
+    newest = set(reached)
+    for _ in range(cuts):
+        newest = {part for piece in newest for part in _one_cut(piece)} - reached
+        reached |= newest
+    return sorted(newest, key=lambda part: (len(part), sorted(part)))
+
+
+@lru_cache(maxsize=256)
+def _one_cut(cells: Shape) -> frozenset[Shape]:
+    """Which connected parts does one straight cut along a grid line across these cells leave?"""
     cuts = [(axis, line) for axis in (0, 1) for line in range(1, 1 + max(cell[axis] for cell in cells))]
     sides = [{cell for cell in cells if (cell[axis] < line) == before}
              for axis, line in cuts for before in (True, False)]
-    parts = {normalise(side) for side in sides if is_connected(side)}
-    return sorted(parts, key=lambda part: (len(part), sorted(part)))
+    return frozenset(_turned_first(normalise(side)) for side in sides if is_connected(side))
+
+
+def _turned_first(cells: Shape) -> Shape:
+    """Which quarter turn of these normalised cells comes first in the order of `orientations`?"""
+    return _orientations(cells, False)[0]

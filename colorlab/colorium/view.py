@@ -14,11 +14,11 @@ from pathlib import Path
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import (BONUSES, ROW_REWARDS, Draw, Pick, Wild, _choices, score_parts,
-                                     winners)
+from colorlab.colorium.model import (BONUSES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours, legal_wilds,
+                                     pieces, score_parts, winners)
 from colorlab.colorium.picture import table_svg
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import orientations, placements, scissors
+from colorlab.colorium.shapes import orientations, placements
 from colorlab.symmetry import normalise
 from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
 
@@ -49,7 +49,7 @@ class ColoriumGame(BotTable):
     INTENTS = {
         **GameWidget.INTENTS,
         "pick": {"die": int},
-        "draw": {"shape": str, "colour": str, "cells": list, "cut": bool},
+        "draw": {"shape": str, "colour": str, "cells": list, "cuts": int},
         "wild": {"row": int, "col": int, "colour": str},
         "bot": {},
     }
@@ -68,21 +68,17 @@ class ColoriumGame(BotTable):
         """Every way seat 0 may draw now: shape (or a cut part), colours, and resting places per orientation."""
         if state.phase != "draw" or state.drawn[YOU]:
             return []
-        shapes, colours, cut = _choices(state, YOU)
-        board, rules = state.boards[YOU], state.rules
+        board, rules, colours = state.boards[YOU], state.rules, drawing_colours(state, YOU)
         options = []
-        for letter in shapes:
-            pieces = [(letter, False, letter)] + ([(letter, True, part) for part in scissors(letter)] if cut else [])
-            for name, is_cut, piece in pieces:
-                found = placements(board, piece, rules)
-                if not found:
-                    continue
-                count = len(orientations(piece, rules.mirror_images))
-                spots = [[] for _ in range(count)]
-                for place in found:
-                    spots[place.orientation].append([list(cell) for cell in sorted(place.cells)])
-                options.append({"shape": name, "cut": is_cut, "size": len(next(iter(found)).cells),
-                                "colours": colours, "spots": spots, **turns_of(piece, rules.mirror_images)})
+        for letter, cuts, piece in pieces(state, YOU):
+            found = placements(board, piece, rules)
+            if not found:
+                continue
+            spots = [[] for _ in orientations(piece, rules.mirror_images)]
+            for place in found:
+                spots[place.orientation].append([list(cell) for cell in sorted(place.cells)])
+            options.append({"shape": letter, "cuts": cuts, "size": len(found[0].cells),
+                            "colours": colours, "spots": spots, **turns_of(piece, rules.mirror_images)})
         return options
 
     def snapshot(self, state) -> dict:
@@ -103,6 +99,7 @@ class ColoriumGame(BotTable):
             "parts": parts, "scores": [sum(p.values()) for p in parts],
             "winners": winners(state),
             "options": self.my_options(state) if live else [],
+            "wild_colours": list(state.rules.colours) if live and legal_wilds(state, YOU) else [],
             "my_pick": live and state.phase == "draft" and state.order[0] == YOU,
             "bots_to_move": live and not state.over and self.bot_seat(state) is not None,
             "events": [re.sub(r"\bplayer (\d+)", lambda m: names[int(m[1])], text, flags=re.I) for text in state.events],
@@ -125,7 +122,7 @@ class ColoriumGame(BotTable):
             cells = intent["cells"]
             if not all(isinstance(c, list) and len(c) == 2 and all(type(v) is int for v in c) for c in cells):
                 raise IntentError("cells must be [row, column] pairs of whole numbers")
-            self.play(Draw(YOU, intent["shape"], intent["colour"], tuple(tuple(c) for c in cells), intent["cut"]))
+            self.play(Draw(YOU, intent["shape"], intent["colour"], tuple(tuple(c) for c in cells), intent["cuts"]))
         elif kind == "wild":
             self.play(Wild(YOU, (intent["row"], intent["col"]), intent["colour"]))
         self.say(" ".join(self.snapshot(self.state)["events"]))

@@ -3,7 +3,7 @@
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const ui = {option: 0, colour: null, orient: 0, spot: 0, wild: false, askedAt: -1, botTimer: null};
+  const ui = {option: 0, colour: null, orient: 0, spot: 0, wild: false, wildColour: null, askedAt: -1, botTimer: null};
   const {root, body, notice} = mountTable(el, model, "colorium", {tabindex: "0"});
 
   const view = () => model.get("view");
@@ -39,6 +39,8 @@ function render({ model, el }) {
     const v = view();
     const opt = option(v);
     if (opt && !opt.colours.includes(ui.colour)) ui.colour = opt.colours[0];
+    if (!v.wild_colours.length) ui.wild = false;
+    if (!v.wild_colours.includes(ui.wildColour)) ui.wildColour = v.wild_colours[0] || null;
     redraw(body, () => [header(v), h("div", {class: "colorium-main"}, boardPanel(v), sidePanel(v)),
                         controls(v), draftPanel(v), missionPanel(v), others(v),
                         v.over ? finalPanel(v) : null, eventList(v), historyBar(v, send)]);
@@ -59,21 +61,23 @@ function render({ model, el }) {
     return h("div", attrs, code === "." ? "" : h("span", {class: "colorlab-glyph colorium-glyph"}, assets().glyphs[colourName(code)]));
   }
 
+  // The board is an ARIA grid: rows (laid out by the CSS grid through display: contents) of labelled cells.
   function boardPanel(v) {
     const rows = v.boards[v.you];
     const shadow = new Set(ghost(v).map(([r, c]) => `${r},${c}`));
     const bonusRow = h("div", {class: "colorium-bonuses", style: `grid-template-columns: repeat(${rows[0].length}, 34px)`},
       v.bonuses[v.you].map((mark, c) => h("span", {class: `colorium-bonus is-${mark}`, title: `${assets().bonuses[c]} bonus: ${mark}`,
                                                     "data-bonus": c}, mark === "none" ? "" : bonusIcon(assets().bonuses[c]))));
-    const cells = [];
-    rows.forEach((row, r) => [...row].forEach((code, c) => {
+    const gridRows = rows.map((row, r) => h("div", {class: "colorium-row", role: "row"}, [...row].map((code, c) => {
       const inGhost = shadow.has(`${r},${c}`);
-      cells.push(cellBox(inGhost ? ui.colour || "." : code, 34, {
-        class: inGhost ? "is-ghost" : "", "data-cell": `${r},${c}`,
-        "aria-label": `row ${rows.length - r}, column ${c + 1}: ${code === "." ? "empty" : colourName(code)}`,
-        onmouseenter: () => hover(r, c), onclick: () => clickCell(r, c)}));
-    }));
-    const races = h("div", {class: "colorium-races", "aria-label": "Row races"},
+      const space = code === "." ? "empty" : colourName(code);
+      return cellBox(inGhost ? ui.colour || "." : code, 34, {
+        class: inGhost ? "is-ghost" : "", "data-cell": `${r},${c}`, role: "gridcell",
+        "aria-selected": inGhost ? "true" : null,
+        "aria-label": `row ${rows.length - r}, column ${c + 1}: ${space}${inGhost ? ", your shape goes here" : ""}`,
+        onmouseenter: () => hover(r, c), onclick: () => clickCell(r, c)});
+    })));
+    const races = h("div", {class: "colorium-races", role: "group", "aria-label": "Row races"},
       rows.map((_, r) => {
         const number = rows.length - r;
         const points = assets().rows[String(number)];
@@ -83,7 +87,7 @@ function render({ model, el }) {
     return h("div", {class: "colorium-boardwrap"}, bonusRow,
       h("div", {class: "colorium-boardrow"},
         h("div", {class: "colorium-board", role: "grid", "aria-label": "Your board",
-                  style: `grid-template-columns: repeat(${rows[0].length}, 34px)`}, cells), races));
+                  style: `grid-template-columns: repeat(${rows[0].length}, 34px)`}, gridRows), races));
   }
 
   function bonusIcon(name) {
@@ -98,7 +102,7 @@ function render({ model, el }) {
       h("label", {}, "Shape ", h("select", {"data-key": "option", "data-action": "option",
           onchange: (e) => { ui.option = Number(e.target.value); ui.orient = 0; ui.spot = 0; draw(); }},
         v.options.map((o, i) => h("option", {value: i, selected: i === ui.option},
-          `${o.shape}${o.cut ? ` (cut: ${o.size} cells)` : ""}`)))),
+          `${o.shape}${o.cuts ? ` (cut${o.cuts > 1 ? ` ${o.cuts} times` : ""}: ${o.size} cells)` : ""}`)))),
       h("label", {}, "Colour ", h("select", {"data-key": "colour", "data-action": "colour",
           onchange: (e) => { ui.colour = e.target.value; draw(); }},
         opt.colours.map((c) => h("option", {value: c, selected: c === ui.colour}, `${assets().glyphs[colourName(c)]} ${colourName(c)}`)))),
@@ -110,11 +114,20 @@ function render({ model, el }) {
 
   function controls(v) {
     const opt = option(v);
-    const wildReady = v.bonuses[v.you].some((mark, c) => mark === "ready" && assets().bonuses[c] === "wild");
     return h("div", {class: "colorium-controls"},
       h("button", {"data-key": "draw", "data-action": "draw", disabled: !opt || !ghost(v).length, onclick: submit}, "Draw here"),
-      wildReady && v.phase === "draw" ? h("button", {"data-key": "wild", "data-action": "wild", "aria-pressed": String(ui.wild),
-        onclick: () => { ui.wild = !ui.wild; draw(); }}, ui.wild ? "Wild: click an empty space" : "Use a wild space") : null);
+      v.wild_colours.length ? wildControls(v) : null);
+  }
+
+  // Python offers wild colours only while a wild bonus may be used (never once you are out).
+  function wildControls(v) {
+    return h("span", {class: "colorium-wild"},
+      h("button", {"data-key": "wild", "data-action": "wild", "aria-pressed": String(ui.wild),
+        onclick: () => { ui.wild = !ui.wild; draw(); }}, ui.wild ? "Wild: click an empty space" : "Use a wild space"),
+      ui.wild ? h("label", {}, "Wild colour ", h("select", {"data-key": "wild-colour", "data-action": "wild-colour",
+          onchange: (e) => { ui.wildColour = e.target.value; }},
+        v.wild_colours.map((c) => h("option", {value: c, selected: c === ui.wildColour},
+          `${assets().glyphs[colourName(c)]} ${colourName(c)}`)))) : null);
   }
 
   function draftPanel(v) {
@@ -140,9 +153,15 @@ function render({ model, el }) {
   function others(v) {
     return h("div", {class: "colorium-others"}, v.boards.map((rows, p) => p === v.you ? null :
       h("div", {class: "colorium-thumb"}, h("div", {}, `${v.names[p]}: ${v.scores[p]} pts${v.out[p] ? " (out)" : ""}`),
-        h("div", {class: "colorium-board is-small", style: `grid-template-columns: repeat(${rows[0].length}, 12px)`},
+        h("div", {class: "colorium-board is-small", role: "img", "aria-label": thumbLabel(v, p),
+                  style: `grid-template-columns: repeat(${rows[0].length}, 12px)`},
           rows.flatMap((row) => [...row].map((code) => cellBox(code, 12)))))),
       h("div", {class: "colorium-myscore", "data-score": v.you}, `You: ${v.scores[v.you]} pts`));
+  }
+
+  function thumbLabel(v, p) {
+    const filled = v.boards[p].join("").replaceAll(".", "").length;
+    return `${v.names[p]}'s board: ${filled} of ${v.boards[p].join("").length} spaces filled`;
   }
 
   function finalPanel(v) {
@@ -176,7 +195,7 @@ function render({ model, el }) {
     const v = view();
     if (ui.wild) {
       ui.wild = false;
-      send({type: "wild", row: r, col: c, colour: ui.colour || "R"});
+      send({type: "wild", row: r, col: c, colour: ui.wildColour});
       return;
     }
     if (ghost(v).some(([a, b]) => a === r && b === c)) submit();
@@ -188,7 +207,7 @@ function render({ model, el }) {
     const opt = option(v);
     const cells = ghost(v);
     if (!opt || !cells.length) return;
-    send({type: "draw", shape: opt.shape, colour: ui.colour, cells, cut: opt.cut});
+    send({type: "draw", shape: opt.shape, colour: ui.colour, cells, cuts: opt.cuts});
     ui.spot = 0;
   }
 
