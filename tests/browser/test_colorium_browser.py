@@ -7,7 +7,9 @@ import re
 import nbformat
 from playwright.sync_api import expect
 
-from tests.browser.lab import open_notebook, run_all
+from colorlab.colorium import Rules, legal_wilds, play_game
+from colorlab.record import GameRecord
+from tests.browser.lab import accessibility_violations, open_notebook, run_all
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 3
@@ -61,3 +63,34 @@ def test_draft_then_draw_by_clicking_a_cell(page, lab_server):
     expect(ghost).to_be_visible()
     ghost.click()
     expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
+
+
+def test_the_widget_has_no_accessibility_violations_while_drafting_drawing_and_scoring(page, lab_server, tmp_path):
+    serve_table(lab_server, page, "colorium-axe")
+    found = {"draft": accessibility_violations(page, ".colorium")}
+    draft_by_clicking(page)
+    expect(page.locator(".colorium-cell.is-ghost").first).to_be_visible()
+    found["drawing"] = accessibility_violations(page, ".colorium")
+    page.locator(".colorium").screenshot(path="/tmp/colorlab/colorium-drawing.png")
+    finished = tmp_path / "finished.json"
+    finished.write_text(play_game(Rules(players=3), seed=5).to_json())
+    page.locator("[data-key='load']").set_input_files(finished)
+    expect(page.locator("[data-testid='final']")).to_be_visible()
+    found["final scores"] = accessibility_violations(page, ".colorium")
+    page.locator(".colorium").screenshot(path="/tmp/colorlab/colorium-final.png")
+    assert found == {"draft": [], "drawing": [], "final scores": []}
+
+
+def test_a_wild_space_is_filled_by_clicking_with_no_accessibility_violations(page, lab_server, tmp_path):
+    serve_table(lab_server, page, "colorium-wild")
+    record = play_game(Rules(players=2), seed=3)
+    step = next(i for i, state in enumerate(record.states())
+                if state.phase == "draw" and not state.drawn[0] and legal_wilds(state, 0))
+    saved = tmp_path / "wild.json"
+    saved.write_text(GameRecord("colorium", record.rules, record.seed, record.actions[:step]).to_json())
+    page.locator("[data-key='load']").set_input_files(saved)
+    page.locator("[data-key='wild']").click()
+    page.locator("[data-key='wild-colour']").select_option("P")
+    assert accessibility_violations(page, ".colorium") == []
+    page.locator(".colorium-board:not(.is-small) .colorium-cell.is-empty").first.click()
+    expect(page.locator("[data-testid='notice']")).to_contain_text("with P (wild)")
