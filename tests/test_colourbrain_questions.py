@@ -189,6 +189,11 @@ def test_a_file_over_one_megabyte_is_refused(classroom):
     assert questions.MAX_FILE_BYTES == 1_000_000
 
 
+def test_a_file_nested_too_deeply_is_refused_with_a_reason(classroom):
+    (classroom / "deep.json").write_text("[" * 100_000)
+    assert "nested too deeply" in refusal("deep.json")
+
+
 def test_a_teacher_chooses_another_folder_by_function_or_by_environment(classroom, tmp_path, monkeypatch):
     other = tmp_path / "quizzes"
     other.mkdir()

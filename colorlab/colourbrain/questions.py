@@ -31,8 +31,8 @@ FIELDS = {"id", "category", "text", "count", "answer", "explanation"}
 OPTIONAL_FIELDS = {"subject", "country"}
 FOLDER_VARIABLE = "COLORLAB_QUESTION_FOLDER"
 MAX_FILE_BYTES = 1_000_000
-REFUSED = ("only a question file inside the question folder can be used (the notebook's folder, or "
-           "the one given to colourbrain.questions.allow_folder)")
+REFUSED = ("question files are read only from the notebook's folder, or from the folder a teacher "
+           "chose with colourbrain.questions.allow_folder")
 
 _chosen_folder: Path | None = None
 
@@ -57,6 +57,8 @@ def parse_questions(text: str, source: str = "questions") -> list[Question]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{source}: not valid JSON ({error.msg}, line {error.lineno})") from None
+    except RecursionError:
+        raise ValueError(f"{source}: lists or objects nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise ValueError(f'{source}: expected an object with a "questions" list')
     return [parse_question(entry, f"{source}, question {number}")
@@ -68,7 +70,7 @@ def parse_question(entry: object, where: str) -> Question:
     if not isinstance(entry, dict) or not FIELDS <= set(entry) <= FIELDS | OPTIONAL_FIELDS:
         raise ValueError(f"{where}: needs the fields {sorted(FIELDS)} and may also have "
                          f"{sorted(OPTIONAL_FIELDS)}, no others")
-    for name in sorted(FIELDS - {"count", "answer"} | set(entry) & OPTIONAL_FIELDS):
+    for name in ["id", "category", "text", "explanation"] + sorted(OPTIONAL_FIELDS & set(entry)):
         if not isinstance(entry[name], str) or not entry[name].strip():
             raise ValueError(f"{where}: {name} must be a non-empty text")
     answer = entry["answer"]
