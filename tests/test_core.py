@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import functools
 import json
 import math
@@ -33,17 +34,21 @@ from colorlab.palette import (
     css_variables,
     screen_colour,
 )
+from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.record import (
     MAX_ACTIONS,
     MAX_BYTES,
     MAX_DEPTH,
     GameRecord,
+    Mark,
     RecordError,
     strict_json,
 )
 from colorlab.rules import RuleError, RulesBase, rule
+from colorlab import record as record_module
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
+FORMAT_NAME = "colorlab-record"
 
 
 # The palette
@@ -356,6 +361,70 @@ def test_undo_is_the_record_of_a_prefix(rules, seed):
             record.undo(steps)
 
 
+def test_an_undo_marks_the_record_and_the_mark_is_saved():
+    record = sample()
+    n = len(record.actions)
+    assert not record.practice and record.undo(0).marks == ()
+    again = record.undo(2).then(record.actions[-2]).undo(1)
+    assert again.marks == (Mark("undo", n, 2), Mark("undo", n - 1, 1))
+    assert again.practice and "2 move(s) taken back at move" in again.marks[0].describe()
+    loaded = GameRecord.from_json(again.to_json())
+    assert loaded.marks == again.marks and loaded.to_json() == again.to_json()
+    assert loaded.loaded().marks[-1] == Mark("loaded", n - 2)
+    assert json.loads(again.to_json())["version"] == 2
+
+
+def test_a_version_1_save_still_loads_without_marks():
+    old = record_dict(version=1)
+    del old["marks"]
+    record = GameRecord.from_dict(old)
+    assert record == sample() and record.marks == ()
+    refused({**old, "marks": []}, "marks")
+    new = record_dict()
+    del new["marks"]
+    refused(new, "marks")
+
+
+@pytest.mark.parametrize("marks", [
+    None, {}, "undo", [None], [{}], [{"kind": "undo", "step": 3}], [{"kind": "redo", "step": 3, "count": 1}],
+    [{"kind": "undo", "step": 3, "count": 0}], [{"kind": "undo", "step": 3, "count": 4}],
+    [{"kind": "loaded", "step": 3, "count": 1}], [{"kind": "undo", "step": -1, "count": 1}],
+    [{"kind": "undo", "step": "3", "count": 1}], [{"kind": "undo", "step": True, "count": 1}],
+    [{"kind": "loaded", "step": 10**5000, "count": 0}], [{"kind": ["undo"], "step": 3, "count": 1}],
+    [{"kind": "loaded", "step": 3, "count": 0, "note": "fine"}],
+    [{"kind": "loaded", "step": 1, "count": 0}] * (MAX_ACTIONS + 1),
+])
+def test_malformed_marks_are_refused(marks):
+    refused(record_dict(marks=marks), "mark")
+
+
+def test_save_refuses_to_overwrite_a_file_unless_asked(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text("my own notes", encoding="utf-8")
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        sample().save(path)
+    assert path.read_text(encoding="utf-8") == "my own notes"
+    sample().save(path, overwrite=True)
+    assert GameRecord.load(path) == sample()
+
+
+class FrozenClock(datetime.datetime):
+    """A clock that always says the same millisecond, as two quick saves would see it."""
+
+    @classmethod
+    def now(cls, tz=None):
+        return cls(2026, 1, 2, 3, 4, 5, 678_000)
+
+
+def test_two_saves_in_the_same_millisecond_get_two_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(record_module.datetime, "datetime", FrozenClock)
+    first, second = sample(), sample().undo(1)
+    paths = [first.save_new(tmp_path), second.save_new(tmp_path), first.save_new(tmp_path)]
+    assert len(set(paths)) == 3 and all(path.parent == tmp_path for path in paths)
+    assert "20260102-030405-678" in paths[0].name
+    assert GameRecord.load(paths[0]) == first and GameRecord.load(paths[1]) == second
+
+
 def test_save_and_load_a_file(tmp_path):
     record = sample()
     first, second = tmp_path / "game.json", tmp_path / "again.json"
@@ -395,8 +464,12 @@ def refused(data, match: str | None = None) -> RecordError:
     """Which RecordError does loading this dict raise? (Its JSON text must be refused too.)"""
     with pytest.raises(RecordError, match=match) as caught:
         GameRecord.from_dict(data)
+    try:
+        text = json.dumps(data)
+    except ValueError:  # a number with too many digits to write as text
+        return caught.value
     with pytest.raises(RecordError):
-        GameRecord.from_json(json.dumps(data))
+        GameRecord.from_json(text)
     return caught.value
 
 
@@ -502,6 +575,12 @@ def test_bad_seeds_are_refused(seed):
     refused(record_dict(seed=seed), "seed")
 
 
+@pytest.mark.parametrize("seed", [10**5000, -(10**5000)], ids=["huge", "huge negative"])
+def test_seeds_too_long_to_print_are_refused(seed):
+    with pytest.raises(RecordError, match="seed"):
+        GameRecord.from_dict(record_dict(seed=seed))
+
+
 def test_largest_seed_is_accepted():
     record = GameRecord.from_dict(record_dict(seed=2**63 - 1, actions=[]))
     assert record.seed == 2**63 - 1 and not record.final_state().over
@@ -513,6 +592,23 @@ def test_largest_seed_is_accepted():
 ])
 def test_bad_rules_are_refused(changes):
     refused(record_dict(rules={**sample().rules.to_dict(), **changes}), "rules")
+
+
+@pytest.mark.parametrize("value", [10**5000, -(10**5000), [[]], {"a": {}}],
+                         ids=["huge", "huge negative", "list", "object"])
+def test_rule_values_of_any_size_or_shape_are_refused_as_records(value):
+    for name in ("players", "seconds_to_show", "matching", "rotations"):
+        refused(record_dict(rules={**sample().rules.to_dict(), name: value}), "rules")
+        changes = {"type": "rules", "changes": {name: value}}
+        refused(record_dict(actions=[changes]), "action 0")
+
+
+@pytest.mark.parametrize("source", [None, 3, ["{}"], {"format": FORMAT_NAME}])
+def test_loading_something_that_is_not_text_or_a_path_is_refused(source):
+    with pytest.raises(RecordError):
+        GameRecord.from_json(source)
+    with pytest.raises(RecordError):
+        GameRecord.load(source)
 
 
 @pytest.mark.parametrize("rules", [None, [], "base", 3])
@@ -651,6 +747,54 @@ def test_fuzz_from_json_with_a_damaged_file(data):
     damaged = text[:start] + patch + text[end:]
     loads_or_refuses(GameRecord.from_json, damaged)
     loads_or_refuses(GameRecord.from_json, damaged.encode("utf-8", "surrogatepass"))
+
+
+# Every game's loader: structurally valid files whose values are wrong give only RecordError.
+
+GAME_MODULES = {"colorform": colorform, "colorfox": colorfox, "colorium": colorium, "colourbrain": colourbrain}
+WRONG_VALUES = JSON_VALUES | st.sampled_from([10**5000, 2**63, -1, "", "no-such-file.json", "/dev/zero", "../x"])
+
+
+@functools.cache
+def opening_of(game: str) -> dict:
+    """The first dozen actions of a bots' game, as plain values (quick to replay)."""
+    record = GAME_MODULES[game].play_game(seed=1)
+    return json.loads(record.undo(max(0, len(record.actions) - 12)).to_json())
+
+
+def rule_names(game: str) -> list[str]:
+    return [spec["name"] for spec in GAME_MODULES[game].Rules.describe()]
+
+
+@pytest.mark.parametrize("game", GAME_MODULES)
+def test_a_bad_rule_value_in_a_save_is_a_record_error(game):
+    data = opening_of(game)
+    for name in rule_names(game):
+        for value in (None, "no-such-file.json", -1, 10**5000, [1], {"a": 1}):
+            loads_or_refuses(GameRecord.from_dict, {**data, "rules": {**data["rules"], name: value}})
+            change = {"type": "rules", "changes": {name: value}}
+            loads_or_refuses(GameRecord.from_dict, {**data, "actions": [change, *data["actions"]]})
+
+
+@pytest.mark.parametrize("game", GAME_MODULES)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_fuzz_each_games_loader_with_one_value_wrong(game, data):
+    record = opening_of(game)
+    path = data.draw(st.sampled_from([path for path in paths(record) if path]))
+    loads_or_refuses(GameRecord.from_dict, replaced(record, path, data.draw(WRONG_VALUES)))
+
+
+@pytest.mark.parametrize("game", GAME_MODULES)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_fuzz_each_games_loader_with_wrong_rules(game, data):
+    record = opening_of(game)
+    name, value = data.draw(st.sampled_from(rule_names(game))), data.draw(WRONG_VALUES)
+    at = data.draw(st.integers(0, len(record["actions"])))
+    loads_or_refuses(GameRecord.from_dict, {**record, "rules": {**record["rules"], name: value}})
+    actions = record["actions"][:at] + [{"type": "rules", "changes": {name: value}}] + record["actions"][at:]
+    loads_or_refuses(GameRecord.from_dict, {**record, "actions": actions})
 
 
 # Agents

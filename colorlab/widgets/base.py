@@ -158,6 +158,12 @@ class GuardedWidget(anywidget.AnyWidget):
         if "palette" in accepted and not (isinstance(accepted["palette"], str) and accepted["palette"] in PALETTES):
             refused.append("palette")
             del accepted["palette"]
+        # Checked before it becomes a trait: ipywidgets itself fails on numbers JSON cannot write.
+        problem = plain_json_problem(accepted.get("intent"))
+        if problem:
+            del accepted["intent"]
+            self.say(f"The browser sent an intent that {problem}.", "error")
+            self.send_state("intent")
         if accepted:
             super().set_state(accepted)
         if refused:
