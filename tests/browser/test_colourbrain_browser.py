@@ -1,4 +1,4 @@
-"""The Colourbrain quiz in a real browser: two teams answer by clicking and the scores update."""
+"""The Colourbrain quiz in a real browser: two teams answer by clicking and the scores update; no WCAG A/AA violations."""
 
 from __future__ import annotations
 
@@ -6,22 +6,43 @@ import nbformat
 from playwright.sync_api import expect
 
 from colorlab.colourbrain import Rules, new_game
-from tests.browser.lab import open_notebook, run_all
+from tests.browser.lab import accessibility_violations, open_notebook, run_all
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 1
 
 
-def test_two_teams_answer_by_clicking_and_the_scores_update(page, lab_server):
-    solution = list(new_game(Rules(teams=2), SEED).question.answer)
-    wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in solution][:len(solution)]
+def serve_quiz(lab_server, page, name: str) -> None:
+    """Open a notebook with a quiz for the Foxes and the Owls, and run it."""
     code = ("from colorlab.colourbrain.view import ColourbrainQuiz\n"
             f"quiz = ColourbrainQuiz(names=['Foxes', 'Owls'], seed={SEED})\nquiz")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
-    nbformat.write(notebook, lab_server.root / "quiz.ipynb")
-    open_notebook(page, lab_server, "quiz.ipynb")
+    nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
+    open_notebook(page, lab_server, f"{name}.ipynb")
     run_all(page)
     expect(page.locator("[data-testid='question']")).to_be_visible()
+
+
+def violations(page) -> list[str]:
+    """Which WCAG A/AA rules does the quiz break?
+
+    axe-core skips the colour contrast of all text while the page's body hides its overflow, as
+    JupyterLab's does; letting it overflow changes nothing the quiz draws.
+    """
+    page.evaluate("() => { document.documentElement.style.overflow = document.body.style.overflow = 'visible'; }")
+    return accessibility_violations(page, ".colourbrain")
+
+
+def first_answers() -> tuple[list[str], list[str]]:
+    """The first question's answer, and a wrong one with as many colours."""
+    solution = list(new_game(Rules(teams=2), SEED).question.answer)
+    wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in solution][:len(solution)]
+    return solution, wrong
+
+
+def test_two_teams_answer_by_clicking_and_the_scores_update(page, lab_server):
+    solution, wrong = first_answers()
+    serve_quiz(lab_server, page, "quiz")
     for colour in solution:
         page.click(f"[data-colour='{colour}']")
     page.click("[data-action='lock']")
@@ -36,3 +57,23 @@ def test_two_teams_answer_by_clicking_and_the_scores_update(page, lab_server):
     expect(page.locator("[data-score='1']")).to_have_text("0")
     page.click("[data-action='next']")
     expect(page.locator("[data-testid='question']")).to_be_visible()
+
+
+def test_the_quiz_has_no_accessibility_violations_while_asking_copying_and_revealing(page, lab_server):
+    solution, _ = first_answers()
+    serve_quiz(lab_server, page, "quiz-axe")
+    page.click(f"[data-colour='{solution[0]}']")
+    found = {"question": violations(page)}
+    for colour in solution[1:]:
+        page.click(f"[data-colour='{colour}']")
+    page.click("[data-action='lock']")
+    page.check("[data-action='copier']")
+    for colour in solution[1:]:
+        page.click(f"[data-colour='{colour}']")
+    page.click("[data-action='lock']")
+    expect(page.locator(".colourbrain-copy")).to_be_visible()
+    found["copying"] = violations(page)
+    page.click(f"[data-copy='1-{solution[0]}']")
+    expect(page.locator("[data-testid='reveal']")).to_be_visible()
+    found["reveal"] = violations(page)
+    assert found == {"question": [], "copying": [], "reveal": []}
