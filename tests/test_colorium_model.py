@@ -344,7 +344,8 @@ def test_two_cuts_must_make_a_part_that_one_cut_cannot_and_need_two_scissors():
     for before, action in [(one_scissors, Draw(0, "O", "R", space, cuts=2)),
                            (one_scissors, Draw(0, "O", "R", space, cuts=1)),
                            (two_scissors, Draw(0, "O", "R", domino, cuts=2)),
-                           (two_scissors, Draw(0, "O", "R", space, cuts=3))]:
+                           (two_scissors, Draw(0, "O", "R", space, cuts=3)),
+                           (two_scissors, Draw(0, "O", "R", domino, cuts=True))]:
         with pytest.raises(BadDraw):
             play(before, action)
     assert play(two_scissors, Draw(0, "O", "R", space, cuts=2)).boards[0].colour(7, 0) == "R"

@@ -228,7 +228,7 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
     shape = state.picks[player][0]
     ready = ready_bonuses(state, player)
     shapes = [shape] + ([s for s in state.rules.shapes if s != shape] if "shape" in ready else [])
-    return [(letter, cuts, part if cuts else letter)
+    return [(letter, cuts, part)
             for letter in shapes for cuts in range(ready.count("scissors") + 1)
             for part in (scissors(letter, cuts) if cuts else [letter])]
 
@@ -260,7 +260,7 @@ def legal_wilds(state: State, player: int) -> list[Wild]:
 
 def _is_legal(state: State, action: Draw) -> bool:
     """Is this drawing one of the player's legal drawings (checked without listing them all)?"""
-    if action.colour not in drawing_colours(state, action.player):
+    if type(action.cuts) is not int or action.colour not in drawing_colours(state, action.player):
         return False
     cells = frozenset(action.cells)
     board, rules = state.boards[action.player], state.rules
@@ -287,8 +287,7 @@ def _draw(state: State, action: Draw) -> State:
     if not _is_legal(state, action):
         raise BadDraw(_why_not(state, action))
     shape, colour = state.picks[action.player]
-    spent = (["shape"] if action.shape != shape else []) + (["colour"] if action.colour != colour else []) \
-        + ["scissors"] * action.cuts
+    spent = ["shape"] * (action.shape != shape) + ["colour"] * (action.colour != colour) + ["scissors"] * action.cuts
     bonuses = state.bonuses[action.player]
     for name in spent:
         column = next(c for c, mark in enumerate(bonuses) if mark == "ready" and BONUSES[c] == name)
@@ -316,10 +315,11 @@ def _why_not(state: State, action: Draw) -> str:
     if action.colour != colour:
         return f"player {action.player} drafted {colour}, and has no ready colour bonus for {action.colour}"
     scissors_ready = ready_bonuses(state, action.player).count("scissors")
-    if isinstance(action.cuts, bool) or not isinstance(action.cuts, int) or not 0 <= action.cuts <= scissors_ready:
-        return f"player {action.player} has {scissors_ready} ready scissors, so it cannot cut {action.cuts!r} times"
+    if type(action.cuts) is not int or not 0 <= action.cuts <= scissors_ready:
+        return (f"player {action.player} has {scissors_ready} scissors bonus(es) ready, "
+                f"so it cannot cut {action.cuts!r} times")
     if action.cuts and not scissors(action.shape, action.cuts):
-        return f"{action.cuts} cuts cannot make a part of {action.shape} that fewer cuts cannot"
+        return f"{action.shape} has no part that needs {action.cuts} cuts: fewer cuts make every part"
     return (f"those cells are not a resting place of {action.shape} under the {state.rules.drop} drop rule"
             + (f" (or not a part that {action.cuts} cut(s) make)" if action.cuts else ""))
 

@@ -102,7 +102,7 @@ function render({ model, el }) {
       h("label", {}, "Shape ", h("select", {"data-key": "option", "data-action": "option",
           onchange: (e) => { ui.option = Number(e.target.value); ui.orient = 0; ui.spot = 0; draw(); }},
         v.options.map((o, i) => h("option", {value: i, selected: i === ui.option},
-          `${o.shape}${o.cuts ? ` (cut${o.cuts > 1 ? ` ${o.cuts} times` : ""}: ${o.size} cells)` : ""}`)))),
+          `${o.shape}${o.cuts ? ` (cut${o.cuts > 1 ? ` ${o.cuts} times` : ""}: ${o.size} space${o.size > 1 ? "s" : ""})` : ""}`)))),
       h("label", {}, "Colour ", h("select", {"data-key": "colour", "data-action": "colour",
           onchange: (e) => { ui.colour = e.target.value; draw(); }},
         opt.colours.map((c) => h("option", {value: c, selected: c === ui.colour}, `${assets().glyphs[colourName(c)]} ${colourName(c)}`)))),
