@@ -490,9 +490,10 @@ def _end_turn(state: State, events: tuple[str, ...]) -> State:
 def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
     """End the game, and say so; say too when a tie means playing once more."""
     state = evolve(state, over=True, end_reason=reason, events=events + (f"The game is over: {reason}.",))
-    if rematch_due(state):
-        tied = " and ".join(f"player {p}" for p in rematch_due(state))
-        state = evolve(state, events=state.events + (f"A tie between {tied}: play once more to find the winner.",))
+    tied = rematch_due(state)
+    if tied:
+        names = " and ".join(f"player {p}" for p in tied)
+        state = evolve(state, events=state.events + (f"A tie between {names}: play once more to find the winner.",))
     return state
 
 

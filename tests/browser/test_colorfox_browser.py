@@ -1,13 +1,13 @@
-"""The ColorFox widget in a real browser: place a card by clicking, see sticks arrive, exchange."""
+"""The ColorFox widget in a real browser: place a card by clicking, see sticks arrive, exchange, axe checks."""
 
 from __future__ import annotations
 
 import nbformat
 from playwright.sync_api import expect
 
-from colorlab.colorfox import GreedyBot
+from colorlab.colorfox import GreedyBot, Rules, model
 from colorlab.colorfox.view import ColorFoxGame
-from tests.browser.lab import open_notebook, run_all
+from tests.browser.lab import WCAG_TAGS, accessibility_violations, open_notebook, run_all
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 31
@@ -40,23 +40,23 @@ def test_placing_a_card_by_clicking_brings_sticks(page, lab_server):
     expect(page.locator("[data-testid='turn']")).to_have_text("your turn", timeout=10_000)
 
 
-def a_game_waiting_for_my_exchange():
-    """A saved game in which seat 0 has just connected two or more colours."""
+def a_game_waiting_for_me(rules=None, wanted=lambda state: state.exchanges_left and state.active == 0):
+    """A game (seat 0 played by a greedy bot) stopped at the first moment `wanted` holds."""
     for seed in range(SEED, SEED + 80):
-        game = ColorFoxGame(bots=1, seed=seed)
+        game = ColorFoxGame(rules, bots=1, seed=seed)
         me = GreedyBot(seed=seed)
-        while not game.state.over and not (game.state.exchanges_left and game.state.active == 0):
-            if game.state.active == 0:
+        while not game.state.over and not wanted(game.state):
+            if model.to_move(game.state) == 0:
                 game.play(me.act(game.state, 0))
             else:
                 game.bot_move()
         if not game.state.over:
             return game
-    raise AssertionError("no exchange came up")
+    raise AssertionError("the wanted moment never came")
 
 
 def test_an_exchange_by_clicking(page, lab_server):
-    game = a_game_waiting_for_my_exchange()
+    game = a_game_waiting_for_me()
     state = game.state
     give = next(c for c, n in zip(["red", "orange", "yellow", "green", "blue", "purple"], state.sticks[0]) if n)
     take = next(c for c, n in zip(["red", "orange", "yellow", "green", "blue", "purple"], state.sticks[1])
@@ -80,3 +80,51 @@ def test_a_card_can_be_placed_with_the_keyboard(page, lab_server):
     page.focus(f"[data-legal='{x},{y}']")
     page.keyboard.press("Enter")
     expect(page.locator(f".colorfox-cell[data-x='{x}'][data-y='{y}']")).to_be_visible()
+
+
+OPPONENT_PICKS = Rules(players=2, exchange_pick="opponent")
+
+
+def test_with_the_opponent_picking_i_offer_and_the_bot_chooses(page, lab_server):
+    game = a_game_waiting_for_me(OPPONENT_PICKS, lambda state: state.active == 0 and any(
+        isinstance(action, model.Offer) for action in model.legal_actions(state)))
+    offer = next(action for action in model.legal_actions(game.state) if isinstance(action, model.Offer))
+    serve_table(lab_server, page, "fox-offer", game.record.to_json())
+    expect(page.locator("[data-action^='take-']")).to_have_count(0)
+    page.click(f"[data-action='give-{offer.give}']")
+    page.click("[data-action='offer']")
+    expect(page.locator("[data-testid='offer']")).to_contain_text("is choosing")
+    expect(page.locator("[data-testid='notice']")).to_contain_text("hands back", timeout=10_000)
+    expect(page.locator("[data-testid='notice']")).to_contain_text(f"who gave {offer.give}")
+
+
+def test_when_a_bot_offers_me_a_stick_i_choose_what_to_hand_back(page, lab_server):
+    game = a_game_waiting_for_me(OPPONENT_PICKS, lambda state: state.offer is not None and state.offer.opponent == 0)
+    back = model.legal_actions(game.state)[0].colour
+    serve_table(lab_server, page, "fox-hand-back", game.record.to_json())
+    expect(page.locator("[data-testid='turn']")).to_have_text("your choice: hand back a stick")
+    expect(page.locator(f"[data-action='hand-back-{game.state.offer.give}']")).to_have_count(0)
+    page.click(f"[data-action='hand-back-{back}']")
+    expect(page.locator("[data-testid='notice']")).to_contain_text(f"You: hands back {back}")
+
+
+def left_for_review(page, selector):
+    """Which WCAG A/AA checks could axe-core not settle on its own (such as a label on an element with no role)?"""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=selector, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    return [f"{item['id']} ({len(item['nodes'])} nodes)" for item in results.response["incomplete"]]
+
+
+def test_the_table_has_no_accessibility_violations(page, lab_server):
+    game = a_game_waiting_for_me(OPPONENT_PICKS, lambda state: state.offer is not None and state.offer.opponent == 0)
+    serve_table(lab_server, page, "fox-axe", game.record.to_json())
+    expect(page.locator("[data-testid='offer']")).to_be_visible()
+    assert accessibility_violations(page, ".colorfox") == []
+    assert left_for_review(page, ".colorfox") == []
+    page.click("[data-action^='hand-back-']")
+    expect(page.locator("[data-testid='turn']")).to_have_text("your turn", timeout=15_000)
+    page.click("[data-card]")
+    expect(page.locator("[data-card][aria-pressed='true']")).to_have_count(1)
+    assert accessibility_violations(page, ".colorfox") == []
+    assert left_for_review(page, ".colorfox") == []

@@ -58,14 +58,14 @@ function render({ model, el }) {
   }
 
   function supplyRow(v) {
-    return h("div", {class: "colorfox-supply", "aria-label": "Sticks left in the supply"},
+    return h("div", {class: "colorfox-supply", role: "group", "aria-label": "Sticks left in the supply"},
       h("span", {class: "colorfox-label"}, "Supply:"),
       assets().colours.map((colour) => h("span", {class: "colorfox-count", title: colour},
         stick(colour), ` ${v.supply[colour]}`)));
   }
 
   function stick(colour) {
-    return h("span", {class: "colorfox-stick", style: `background: var(--colorlab-${colour})`, "aria-label": colour},
+    return h("span", {class: "colorfox-stick", style: `background: var(--colorlab-${colour})`, role: "img", "aria-label": colour},
       assets().glyphs[colour]);
   }
 
