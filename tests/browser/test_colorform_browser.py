@@ -11,18 +11,21 @@ from playwright.sync_api import expect
 from colorlab.colorform import solve
 from colorlab.colorform.view import ColorFormGame
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, Colour
-from tests.browser.lab import open_notebook, run_all
+from tests.browser.lab import accessibility_violations, open_notebook, run_all
 
 SEED = 20_261_129
 TABLE = f"""from colorlab.colorform.view import ColorFormGame
 game = ColorFormGame(bots=1, level="medium", seed={SEED}, bots_wait=True)
 game"""
+TIMED = f"""from colorlab.colorform.view import ColorFormGame
+game = ColorFormGame(bots=1, level="hard", seed={SEED})
+game"""
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 
 
-def write_table(root, name="table.ipynb"):
-    """Put a notebook with one calm Col-Or-Form table into the served folder."""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(TABLE)], metadata=PYTHON3)
+def write_table(root, name="table.ipynb", source=TABLE):
+    """Put a notebook with one Col-Or-Form table (by default a calm one) into the served folder."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)], metadata=PYTHON3)
     nbformat.write(notebook, root / name)
     return name
 
@@ -106,6 +109,27 @@ def test_every_control_works_from_the_keyboard(page, lab_server):
     page.focus("[data-action='skip']")
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid='step']")).to_have_text("move 1 (live)")
+
+
+def test_a_bot_calls_stop_when_the_kernels_clock_says_so(page, lab_server):
+    bot_moment = min(call.time for call in ColorFormGame(bots=1, level="hard", seed=SEED).plans.values())
+    open_notebook(page, lab_server, write_table(lab_server.root, "timed.ipynb", TIMED))
+    run_all(page)
+    expect(page.locator("[data-testid='step']")).to_have_text("move 1 (live)", timeout=(bot_moment + 20) * 1000)
+    expect(page.locator("[data-testid='notice']")).to_contain_text("Bot 1")
+
+
+def test_the_table_breaks_no_wcag_rule(page, lab_server):
+    state = same_table()
+    open_table(page, lab_server)
+    assert accessibility_violations(page, ".colorform") == []
+    page.click(f"[data-task='{state.revealed_tasks()[0].number}']")
+    page.click("[data-hand='0']")
+    page.click("[data-action='hint']")
+    expect(page.locator("[data-testid='notice']")).not_to_be_empty()
+    page.click("[data-action='stop']")
+    expect(page.locator("[data-testid='countdown']")).to_be_visible()
+    assert accessibility_violations(page, ".colorform") == []
 
 
 # Click a button inside the page and wait there until the redrawn table shows the new move:
