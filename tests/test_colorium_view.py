@@ -155,7 +155,10 @@ def test_the_widget_follows_a_change_of_players_in_the_rule_editor(players):
     check_view_fits(widget, players)
     assert sorted(widget.bots) == list(range(1, players))
     editor.controls["width"].value = 6
+    play_on(widget, 8)
     editor.controls["drop"].value = "straight"
+    editor.controls["mirror_images"].value = False
+    assert widget.state.rules.mirror_images is False and "running game" in editor.message
     check_view_fits(widget, players)
     play_on(widget)
 

@@ -77,8 +77,12 @@ def test_the_widget_has_no_accessibility_violations_while_drafting_drawing_and_s
     page.locator("[data-key='load']").set_input_files(finished)
     expect(page.locator("[data-testid='final']")).to_be_visible()
     found["final scores"] = accessibility_violations(page, ".colorium")
+    page.locator("[data-key='palette']").select_option("colour-blind-safe")
+    expect(page.locator(".colorium")).to_have_attribute("data-palette", "colour-blind-safe")
+    found["colour-blind-safe palette"] = accessibility_violations(page, ".colorium")
     page.locator(".colorium").screenshot(path="/tmp/colorlab/colorium-final.png")
-    assert found == {"draft": [], "drawing": [], "final scores": []}
+    page.locator("[data-testid='final']").screenshot(path="/tmp/colorlab/colorium-final-scores.png")
+    assert found == {"draft": [], "drawing": [], "final scores": [], "colour-blind-safe palette": []}
 
 
 def test_a_wild_space_is_filled_by_clicking_with_no_accessibility_violations(page, lab_server, tmp_path):
