@@ -8,7 +8,8 @@ copy; then the solution, its explanation and the points appear. In solo mode
 you are team 0 and bots answer for the other teams.
 
 The number of teams can change (a new game from the rule editor, a loaded
-save): teams beyond the names given are called "Team 3", "Team 4", ...
+save). `names` may name more teams than play at first; teams beyond the names
+given are called "Team 3", "Team 4", ...
 """
 
 from __future__ import annotations
