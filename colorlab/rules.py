@@ -125,14 +125,17 @@ def check_seat(value: Any, seats: int, error: type[IllegalAction], word: str = "
 
 
 def rule(default: Any, label: str, help: str, *, low: float | None = None,
-         high: float | None = None, choices: tuple | None = None, live: bool = False) -> Any:
+         high: float | None = None, choices: tuple | None = None, live: bool = False,
+         editable: bool = True) -> Any:
     """Make a rule field with its editor metadata and allowed values.
 
     `live` says that the rule may change in the middle of a game; other rules
-    need a new game.
+    need a new game. ``editable=False`` keeps a rule out of the page's hands: the
+    rule editor shows it but only code sets it (a file path, say, must never come
+    from a browser).
     """
     metadata = {"label": label, "help": help, "low": low, "high": high, "choices": choices,
-                "live": live}
+                "live": live, "editable": editable}
     return dataclasses.field(default=default, metadata=metadata)
 
 

@@ -189,7 +189,7 @@ def test_describe_lists_every_field_with_editor_metadata():
     assert list(described) == ["players", "rounds", "speed", "hints", "board"]
     assert described["players"] == {
         "name": "players", "type": "int", "default": 2, "label": "Players",
-        "help": "How many play.", "low": 2, "high": 4, "choices": None, "live": False}
+        "help": "How many play.", "low": 2, "high": 4, "choices": None, "live": False, "editable": True}
     assert described["speed"]["type"] == "float"
     assert (described["speed"]["low"], described["speed"]["high"]) == (0.5, 2.0)
     assert described["hints"]["type"] == "bool" and described["hints"]["label"] == "Hints"

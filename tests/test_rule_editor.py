@@ -229,6 +229,8 @@ class Picnic(RulesBase):
     dessert: str = rule("cake", "Dessert", "What comes last.", choices=("cake", "fruit"), live=True)
     seats: int = rule(6, "Seats per table", "Tables come in three sizes.", choices=(4, 6, 8))
     motto: str = rule("Eat well", "Motto", "Anything you like.")
+    menu_file: str = rule("", "Menu file", "A file in the notebook's folder, named in code.", editable=False)
+    stops: tuple = rule((), "Stops", "Places on the way, set in code.")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -270,3 +272,19 @@ def test_a_toy_game_reset_goes_through_on_apply():
     editor.reset_button.click()
     assert on_apply.calls == [(Picnic(), {"baskets", "guests", "rain_plan"})]
     assert editor.controls["guests"].value == 4
+
+
+@pytest.mark.parametrize("name, value", [("menu_file", "/etc/passwd"), ("stops", "('/dev/zero',)")])
+def test_a_rule_kept_from_the_page_cannot_be_set_from_the_page(name, value):
+    on_apply = Recorder()
+    editor = RuleEditor(Picnic(menu_file="menu.json"), on_apply)
+    control = editor.controls[name]
+    assert control.disabled and "menu.json" in editor.controls["menu_file"].value
+    browser_sets(control, value)
+    data = {"method": "update", "state": {"disabled": False}, "buffer_paths": []}
+    control._handle_msg({"content": {"data": data}, "buffers": []})
+    browser_sets(control, value)
+    assert editor.rules == Picnic(menu_file="menu.json") and not on_apply.calls
+    editor.controls["rain_plan"].value = True
+    assert editor.rules.menu_file == "menu.json" and control.disabled
+    assert editor.controls["menu_file"].value == "menu.json" and editor.controls["stops"].value == "()"

@@ -3,7 +3,9 @@
 The editor knows no game. It reads ``type(rules).describe()`` and draws a
 checkbox for a yes/no rule, a drop-down for a rule with choices and a number box
 with the rule's range for a number. Every row shows its label, its help text and
-whether the rule can change during a game ("live") or needs a new game.
+whether the rule can change during a game ("live") or needs a new game. A rule
+made with ``editable=False`` (such as a file path) is shown read-only: the page
+never sets it, whatever it sends.
 
 A learner's change becomes ``dataclasses.replace(rules, name=value)``. A value
 the rules refuse (a :class:`~colorlab.rules.RuleError`) changes nothing: the
@@ -72,6 +74,8 @@ class RuleEditor(ipywidgets.VBox):
         self._updating = False
         self._specs = {spec["name"]: spec for spec in type(rules).describe()}
         self.controls = {name: _control(spec, getattr(rules, name)) for name, spec in self._specs.items()}
+        # Decided here, not by the controls' `disabled`, which the page could switch back on.
+        self._read_only = {name for name, control in self.controls.items() if control.disabled}
         self._badges = {name: ipywidgets.HTML() for name in self._specs}
         self.differences_line = ipywidgets.HTML()
         self.message_area = ipywidgets.HTML()
@@ -85,7 +89,7 @@ class RuleEditor(ipywidgets.VBox):
                           self.reset_button, self.message_area],
                          layout=ipywidgets.Layout(width="100%", max_width="800px"))
         for name, control in self.controls.items():
-            if not control.disabled:
+            if name not in self._read_only:
                 control.observe(functools.partial(self._on_edit, name), names="value")
         self.reset_button.on_click(self._on_reset)
         self._show(rules)
@@ -153,7 +157,9 @@ class RuleEditor(ipywidgets.VBox):
         changes = rules.differences()
         with self._quietly():
             for name, control in self.controls.items():
-                control.value = _control_value(control, getattr(rules, name))
+                value = getattr(rules, name)
+                control.value = str(value) if name in self._read_only else value
+                control.disabled = name in self._read_only
         for name, badge in self._badges.items():
             scope = LIVE_BADGE if self._specs[name]["live"] else NEW_GAME_BADGE
             mark = (f' <b title="Changed from the default edition">• changed</b> '
@@ -195,6 +201,8 @@ def _control(spec: dict[str, Any], value: Any) -> ipywidgets.ValueWidget:
                   style={"description_width": LABEL_WIDTH},
                   layout=ipywidgets.Layout(width=CONTROL_WIDTH))
     kind, low, high = spec["type"], spec["low"], spec["high"]
+    if not spec.get("editable", True):
+        return ipywidgets.Text(value=str(value), disabled=True, **common)
     if spec["choices"] is not None:
         return ipywidgets.Dropdown(options=[(_shown(choice), choice) for choice in spec["choices"]],
                                    value=value, **common)
@@ -212,11 +220,6 @@ def _control(spec: dict[str, Any], value: Any) -> ipywidgets.ValueWidget:
         return ipywidgets.Text(value=value, continuous_update=False, **common)
     # A rule of another type (a tuple, say) is shown but cannot be typed in safely.
     return ipywidgets.Text(value=str(value), disabled=True, **common)
-
-
-def _control_value(control: ipywidgets.ValueWidget, value: Any) -> Any:
-    """Which value shows `value` in this control? (A read-only text shows its text.)"""
-    return str(value) if isinstance(control, ipywidgets.Text) and control.disabled else value
 
 
 def _shown(value: Any) -> str:
