@@ -198,7 +198,7 @@ def test_a_table_where_nobody_can_solve_anything_ends_after_unsolvable_rounds(li
     nothing_fits = Rules(matching="shape and colour", rotations=False, unsolvable_rounds=limit)
     state = new_game(nothing_fits, seed=3)
     assert state.over and state.round == limit
-    assert state.end_reason == f"nobody could solve a revealed task for {limit} rounds in a row"
+    assert state.end_reason == f"nobody could solve a revealed task for {limit} round{'s' * (limit > 1)} in a row"
     assert not any(solvable(state.tops, hand, task, nothing_fits) for task in state.task_pile for hand in state.hands)
 
 

@@ -24,8 +24,8 @@ from colorlab.record import GameRecord
 class Level:
     """How quick, how deep and how careless a bot is.
 
-    `most_cards` hand cards are juggled with ease; each card more costs
-    ``EXTRA_CARD_SECONDS``.
+    `most_cards` hand cards are juggled with ease. Only when no way needs so few
+    does the bot dig deeper, and each card more costs ``EXTRA_CARD_SECONDS``.
     """
 
     speed: float
@@ -59,16 +59,12 @@ class ReactionBot(SeededAgent):
         if state.over:
             return None
         level = LEVELS[self.level]
-        hand, tops = state.hands[player], state.tops
         if state.junior and player != state.active:
             return None
-        best = None
-        for task in state.revealed_tasks():
-            for rotation, mirrored, placements in ways(tops, hand, task, state.rules):
-                beyond = max(0, len(placements) - level.most_cards)
-                seconds = reaction_seconds(task.size, rotation, len(placements), mirrored) + EXTRA_CARD_SECONDS * beyond
-                if best is None or seconds < best[0]:
-                    best = (seconds, task, rotation, mirrored, placements)
+        hand = state.hands[player]
+        best = self._quickest(state, hand, level.most_cards)
+        if best is None and len(hand) > level.most_cards:
+            best = self._quickest(state, hand, len(hand))
         if best is None:
             if state.junior:
                 return Pass(player)
@@ -81,6 +77,18 @@ class ReactionBot(SeededAgent):
             placements = dict(list(placements.items())[:-1])
         return Claim(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
                      seconds_shown=round(1.0 + len(placements) * 1.5, 2))
+
+    def _quickest(self, state: State, hand: tuple, most_cards: int) -> tuple | None:
+        """The quickest way to solve a revealed task with at most `most_cards` hand cards, or None."""
+        ease = LEVELS[self.level].most_cards
+        best = None
+        for task in state.revealed_tasks():
+            for rotation, mirrored, placements in ways(state.tops, hand, task, state.rules, most_cards):
+                seconds = reaction_seconds(task.size, rotation, len(placements), mirrored)
+                seconds += EXTRA_CARD_SECONDS * max(0, len(placements) - ease)
+                if best is None or seconds < best[0]:
+                    best = (seconds, task, rotation, mirrored, placements)
+        return best
 
     def _delay(self, seconds: float) -> float:
         return round(seconds * LEVELS[self.level].speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)

@@ -420,7 +420,8 @@ def _unsolvable_for_too_long(state: State) -> bool:
 
 
 def _unsolvable_end(state: State) -> str:
-    return f"nobody could solve a revealed task for {state.rules.unsolvable_rounds} rounds in a row"
+    rounds = state.rules.unsolvable_rounds
+    return f"nobody could solve a revealed task for {rounds} round{'s' if rounds > 1 else ''} in a row"
 
 
 def _end_round(state: State, proven: bool, events: tuple[str, ...]) -> State:
