@@ -4,12 +4,14 @@ any number of teams after a rule change or a loaded save."""
 import dataclasses
 import itertools
 import json
+import random
 
 import pytest
 
 from colorlab.colourbrain import Rules, play_game
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.view import ColourbrainQuiz
+from tests.test_colourbrain import hidden_twin, quiz_steps
 
 SEQ = itertools.count(1)
 
@@ -192,3 +194,13 @@ def test_no_synced_trait_shows_a_locked_answer_before_the_reveal():
     for quiz in quizzes:
         browser_sends(quiz, {"type": "answer", "team": 2, "colours": right(quiz), "copier": False})
     assert synced(quizzes[0]) != synced(quizzes[1]), "after the reveal the answers are shown"
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_the_projector_shows_the_same_for_states_that_differ_only_in_hidden_information(teams):
+    """Deck order, seed, the solution before the reveal and the locked answers never change the room's view."""
+    rng = random.Random(teams)
+    quiz = ColourbrainQuiz(Rules(teams=teams), seed=0)
+    for seed in range(3):
+        for state, _, _ in quiz_steps(Rules(teams=teams), seed):
+            assert quiz.snapshot(state) == quiz.snapshot(hidden_twin(state, None, rng))
