@@ -80,12 +80,14 @@ class ReactionBot(SeededAgent):
 
     def _quickest(self, state: State, hand: tuple, most_cards: int) -> tuple | None:
         """The quickest way to solve a revealed task with at most `most_cards` hand cards, or None."""
-        ease = LEVELS[self.level].most_cards
+        ease, tops = LEVELS[self.level].most_cards, state.tops
         best = None
         for task in state.revealed_tasks():
-            for rotation, mirrored, placements in ways(state.tops, hand, task, state.rules, most_cards):
-                seconds = reaction_seconds(task.size, rotation, len(placements), mirrored)
-                seconds += EXTRA_CARD_SECONDS * max(0, len(placements) - ease)
+            for rotation, mirrored, placements in ways(tops, hand, task, state.rules, most_cards):
+                cards = len(placements)
+                seconds = reaction_seconds(task.size, rotation, cards, mirrored)
+                if cards > ease:
+                    seconds += EXTRA_CARD_SECONDS * (cards - ease)
                 if best is None or seconds < best[0]:
                     best = (seconds, task, rotation, mirrored, placements)
         return best

@@ -152,7 +152,8 @@ def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tupl
          rules: Rules, most_cards: int = 9) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
     """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
     accepts = ACCEPTS[rules.matching]
-    task = as_task(task)
+    if not isinstance(task, TaskCard):
+        task = as_task(task)
     held = 0
     for card in hand:
         held |= 1 << card
