@@ -212,6 +212,20 @@ def test_unsolvable_rounds_is_a_rule_the_editor_draws_and_a_game_can_change():
     assert state.rules.unsolvable_rounds == 3 and not state.over
 
 
+def test_a_rule_change_starts_the_count_of_unsolvable_rounds_again():
+    strict = Rules.junior(players=2, matching="shape and colour", rotations=False, unsolvable_rounds=2)
+    start = new_game(strict, seed=3)
+    assert start.solvable_round == 0, "a deal where nobody can solve anything"
+    state = start
+    for seat in (0, 1, 0, 1):
+        state = play(state, Pass(seat))
+    assert state.over and state.round == 2
+    state = start
+    for action in (Pass(0), Pass(1), Pass(0), ChangeRules({"stop_window": 1.0}), Pass(1)):
+        state = play(state, action)
+    assert not state.over
+
+
 def test_bots_never_give_up_on_a_task_one_of_them_can_solve():
     for rules in (Rules(players=2), Rules(players=4, rotations=False), Rules(players=3, matching="colour")):
         for seed in range(10):

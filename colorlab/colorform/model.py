@@ -217,7 +217,8 @@ def play(state: State, action: Action) -> State:
 
 
 def _change_rules(state: State, action: ChangeRules) -> State:
-    state = action.apply(state)
+    # Rounds nobody could solve under the old rules prove nothing under the new ones: count afresh.
+    state = dataclasses.replace(action.apply(state), solvable_round=state.round)
     return state if state.junior else _settle(state)
 
 

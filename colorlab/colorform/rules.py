@@ -22,9 +22,14 @@ class Rules(RulesBase):
     progress: the rulebook has none. A round counts towards it only when the
     solver proves, as its task cards are revealed, that no player can solve any
     of them (junior: that no active player can solve the card it turns up).
-    While the layout and the hands stay the same, such rounds only send the
-    same task cards round again; 15 rounds show each of at most 30 cards, two
-    or more a round, so the default never ends a game that could still go on.
+    Such rounds change neither the layout nor the hands; they only send the
+    same task cards round again. In 15 of them every card still in play has
+    come up (base: at most 30 cards, at least two a round; junior: a personal
+    pile of at most 6, one a round) and none could be solved, so the default
+    ends a game only when it could never go on. Giving up (base) or passing
+    (junior) on a task someone can solve never counts, and a change of rules
+    starts the count again. Lower values end such tables sooner; a rule-variant
+    experiment can compare them.
     """
 
     variant: str = rule(
