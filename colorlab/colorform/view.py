@@ -169,20 +169,23 @@ class ColorFormGame(GameWidget):
             self.play(Claim(YOU, task, rotation, placements or {}, mirrored))
             self._bots_take_turns()
             return
-        called, self.stop_called = self.stop_called, None
-        now = self.clock()
-        moment = 0.0 if self.bots_wait else (called if called is not None else now) - self.phase_began
-        shown = 0.0 if called is None else now - called
-        mine = Claim(YOU, task, rotation, placements or {}, mirrored, round(moment, 3), round(shown, 3))
+        now, pending = self.clock(), self.stop_called is not None
+        called = self.stop_called if pending else now
+        self.stop_called = None  # a claim ends your STOP, whether or not the rules accept it
+        moment = 0.0 if self.bots_wait else called - self.phase_began
+        mine = Claim(YOU, task, rotation, placements or {}, mirrored, round(moment, 3), round(now - called, 3))
         play(state, mine)  # an illegal claim is refused here, before any bot may call STOP
-        if called is None and self._bots_call_if_due():
+        if not pending and self._bots_call_if_due():
             self._report("Too late: a bot called STOP first. ")
             return
-        calls = [mine, *self.plans.values()]
-        first = min(call.time for call in calls)
-        self.play(Stop(tuple(call for call in calls if call.time - first <= state.rules.stop_window)))
+        self.play(Stop(self._same_moment([mine, *self.plans.values()])))
         self._report()
         self._begin_phase()
+
+    def _same_moment(self, calls: list[Claim]) -> tuple[Claim, ...]:
+        """The first STOP call and every call within the same-moment window after it."""
+        first = min(call.time for call in calls)
+        return tuple(call for call in calls if call.time - first <= self.state.rules.stop_window)
 
     def _report(self, before: str = "") -> None:
         """Tell the learner how the last STOP went, in the notice line."""
@@ -209,10 +212,9 @@ class ColorFormGame(GameWidget):
         if self.bots_wait or not self.plans:
             return False
         first = min(call.time for call in self.plans.values())
-        window = self.state.rules.stop_window
-        if self.seconds_into_phase() - first <= window:
+        if self.seconds_into_phase() - first <= self.state.rules.stop_window:
             return False
-        self.play(Stop(tuple(call for call in self.plans.values() if call.time - first <= window)))
+        self.play(Stop(self._same_moment(list(self.plans.values()))))
         self._begin_phase()
         return True
 
@@ -224,8 +226,7 @@ class ColorFormGame(GameWidget):
         if self.stop_called is not None:
             raise IllegalAction("you called STOP: show your solution first")
         if self.plans:
-            first = min(c.time for c in self.plans.values())
-            self.play(Stop(tuple(c for c in self.plans.values() if c.time - first <= self.state.rules.stop_window)))
+            self.play(Stop(self._same_moment(list(self.plans.values()))))
         else:
             self.play(GiveUp())
         self._begin_phase()
