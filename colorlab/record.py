@@ -93,7 +93,7 @@ class Mark:
     def describe(self) -> str:
         """Say what happened, in plain words."""
         if self.kind == "undo":
-            return f"{self.count} move(s) taken back at move {self.step}"
+            return f"{self.count} {'move' if self.count == 1 else 'moves'} taken back at move {self.step}"
         return f"loaded from a file at move {self.step}"
 
     def to_dict(self) -> dict[str, Any]:

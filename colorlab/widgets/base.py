@@ -197,7 +197,9 @@ class GameWidget(GuardedWidget):
 
     `undo` and `loading` switch the Undo button and loading a saved game on or
     off (a class may want both off: then every game is played straight through).
-    `folder` is where Save writes (by default the folder the notebook runs in).
+    They govern what the page may ask; the notebook's own code may still call
+    :meth:`undo` and :meth:`load`, and those mark the game too. `folder` is where
+    Save writes (by default the folder the notebook runs in).
     """
 
     title = "Game"
