@@ -304,3 +304,10 @@ def test_save_from_the_notebook_refuses_an_existing_file_unless_asked(game, tmp_
     assert path.read_text(encoding="utf-8") == "a teacher's notes"
     assert widget.save(path, overwrite=True) == path
     assert json.loads(path.read_text(encoding="utf-8"))["game"] == game
+
+
+def test_a_refusal_of_a_huge_intent_stays_short():
+    widget = TABLES["colorfox"]()
+    for intent in ({"type": "live", "x" * 5000: 1}, {"type": "y" * 5000}, {"type": "history", "step": "z" * 5000}):
+        browser_sends(widget, intent)
+        assert widget.notice["kind"] == "error" and len(widget.notice["text"]) < 300

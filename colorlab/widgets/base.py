@@ -95,7 +95,7 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
     expected = dict(fields[kind], type=str, seq=int)
     extra = set(raw) - set(expected)
     if extra:
-        raise IntentError(f"intent {kind!r} has unknown field(s) {sorted(extra)}")
+        raise IntentError(f"intent {kind!r} has unknown field(s) {brief(sorted(extra))}")
     for name, kinds in expected.items():
         if name == "seq" and name not in raw:
             continue
