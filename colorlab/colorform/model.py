@@ -410,7 +410,9 @@ def _settle(state: State) -> State:
     """End rounds for as long as no one can solve a revealed task; remember a round where someone can."""
     while not state.over:
         if _anyone_can_solve(state):
-            return state if state.solvable_round == state.round else dataclasses.replace(state, solvable_round=state.round)
+            if state.solvable_round == state.round:
+                return state
+            return dataclasses.replace(state, solvable_round=state.round)
         state = _end_round(state, proven=True, events=state.events)
     return state
 
