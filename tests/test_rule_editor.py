@@ -288,3 +288,13 @@ def test_a_rule_kept_from_the_page_cannot_be_set_from_the_page(name, value):
     editor.controls["rain_plan"].value = True
     assert editor.rules.menu_file == "menu.json" and control.disabled
     assert editor.controls["menu_file"].value == "menu.json" and editor.controls["stops"].value == "()"
+
+
+def test_the_quiz_editor_never_takes_a_question_file_from_the_page():
+    from colorlab.colourbrain.view import ColourbrainQuiz
+
+    quiz = ColourbrainQuiz(names=["Foxes", "Owls"], seed=1)
+    editor = quiz.rule_editor()
+    browser_sets(editor.controls["question_file"], "/etc/passwd")
+    assert editor.controls["question_file"].disabled
+    assert quiz.state.rules.question_file == "" and editor.rules.question_file == ""

@@ -32,8 +32,10 @@ class Rules(RulesBase):
         "lost, its questions go to the back behind the one just asked.",
         choices=("box", "shuffled"))
     question_file: str = rule(
-        "", "Own questions", "Path of a teacher's question file in the bank's JSON format; empty: "
-        "the colorlab bank. A saved quiz replays only where that file is.")
+        "", "Own questions", "Name of a teacher's question file in the bank's JSON format; empty: "
+        "the colorlab bank. It is read only from the notebook's folder (or the folder chosen with "
+        "colourbrain.questions.allow_folder), as a plain file of at most 1 MB. Set in code only, "
+        "never from the page. A saved quiz replays only where that file is.", editable=False)
 
     @property
     def players(self) -> int:
