@@ -311,3 +311,20 @@ def test_a_refusal_of_a_huge_intent_stays_short():
     for intent in ({"type": "live", "x" * 5000: 1}, {"type": "y" * 5000}, {"type": "history", "step": "z" * 5000}):
         browser_sends(widget, intent)
         assert widget.notice["kind"] == "error" and len(widget.notice["text"]) < 300
+
+
+# A rule editor follows the game it edits.
+
+@each_game
+def test_the_rule_editor_follows_a_loaded_game_and_an_undo(game):
+    widget, other = TABLES[game](), TABLES[game]()
+    editor = widget.rule_editor()
+    seats = "teams" if game == "colourbrain" else "players"
+    other.apply_rules(dataclasses.replace(other.state.rules, **{seats: 3}), {seats})
+    widget.load_text(other.record.to_json())
+    assert editor.rules == widget.state.rules and getattr(editor.rules, seats) == 3
+    assert editor.controls[seats].value == 3
+    change_a_live_rule(widget)
+    assert editor.rules == widget.state.rules
+    widget.undo()
+    assert editor.rules == widget.state.rules == other.state.rules

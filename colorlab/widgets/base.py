@@ -224,6 +224,7 @@ class GameWidget(GuardedWidget):
         self.assets = self.static_assets()
         self.record = record
         self._states = list(record.states())
+        self._editors: list = []
 
     # --- what the game supplies ------------------------------------------------------------
 
@@ -270,6 +271,7 @@ class GameWidget(GuardedWidget):
         if changed <= live and not self.state.over:
             self.play(ChangeRules({name: getattr(rules, name) for name in sorted(changed)}))
             self.rules_changed()
+            self._show_rules_in_editors()
             self.refresh()
             return "Applied to the running game."
         self.set_record(self.fresh_record(rules))
@@ -279,7 +281,15 @@ class GameWidget(GuardedWidget):
     def rule_editor(self):
         """A rule editor wired to this game."""
         from colorlab.widgets.rule_editor import RuleEditor
-        return RuleEditor(self.state.rules, on_apply=self.apply_rules, title=f"{self.title} rules")
+        editor = RuleEditor(self.state.rules, on_apply=self.apply_rules, title=f"{self.title} rules")
+        self._editors.append(editor)
+        return editor
+
+    def _show_rules_in_editors(self) -> None:
+        """Let every rule editor of this game show the rules in force (after a load, an undo, a change in code)."""
+        for editor in self._editors:
+            if editor.rules != self.state.rules:
+                editor.set_rules(self.state.rules)
 
     # --- the state and its history ---------------------------------------------------------
 
@@ -301,6 +311,7 @@ class GameWidget(GuardedWidget):
         self._states = list(record.states())
         self.record = record
         self.cursor = None
+        self._show_rules_in_editors()
 
     def refresh(self) -> None:
         """Send the browser the state it should show now."""
