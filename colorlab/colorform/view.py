@@ -81,7 +81,6 @@ class ColorFormGame(GameWidget):
         self.level, self.bots_wait, self.clock = level, bots_wait, clock
         self.phase, self.plans, self.hint = 0, {}, None
         self.phase_began, self.stop_called = clock(), None
-        self.editors = []
         seed = random.randrange(2**31) if seed is None else seed
         super().__init__(GameRecord("colorform", rules, seed), **kwargs)
         self._make_bots()
@@ -268,14 +267,6 @@ class ColorFormGame(GameWidget):
         self._make_bots()
         self._bots_take_turns()
         self._begin_phase()
-        for editor in self.editors:
-            editor.set_rules(self.state.rules)
-
-    def rule_editor(self):
-        """A rule editor wired to this game; it shows the rules of each game the table starts or loads."""
-        editor = super().rule_editor()
-        self.editors.append(editor)
-        return editor
 
     def rules_changed(self) -> None:
         self._begin_phase()
