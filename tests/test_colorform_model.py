@@ -1,13 +1,15 @@
 """The Col-Or-Form engine: rules on hand-made tables, and many random games with invariants."""
 
 import dataclasses
+import json
 import random
+import re
 
 import pytest
 
+from colorlab import colorform
 from colorlab.colorform import (
     Claim,
-    GiveUp,
     Pass,
     ReactionBot,
     Rules,
@@ -23,7 +25,9 @@ from colorlab.colorform import (
     why_not,
     winners,
 )
-from colorlab.colorform.components import TaskCard, task_cards
+from colorlab.colorform import model
+from colorlab.colorform.agents import MissedSolution
+from colorlab.colorform.components import TaskCard, task_card, task_cards
 from colorlab.colorform.solver import solvable
 from colorlab.colorform.model import (
     BadStop,
@@ -36,7 +40,7 @@ from colorlab.colorform.model import (
     UnknownCard,
     UnknownPlayer,
 )
-from colorlab.record import GameRecord
+from colorlab.record import GameRecord, RecordError
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
 
 FILLER = figure("yellow heart")
@@ -163,12 +167,13 @@ def test_a_round_with_nothing_solvable_ends_by_itself():
 
 
 def test_new_round_gathers_the_under_cards_when_the_pile_is_short():
-    state = race()
+    state = table({0: "red circle"}, hands=(("blue moon",), ("purple star",)), revealed=((TASK_B,), ()))
     under = [figure(name) for name in ("black moon", "green circle", "red moon", "green star", "purple circle")]
     layout = ((*under, state.layout[0][0]),) + state.layout[1:]
     state = dataclasses.replace(state, layout=layout, figure_pile=(figure("black heart"),),
                                 task_pile=tuple(task_cards()[10:20]))
-    after = play(state, GiveUp())
+    after = play(state, Claim(0, 2))
+    assert after.round > state.round
     assert after.layout[0] == (state.layout[0][-1],)
     assert [len(hand) for hand in after.hands] == [4, 4]
     held = [c for hand in after.hands for c in hand] + list(after.figure_pile)
@@ -176,21 +181,60 @@ def test_new_round_gathers_the_under_cards_when_the_pile_is_short():
 
 
 def test_the_game_ends_after_the_round_in_which_the_task_pile_ran_out():
-    state = dataclasses.replace(race(), task_pile=(), last_round=True)
-    after = play(state, GiveUp())
+    state = table({0: "red circle"}, revealed=((TASK_B, TASK_C), ()), task_pile=(), last_round=True)
+    after = play(state, Claim(0, 2))
     assert after.over and after.end_reason == "the task pile ran out"
+    assert "no one can solve task(s) 3" in " ".join(after.events)
     with pytest.raises(GameOver):
-        play(after, GiveUp())
+        play(after, Claim(1, 3))
 
 
-@pytest.mark.parametrize("limit", [1, 15])
-def test_giving_up_on_tasks_never_ends_the_game(limit):
-    state = new_game(Rules(unsolvable_rounds=limit), seed=0)
-    for _ in range(40):
-        state = play(state, GiveUp())
-        assert not state.over, state.end_reason
-    assert state.round == 41
-    assert len(state.task_pile) + len(state.revealed_tasks()) == 30
+def test_while_a_revealed_task_can_be_solved_no_action_ends_the_round():
+    state = race()
+    assert not hasattr(colorform, "GiveUp") and not hasattr(model, "GiveUp")
+    with pytest.raises(ValueError, match="gives up on a round"):
+        model.action_from_dict({"type": "give up"})
+    for action in ("give up", None, ChangeRules({"stop_window": 1.0}), Claim(1, 3)):
+        try:
+            after = play(state, action)
+        except IllegalAction:
+            continue
+        assert after.round == state.round and {TASK_A, TASK_B} <= set(after.revealed_tasks())
+
+
+def test_an_old_save_that_gives_up_on_a_round_is_refused_with_a_clear_message():
+    saved = json.loads(play_game(Rules(players=3), seed=1).to_json())
+    saved["actions"].insert(1, {"type": "give up"})
+    with pytest.raises(RecordError, match="action 1 is malformed: it gives up on a round, which older colorlab"):
+        GameRecord.from_json(json.dumps(saved))
+
+
+def test_a_round_ending_with_tasks_nobody_can_solve_any_more_does_not_count_as_unsolvable():
+    record = play_game(Rules(players=3, unsolvable_rounds=1), seed=1)
+    states = list(record.states())
+    left_unsolved = [state for state in states if any("no one can solve" in event for event in state.events)]
+    assert left_unsolved and not left_unsolved[0].over
+    assert states[-1].end_reason == "the task pile ran out"
+
+
+class Silent:
+    """An agent that never calls STOP."""
+
+    name = "silent"
+
+    def act(self, state, player):
+        return None
+
+
+def test_a_table_of_bots_that_miss_a_solution_is_an_error_not_an_end_of_round():
+    with pytest.raises(MissedSolution, match=r"but player 0 \(silent\), player 1 \(silent\) can solve"):
+        next_action(race(), [Silent(), Silent()])
+    only_seat_one = table({0: "red circle"}, hands=((), ("red star",)), revealed=((card(4, c0="blue star"),), ()))
+    with pytest.raises(MissedSolution, match=r"but player 1 \(silent\) can solve"):
+        next_action(only_seat_one, [ReactionBot("hard"), Silent()])
+    nothing_fits = table(revealed=((TASK_C,), ()))
+    with pytest.raises(ValueError, match="not reached by play"):
+        next_action(nothing_fits, [ReactionBot("hard"), ReactionBot("hard")])
 
 
 @pytest.mark.parametrize("limit", [1, 4, 15])
@@ -204,7 +248,7 @@ def test_a_table_where_nobody_can_solve_anything_ends_after_unsolvable_rounds(li
 
 def test_unsolvable_rounds_is_a_rule_the_editor_draws_and_a_game_can_change():
     described = {entry["name"]: entry for entry in Rules.describe()}["unsolvable_rounds"]
-    assert described["default"] == 15 and described["live"] and "giving up does not count" in described["help"]
+    assert described["default"] == 15 and described["live"] and "never ends while anyone can" in described["help"]
     for bad in (0, 31, 2.5):
         with pytest.raises(RuleError, match="unsolvable_rounds"):
             Rules(unsolvable_rounds=bad)
@@ -226,10 +270,10 @@ def test_a_rule_change_starts_the_count_of_unsolvable_rounds_again():
     assert not state.over
 
 
-def test_bots_never_give_up_on_a_task_one_of_them_can_solve():
+def test_bots_always_call_stop_while_one_of_them_can_solve_a_task():
     for rules in (Rules(players=2), Rules(players=4, rotations=False), Rules(players=3, matching="colour")):
         for seed in range(10):
-            assert not any(isinstance(action, GiveUp) for action in play_game(rules, seed=seed).actions)
+            assert all(isinstance(action, Stop) for action in play_game(rules, seed=seed).actions)
 
 
 def test_ties_go_to_fewer_cards_then_are_shared():
@@ -345,9 +389,52 @@ def check_invariants(state):
             check_nothing_could_go_on(state)
 
 
+def claims_of(action):
+    return action.claims if isinstance(action, Stop) else (action,) if isinstance(action, Claim) else ()
+
+
+UNSOLVED_AT_ROUND_END = re.compile(r"Round (\d+) ends: no one can solve task\(s\) ([\d, ]+)\.")
+
+
+def hands_after_claims(before, action, after):
+    """Which hands did the players hold once the claims of this action were resolved?"""
+    hands = [list(hand) for hand in before.hands]
+    for claim in claims_of(action):
+        task = next(task for task in before.revealed_tasks() if task.number == claim.task)
+        if (task, False) in after.won[claim.player][len(before.won[claim.player]):]:
+            for _, placed in claim.placements:
+                hands[claim.player].remove(placed)
+    return hands
+
+
+def check_round_ends_only_when_nobody_can_solve(after, before=None, action=None):
+    """Every base round that ended on the way to `after` left only tasks that nobody could solve.
+
+    The events name the tasks each round left. The first round to end had the
+    hands left after this action's claims; a round dealt and ended in the same
+    action had the refilled hands. The layout's tops do not change on the way.
+    """
+    if after.junior:
+        return
+    taken = [] if before is None else [won for wins, old in zip(after.won, before.won) for won, _ in wins[len(old):]]
+    if before is not None and (after.round > before.round or after.over):
+        left = {task.number for task in before.revealed_tasks() if task not in taken}
+        named = next((match for match in map(UNSOLVED_AT_ROUND_END.match, after.events)
+                      if match and int(match[1]) == before.round), None)
+        assert left == (set() if named is None else {int(n) for n in named[2].split(", ")}), \
+            "a round ended with tasks left that the events do not name"
+    for match in filter(None, map(UNSOLVED_AT_ROUND_END.match, after.events)):
+        ended_now = before is not None and int(match[1]) == before.round
+        hands = hands_after_claims(before, action, after) if ended_now else after.hands
+        tasks = [task_card(int(number)) for number in match[2].split(", ")]
+        assert not any(solvable(after.tops, hand, task, after.rules) for task in tasks for hand in hands), \
+            f"round {match[1]} ended although someone could still solve one of its tasks"
+
+
 def check_step(before, action, after):
     """Every card that entered a victory pile was claimed by its owner in this action."""
-    claims = action.claims if isinstance(action, Stop) else (action,) if isinstance(action, Claim) else ()
+    check_round_ends_only_when_nobody_can_solve(after, before, action)
+    claims = claims_of(action)
     for player in range(before.players):
         for task, face_up in after.won[player][len(before.won[player]):]:
             claim = next(c for c in claims if c.player == player and c.task == task.number)
@@ -367,6 +454,7 @@ def test_random_games_keep_every_invariant(rules):
         agents = [ReactionBot(level, seed=seed * 10 + seat) for seat, level in enumerate(levels)]
         state = new_game(rules, seed)
         check_invariants(state)
+        check_round_ends_only_when_nobody_can_solve(state)
         actions = []
         while not state.over:
             assert len(actions) < 500, "game did not end"

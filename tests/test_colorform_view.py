@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from colorlab.colorform import ChangeRules, Rules, Stop, agents, figure, observation, solve, why_not
-from colorlab.colorform.view import LAPSE_GRACE, ColorFormGame, turn_cycles
+from colorlab.colorform import ChangeRules, Rules, Stop, agents, figure, observation, play_game, solve, why_not
+from colorlab.colorform.view import LAPSE_GRACE, ONLY_YOUR_CARDS, ColorFormGame, turn_cycles
 from colorlab.record import GameRecord
 
 
@@ -123,6 +123,62 @@ def test_skip_lets_the_bots_move_and_undo_takes_back_only_my_moves():
     assert len(widget.record.actions) == 2
     browser_sends(widget, {"type": "undo"})
     assert len(widget.record.actions) == 1
+
+
+def only_my_cards_solve(state):
+    """Can some revealed task be solved with seat 0's hand, and none with a bot's hand? (Public facts.)"""
+    def can(seat):
+        return any(solve(state.tops, state.hands[seat], task, state.rules) for task in state.revealed_tasks())
+    return can(0) and not any(can(seat) for seat in range(1, state.players))
+
+
+def skipped_until_only_my_cards_solve():
+    """A calm table with one bot, skipped ahead until only seat 0's cards can solve a revealed task."""
+    widget = ColorFormGame(bots=1, seed=20_261_129, bots_wait=True)
+    for _ in range(40):
+        if only_my_cards_solve(widget.state):
+            return widget
+        browser_sends(widget, {"type": "skip"})
+        assert widget.notice.get("kind") != "error", widget.notice
+    raise AssertionError("the bots could always solve something in this game")
+
+
+def test_skip_never_ends_a_round_that_only_your_cards_can_solve():
+    widget = skipped_until_only_my_cards_solve()
+    before, phase = widget.record, widget.view["phase"]
+    browser_sends(widget, {"type": "skip"})
+    assert widget.record == before and widget.view["phase"] == phase
+    assert widget.notice == {"text": ONLY_YOUR_CARDS, "kind": "error", "seq": widget.notice["seq"]}
+    assert widget.view["only_you_can_solve"]
+    browser_sends(widget, solvable_claim(widget))
+    assert widget.record.actions[-1].claims[0].player == 0
+
+
+def test_skip_ahead_is_offered_exactly_when_a_bot_can_solve_a_task():
+    widget = ColorFormGame(bots=1, seed=20_261_129, bots_wait=True)
+    for _ in range(12):
+        if widget.state.over:
+            break
+        assert widget.view["only_you_can_solve"] == only_my_cards_solve(widget.state)
+        browser_sends(widget, {"type": "skip"} if not widget.view["only_you_can_solve"] else solvable_claim(widget))
+
+
+def test_skip_in_a_finished_game_is_refused_cleanly():
+    widget = game()
+    browser_sends(widget, {"type": "load", "text": play_game(Rules(players=3), seed=1).to_json()})
+    assert widget.state.over
+    browser_sends(widget, {"type": "skip"})
+    assert widget.notice["kind"] == "error" and widget.notice["text"].startswith("the game is over")
+
+
+def test_an_old_save_that_gives_up_on_a_round_is_refused_in_the_widget():
+    widget = game()
+    saved = json.loads(widget.record.to_json())
+    saved["actions"].append({"type": "give up"})
+    before = widget.record
+    browser_sends(widget, {"type": "load", "text": json.dumps(saved)})
+    assert widget.record == before and widget.notice["kind"] == "error"
+    assert "action 0 is malformed: it gives up on a round" in widget.notice["text"]
 
 
 def test_history_steps_back_and_forward_and_blocks_play_while_looking_back():

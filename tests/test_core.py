@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from colorlab.agents import Agent, SeededAgent
 from colorlab.colorform import (
     Claim,
-    GiveUp,
     ReactionBot,
     Rules,
     new_game,
@@ -661,13 +660,14 @@ def test_an_action_illegal_on_replay_is_refused():
     later = record_dict()
     later["actions"].insert(1, later["actions"][0])
     refused(later, "action 1 is illegal")
-    over = sample().then(GiveUp())
-    refused(over.to_dict(), f"action {len(over.actions) - 1} is illegal")
+    finished = sample()
+    over = finished.then(finished.actions[-1])
+    refused(over.to_dict(), f"action {len(over.actions) - 1} is illegal: the game is over")
 
 
 def test_junior_records_refuse_base_game_actions():
     junior = recorded(Rules.junior(players=3), 0).to_dict()
-    refused({**junior, "actions": [{"type": "give up"}]}, "illegal")
+    refused({**junior, "actions": [{"type": "stop", "claims": [claim_dict()]}]}, "illegal")
     refused({**junior, "actions": [{"type": "pass", "player": 1}]}, "illegal")
 
 

@@ -15,7 +15,6 @@ from colorlab.colorform.components import (
 from colorlab.colorform.model import (
                                       ChangeRules,
                                       Claim,
-                                      GiveUp,
                                       Pass,
                                       State,
                                       Stop,
@@ -29,7 +28,7 @@ from colorlab.colorform.model import (
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import Match, Solution, solvable, solve, why_not
 
-__all__ = ["ChangeRules", "Claim", "Figure", "GiveUp", "Match", "Pass", "ReactionBot", "Rules", "Shape",
+__all__ = ["ChangeRules", "Claim", "Figure", "Match", "Pass", "ReactionBot", "Rules", "Shape",
            "Solution", "State", "Stop", "TaskCard", "figure", "new_game", "next_action", "observation",
            "play", "play_game", "ranking", "scores", "solvable", "solve", "task_card",
            "task_cards", "why_not", "winners"]

@@ -14,10 +14,11 @@ import dataclasses
 import math
 
 from colorlab.agents import SeededAgent, play_out
-from colorlab.colorform.model import Claim, GiveUp, Pass, State, Stop
+from colorlab.colorform.model import Claim, Pass, State, Stop, can_solve
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import ways
 from colorlab.record import GameRecord
+from colorlab.rules import GameOver
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,18 +97,37 @@ class ReactionBot(SeededAgent):
         return round(seconds * LEVELS[self.level].speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)
 
 
-def next_action(state: State, agents: list) -> Claim | Stop | GiveUp | Pass:
-    """What happens next at a table of bots: the earliest STOP calls, a pass, or giving up?
+class MissedSolution(RuntimeError):
+    """No agent calls STOP although one of them can solve a revealed task."""
 
-    ReactionBots never give up on a task one of them can solve; other agents may.
+
+def next_action(state: State, agents: list) -> Claim | Stop | Pass:
+    """What happens next at a table of bots: the earliest STOP calls, or (junior) a pass?
+
+    A base round goes on while anyone can solve a revealed task, so some agent
+    must call STOP: ReactionBots always do. An agent that misses a solution
+    that exists raises :class:`MissedSolution`.
     """
     if state.junior:
         return agents[state.active].act(state, state.active) or Pass(state.active)
     claims = [claim for seat, agent in enumerate(agents) if (claim := agent.act(state, seat))]
     if not claims:
-        return GiveUp()
+        raise _no_claim(state, agents)
     first = min(claim.time for claim in claims)
     return Stop(tuple(claim for claim in claims if claim.time - first <= state.rules.stop_window))
+
+
+def _no_claim(state: State, agents: list) -> Exception:
+    """Why is a table where nobody calls STOP stuck: an agent missed a solution, or the state was not played?"""
+    if state.over:
+        return GameOver(f"the game is over ({state.end_reason})")
+    able = [seat for seat in range(state.players) if can_solve(state, seat)]
+    if not able:
+        return ValueError("nobody can solve a revealed task, so play would already have ended this round: "
+                          "this state was not reached by play")
+    names = ", ".join(f"player {seat} ({agents[seat].name})" for seat in able)
+    return MissedSolution(f"no agent calls STOP, but {names} can solve a revealed task: "
+                          "an agent missed a solution that exists")
 
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,

@@ -4,18 +4,17 @@
 state or raises an :class:`~colorlab.rules.IllegalAction` subclass that names
 the broken rule, leaving the state as it was. All chance comes from the seed.
 
-The base game has three actions:
-
-- :class:`Stop`: one or more STOP calls made at almost the same moment (within
-  ``rules.stop_window`` seconds), each a :class:`Claim` with its time; they are
-  checked in time order (ties by seat).
-- :class:`GiveUp`: the players cannot find a solution and give up on the
-  round; its task cards go under the pile and the game goes on.
-- A round also ends by itself when every revealed task is taken, or when the
-  solver proves that no player can solve any revealed task.
+The base game has one action of its own, :class:`Stop`: one or more STOP calls
+made at almost the same moment (within ``rules.stop_window`` seconds), each a
+:class:`Claim` with its time; they are checked in time order (ties by seat).
+Nobody can end a round by hand. A round ends by itself when every revealed task
+is taken, or when the solver proves, over every player's hand, that nobody can
+solve any revealed task; while one of them can still be solved, the round goes
+on. (Older saves may hold a "give up" action that ended a round early; they are
+refused with a message that says so.)
 
 The game ends, as the rulebook says, after the round in which the task pile
-runs out. Giving up never ends it.
+runs out.
 
 FIKOLO JUNIOR is played in turns: the active player either claims the task card
 on top of its own pile (:class:`Claim`) or passes (:class:`Pass`).
@@ -114,18 +113,13 @@ class Stop:
 
 
 @dataclasses.dataclass(frozen=True)
-class GiveUp:
-    """The players give up on the revealed tasks: they go under the pile and a new round starts."""
-
-
-@dataclasses.dataclass(frozen=True)
 class Pass:
     """Junior: the active player cannot solve its task card; it goes to the bottom."""
 
     player: int
 
 
-Action = Claim | Stop | GiveUp | Pass | ChangeRules
+Action = Claim | Stop | Pass | ChangeRules
 Stack = tuple[Figure, ...]
 
 
@@ -210,10 +204,9 @@ def play(state: State, action: Action) -> State:
         action = Stop((action,))
     if isinstance(action, Stop):
         return _stop(state, action)
-    if isinstance(action, GiveUp):
-        return _settle(_end_round(state, proven=False, events=("The players give up on these tasks.",)))
     raise IllegalAction(f"{type(action).__name__ if action is not None else 'None'} is not a "
-                        "base-game action: stop (with claims) or give up")
+                        "base-game action: call STOP with claims (a round ends by itself when "
+                        "nobody can solve a revealed task)")
 
 
 def _change_rules(state: State, action: ChangeRules) -> State:
@@ -400,10 +393,14 @@ def _stop(state: State, stop: Stop) -> State:
     return _settle(dataclasses.replace(state, events=tuple(events)))
 
 
-def _anyone_can_solve(state: State) -> bool:
+def can_solve(state: State, player: int) -> bool:
+    """Can `player` solve one of the revealed tasks with its own hand right now?"""
     tops = state.tops
-    return any(solvable(tops, hand, task, state.rules)
-               for task in state.revealed_tasks() for hand in state.hands)
+    return any(solvable(tops, state.hands[player], task, state.rules) for task in state.revealed_tasks())
+
+
+def _anyone_can_solve(state: State) -> bool:
+    return any(can_solve(state, player) for player in range(state.players))
 
 
 def _settle(state: State) -> State:
@@ -413,7 +410,7 @@ def _settle(state: State) -> State:
             if state.solvable_round == state.round:
                 return state
             return dataclasses.replace(state, solvable_round=state.round)
-        state = _end_round(state, proven=True, events=state.events)
+        state = _end_round(state, events=state.events)
     return state
 
 
@@ -427,13 +424,12 @@ def _unsolvable_end(state: State) -> str:
     return f"nobody could solve a revealed task for {rounds} round{'s' if rounds > 1 else ''} in a row"
 
 
-def _end_round(state: State, proven: bool, events: tuple[str, ...]) -> State:
-    """Put unsolved tasks under the pile, then end the game or start a new round."""
+def _end_round(state: State, events: tuple[str, ...]) -> State:
+    """Put the tasks nobody can solve under the pile, then end the game or start a new round."""
     unsolved = tuple(state.revealed_tasks())
     if unsolved:
         events += (f"Round {state.round} ends: no one can solve task(s) "
-                   f"{', '.join(str(card.number) for card in unsolved)}." if proven else
-                   f"Round {state.round} ends with task(s) {', '.join(str(c.number) for c in unsolved)} unsolved.",)
+                   f"{', '.join(str(card.number) for card in unsolved)}.",)
     else:
         events += (f"Round {state.round} ends: every task is solved.",)
     state = dataclasses.replace(state, task_pile=state.task_pile + unsolved,
@@ -548,8 +544,6 @@ def action_to_dict(action: Action) -> dict:
                 "time": action.time, "seconds_shown": action.seconds_shown}
     if isinstance(action, Stop):
         return {"type": "stop", "claims": [action_to_dict(claim) for claim in action.claims]}
-    if isinstance(action, GiveUp):
-        return {"type": "give up"}
     if isinstance(action, Pass):
         return {"type": "pass", "player": action.player}
     if isinstance(action, ChangeRules):
@@ -557,10 +551,13 @@ def action_to_dict(action: Action) -> dict:
     raise TypeError(f"{action!r} is not a Col-Or-Form action")
 
 
+# Older colorlab let players give up on a round; a save holding that action cannot be replayed now.
+GIVING_UP_RETIRED = ("it gives up on a round, which older colorlab allowed; now a round ends only when every "
+                     "revealed task is taken or nobody can solve one, so this save cannot be replayed")
+
 _FIELDS = {
     "claim": {"type", "player", "task", "rotation", "mirrored", "placements", "time", "seconds_shown"},
     "stop": {"type", "claims"},
-    "give up": {"type"},
     "pass": {"type", "player"},
     "rules": {"type", "changes"},
 }
@@ -568,13 +565,13 @@ _FIELDS = {
 
 def action_from_dict(data: dict) -> Action:
     """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
+    if isinstance(data, dict) and data.get("type") == "give up":
+        raise ValueError(GIVING_UP_RETIRED)
     if not isinstance(data, dict) or data.get("type") not in _FIELDS:
         raise ValueError(f"an action must be an object with a type among {sorted(_FIELDS)}")
     kind = data["type"]
     if set(data) != _FIELDS[kind]:
         raise ValueError(f"a {kind} action has exactly the fields {sorted(_FIELDS[kind])}")
-    if kind == "give up":
-        return GiveUp()
     if kind == "pass":
         return Pass(_int(data["player"], "player"))
     if kind == "rules":

@@ -26,10 +26,11 @@ class Rules(RulesBase):
     same task cards round again. In 15 of them every card still in play has
     come up (base: at most 30 cards, at least two a round; junior: a personal
     pile of at most 6, one a round) and none could be solved, so the default
-    ends a game only when it could never go on. Giving up (base) or passing
-    (junior) on a task someone can solve never counts, and a change of rules
-    starts the count again. Lower values end such tables sooner; a rule-variant
-    experiment can compare them.
+    ends a game only when it could never go on. A base round cannot be given
+    up while anyone can solve a revealed task, and passing (junior) on a card
+    the active player can solve never counts; a change of rules starts the
+    count again. Lower values end such tables sooner; a rule-variant experiment
+    can compare them.
     """
 
     variant: str = rule(
@@ -69,7 +70,8 @@ class Rules(RulesBase):
         15, "Rounds nobody can solve", "The rulebook ends the game only after the round in "
         "which the task pile runs out, but a table where nothing fits any more would go round for "
         "ever. So the game also ends after this many rounds in a row in which nobody can solve any "
-        "revealed task card: the solver checks every hand, and giving up does not count. "
+        "revealed task card: the solver checks every hand. (A round never ends while anyone can still "
+        "solve a revealed task.) "
         "With 15 or more, every task card still in play has come up in those rounds, so the game "
         "ends this way only when it could never go on.", low=1, high=30, live=True)
 

@@ -8,6 +8,11 @@ moment; bots whose moment falls within the same-moment window call with you,
 and the model resolves the calls in time order. A claim the rules refuse is
 refused before any bot may call. With ``bots_wait=True`` the bots only act when
 you claim or skip ahead, which suits a first lesson or a projector.
+
+Skipping ahead never ends a round: nobody may give up on a task that can be
+solved. When only your cards can solve a revealed task, the page greys out
+"Skip ahead" (every hand lies face up, so saying so tells nothing hidden) and
+a skip is refused.
 """
 
 from __future__ import annotations
@@ -20,12 +25,12 @@ from pathlib import Path
 
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS
-from colorlab.colorform.model import ChangeRules, Claim, GiveUp, Pass, Stop, observation, play
+from colorlab.colorform.model import ChangeRules, Claim, Pass, State, Stop, can_solve, observation, play
 from colorlab.colorform.picture import table_svg
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solve
 from colorlab.record import GameRecord
-from colorlab.rules import IllegalAction
+from colorlab.rules import GameOver, IllegalAction
 from colorlab.widgets.base import (
     GameWidget,
     IntentError,
@@ -37,6 +42,7 @@ from colorlab.widgets.base import (
 STATIC = Path(__file__).parent / "static"
 YOU = 0
 LAPSE_GRACE = 2.0  # seconds past the showing time before a STOP with no solution shown is dropped
+ONLY_YOUR_CARDS = "Only your cards can solve a task now: look again, or ask for a hint (h)."
 
 
 def turn_cycles(rotation: int, mirrored: bool) -> str:
@@ -108,6 +114,7 @@ class ColorFormGame(GameWidget):
             rules=state.rules.to_dict(),
             changed_rules=sorted(state.rules.differences()),
             hint=self.hint if live else None,
+            only_you_can_solve=live and only_you_can_solve(state),
         )
         return view
 
@@ -218,16 +225,17 @@ class ColorFormGame(GameWidget):
         return True
 
     def skip(self) -> None:
-        """Jump to the bots' next STOP, or give up on the round if no bot finds anything."""
+        """Jump to the bots' next STOP; refused when only your cards can solve a task."""
         self._check_playing()
+        if self.state.over:
+            raise GameOver(f"the game is over ({self.state.end_reason})")
         if self.state.junior:
             raise IllegalAction("in junior, pass your turn instead")
         if self.stop_called is not None:
             raise IllegalAction("you called STOP: show your solution first")
-        if self.plans:
-            self.play(Stop(self._same_moment(list(self.plans.values()))))
-        else:
-            self.play(GiveUp())
+        if only_you_can_solve(self.state):
+            raise IllegalAction(ONLY_YOUR_CARDS)
+        self.play(Stop(self._same_moment(list(self.plans.values()))))
         self._begin_phase()
 
     def pass_turn(self) -> None:
@@ -296,10 +304,17 @@ class ColorFormGame(GameWidget):
         return 0
 
 
+def only_you_can_solve(state: State) -> bool:
+    """Is the base round going on only because seat 0's cards can solve a task (no bot's can)?"""
+    if state.over or state.junior:
+        return False
+    return not any(can_solve(state, seat) for seat in range(state.players) if seat != YOU)
+
+
 def _is_yours(action) -> bool:
     """Was this action (at least partly) the learner's?"""
     if isinstance(action, Stop):
         return any(claim.player == YOU for claim in action.claims)
     if isinstance(action, (Claim, Pass)):
         return action.player == YOU
-    return isinstance(action, (GiveUp, ChangeRules))
+    return isinstance(action, ChangeRules)

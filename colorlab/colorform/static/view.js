@@ -150,9 +150,12 @@ function render({ model, el }) {
       h("button", {"data-key": "hint", "data-action": "hint", disabled: !live, onclick: () => send({type: "hint"})}, "Hint"),
       junior
         ? h("button", {"data-key": "pass", "data-action": "pass", disabled: !live || !myTurn, onclick: () => send({type: "pass"})}, "Pass")
-        : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || showing(),
-                       title: "Let the bots make their next move (or end the round if nobody can)",
+        : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || showing() || v.only_you_can_solve,
+                       title: "Let the bots make their next move",
                        onclick: () => send({type: "skip"})}, "Skip ahead"),
+      !junior && live && v.only_you_can_solve
+        ? h("span", {class: "colorform-only-you", "data-testid": "only-you"}, "Only your cards can solve a task now.")
+        : null,
       v.hint ? h("div", {class: "colorform-hint", "data-testid": "hint"},
         h("strong", {}, `Hint: task ${v.hint.task}, ${v.hint.rotation} quarter turn(s)`),
         h("ul", {}, v.hint.reasons.map((r) => h("li", {}, r)))) : null);
