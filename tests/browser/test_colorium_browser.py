@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from colorlab.colorium import Rules, legal_wilds, play_game
 from colorlab.record import GameRecord
 from tests.browser.lab import accessibility_violations, open_notebook, run_all
+from tests.browser.test_colorfox_browser import low_contrast_glyphs, show_all_of
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 3
@@ -65,23 +66,29 @@ def test_draft_then_draw_by_clicking_a_cell(page, lab_server):
     expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
 
 
-def test_the_widget_has_no_accessibility_violations_while_drafting_drawing_and_scoring(page, lab_server, tmp_path):
+def accessibility_problems(page) -> list[str]:
+    """Which WCAG A/AA rules does the widget break (by axe-core), and which of its glyphs stand out too little?"""
+    show_all_of(page, ".colorium")
+    return accessibility_violations(page, ".colorium") + low_contrast_glyphs(page, ".colorium")
+
+
+def test_the_widget_has_no_accessibility_violations_while_drafting_drawing_and_scoring(page, lab_server, tmp_path,
+                                                                                       artifacts):
     serve_table(lab_server, page, "colorium-axe")
-    found = {"draft": accessibility_violations(page, ".colorium")}
+    found = {"draft": accessibility_problems(page)}
     draft_by_clicking(page)
     expect(page.locator(".colorium-cell.is-ghost").first).to_be_visible()
-    found["drawing"] = accessibility_violations(page, ".colorium")
-    page.locator(".colorium").screenshot(path="/tmp/colorlab/colorium-drawing.png")
+    found["drawing"] = accessibility_problems(page)
+    page.locator(".colorium").screenshot(path=artifacts / "colorium-drawing.png")
     finished = tmp_path / "finished.json"
     finished.write_text(play_game(Rules(players=3), seed=5).to_json())
     page.locator("[data-key='load']").set_input_files(finished)
     expect(page.locator("[data-testid='final']")).to_be_visible()
-    found["final scores"] = accessibility_violations(page, ".colorium")
+    found["final scores"] = accessibility_problems(page)
     page.locator("[data-key='palette']").select_option("colour-blind-safe")
     expect(page.locator(".colorium")).to_have_attribute("data-palette", "colour-blind-safe")
-    found["colour-blind-safe palette"] = accessibility_violations(page, ".colorium")
-    page.locator(".colorium").screenshot(path="/tmp/colorlab/colorium-final.png")
-    page.locator("[data-testid='final']").screenshot(path="/tmp/colorlab/colorium-final-scores.png")
+    found["colour-blind-safe palette"] = accessibility_problems(page)
+    page.locator(".colorium").screenshot(path=artifacts / "colorium-final.png")
     assert found == {"draft": [], "drawing": [], "final scores": [], "colour-blind-safe palette": []}
 
 
@@ -95,6 +102,9 @@ def test_a_wild_space_is_filled_by_clicking_with_no_accessibility_violations(pag
     page.locator("[data-key='load']").set_input_files(saved)
     page.locator("[data-key='wild']").click()
     page.locator("[data-key='wild-colour']").select_option("P")
-    assert accessibility_violations(page, ".colorium") == []
+    assert accessibility_problems(page) == []
+    page.locator("[data-key='palette']").select_option("colour-blind-safe")
+    expect(page.locator(".colorium")).to_have_attribute("data-palette", "colour-blind-safe")
+    assert accessibility_problems(page) == []
     page.locator(".colorium-board:not(.is-small) .colorium-cell.is-empty").first.click()
     expect(page.locator("[data-testid='notice']")).to_contain_text("with P (wild)")

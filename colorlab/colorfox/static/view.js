@@ -32,11 +32,17 @@ function render({ model, el }) {
       h("title", {}, label),
       edges.map((colour, side) => {
         const [a, b] = [corners[side], corners[(side + 1) % 4]];
-        return h("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]} L${c} ${c} Z`,
-                          style: `fill: var(--colorlab-${colour})`, class: "colorfox-edge"});
-      }),
-      edges.map((colour, side) => h("text", {x: glyphAt[side][0], y: glyphAt[side][1] + 4, "text-anchor": "middle",
-                                             class: "colorlab-glyph colorfox-glyph"}, assets().glyphs[colour])));
+        return h("g", {},
+          h("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]} L${c} ${c} Z`,
+                     style: `fill: var(--colorlab-${colour})`, class: "colorfox-edge"}),
+          h("text", {x: glyphAt[side][0], y: glyphAt[side][1] + 4, "text-anchor": "middle",
+                     style: `fill: ${ink(colour)}`, class: "colorlab-glyph colorfox-glyph"}, assets().glyphs[colour]));
+      }));
+  }
+
+  // A glyph is drawn in black or white, whichever stands out more from its colour in the current palette.
+  function ink(colour) {
+    return assets().inks[model.get("palette")]?.[colour];
   }
 
   function edgesLabel(edges) {
@@ -65,7 +71,8 @@ function render({ model, el }) {
   }
 
   function stick(colour) {
-    return h("span", {class: "colorfox-stick", style: `background: var(--colorlab-${colour})`, role: "img", "aria-label": colour},
+    return h("span", {class: "colorfox-stick colorlab-glyph", style: `background: var(--colorlab-${colour}); color: ${ink(colour)}`,
+                      role: "img", "aria-label": colour},
       assets().glyphs[colour]);
   }
 

@@ -58,7 +58,13 @@ function render({ model, el }) {
     const {class: more = "", ...rest} = extra;
     const attrs = {class: `colorium-cell${code === "." ? " is-empty" : ""}${more ? ` ${more}` : ""}`,
                    style: code === "." ? "" : `background: var(--colorlab-${colourName(code)})`, ...rest};
-    return h("div", attrs, code === "." ? "" : h("span", {class: "colorlab-glyph colorium-glyph"}, assets().glyphs[colourName(code)]));
+    return h("div", attrs, code === "." ? "" : glyph(colourName(code), "colorlab-glyph colorium-glyph"));
+  }
+
+  // A glyph is drawn in black or white, whichever stands out more from its colour in the current palette.
+  function glyph(colour, className = "colorlab-glyph") {
+    return h("span", {class: className, style: `color: ${assets().inks[model.get("palette")]?.[colour]}`},
+      assets().glyphs[colour]);
   }
 
   // The board is an ARIA grid: rows (laid out by the CSS grid through display: contents) of labelled cells.
@@ -140,7 +146,7 @@ function render({ model, el }) {
           disabled: !v.my_pick || (kind === "shape" ? !!shape : !!colour),
           style: kind === "colour" ? `background: var(--colorlab-${colourName(face)})` : "",
           "aria-label": `${kind} die ${kind === "colour" ? colourName(face) : face}`,
-          onclick: () => send({type: "pick", die: i})}, kind === "colour" ? assets().glyphs[colourName(face)] : face))),
+          onclick: () => send({type: "pick", die: i})}, kind === "colour" ? glyph(colourName(face)) : face))),
       h("span", {}, `Yours: ${shape || "–"} ${colour ? colourName(colour) : "–"}`));
   }
 
