@@ -102,6 +102,9 @@ PALETTES: dict[str, dict[Colour, str]] = {
     "colour-blind-safe": COLOUR_BLIND_SAFE,
 }
 
+# Black or white: one of them always stands out from any colour by at least 4.58:1, as WCAG asks of text.
+INKS = ("#000000", "#ffffff")
+
 
 def colour(name: str | Colour) -> Colour:
     """Which colour does this name, or one-letter code, stand for?
@@ -148,3 +151,49 @@ def screen_colour(which: Colour, palette: str = "default") -> str:
 def css_variables(palette: str = "default") -> dict[str, str]:
     """Which CSS custom properties paint a widget in this palette?"""
     return {f"--colorlab-{c.value}": screen_colour(c, palette) for c in Colour}
+
+
+def luminance(hex_colour: str) -> float:
+    """How light is a #rrggbb colour, by WCAG's relative luminance (0 black, 1 white)?
+
+    Examples
+    ========
+
+    >>> from colorlab.palette import luminance
+    >>> luminance("#000000"), luminance("#ffffff"), round(luminance("#808080"), 3)
+    (0.0, 1.0, 0.216)
+    """
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    red, green, blue = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(one: str, other: str) -> float:
+    """What is WCAG's contrast ratio (1 to 21) between two #rrggbb colours?
+
+    Examples
+    ========
+
+    >>> from colorlab.palette import contrast
+    >>> contrast("#000000", "#ffffff"), round(contrast("#ffffff", "#767676"), 2)
+    (21.0, 4.54)
+    """
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def glyph_inks() -> dict[str, dict[str, str]]:
+    """Which ink, black or white, shows a glyph best on each colour of each palette?
+
+    Examples
+    ========
+
+    >>> from colorlab.palette import glyph_inks
+    >>> inks = glyph_inks()
+    >>> inks["default"]["purple"], inks["default"]["yellow"], inks["default"]["red"]
+    ('#ffffff', '#000000', '#ffffff')
+    >>> inks["colour-blind-safe"]["purple"], inks["colour-blind-safe"]["yellow"], inks["colour-blind-safe"]["red"]
+    ('#ffffff', '#000000', '#000000')
+    """
+    return {palette: {c.value: max(INKS, key=lambda ink: contrast(ink, screen)) for c, screen in colours.items()}
+            for palette, colours in PALETTES.items()}

@@ -9,6 +9,8 @@ import json
 import math
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -27,10 +29,13 @@ from colorlab.colorform import (
 from colorlab.palette import (
     COLOUR_BLIND_SAFE,
     DEFAULT,
+    INKS,
     PALETTES,
     Colour,
     colour,
+    contrast,
     css_variables,
+    glyph_inks,
     screen_colour,
 )
 from colorlab import colorform, colorfox, colorium, colourbrain
@@ -108,6 +113,42 @@ def test_css_variables_name_every_colour(name):
     assert set(variables) == {f"--colorlab-{c.value}" for c in Colour}
     for which in Colour:
         assert variables[f"--colorlab-{which.value}"] == PALETTES[name][which] == screen_colour(which, name)
+
+
+@pytest.mark.parametrize("name", ["default", "colour-blind-safe"])
+def test_every_glyph_ink_stands_out_from_its_colour_as_wcag_asks_of_text(name):
+    inks = glyph_inks()[name]
+    assert set(inks) == {c.value for c in Colour}
+    for which in Colour:
+        screen = screen_colour(which, name)
+        assert inks[which.value] in INKS
+        assert contrast(inks[which.value], screen) >= 4.5, which
+        assert contrast(inks[which.value], screen) >= max(contrast(ink, screen) for ink in INKS)
+
+
+def test_contrast_is_symmetric_and_runs_from_1_to_21():
+    assert contrast("#1f5fbf", "#ffffff") == contrast("#ffffff", "#1f5fbf")
+    assert contrast("#7b3fa0", "#7b3fa0") == 1
+    assert contrast("#ffffff", "#000000") == 21
+
+
+def test_every_game_widget_sends_the_glyph_inks_of_both_palettes():
+    from colorlab.colorform.turner import TaskTurner
+    from colorlab.colorform.view import ColorFormGame
+    from colorlab.colorfox.view import ColorFoxGame
+    from colorlab.colorium.view import ColoriumGame
+    from colorlab.colourbrain.view import ColourbrainQuiz
+
+    widgets = [ColorFormGame(bots=1, seed=1), ColorFoxGame(bots=1, seed=1), ColoriumGame(bots=1, seed=1),
+               ColourbrainQuiz(seed=1), TaskTurner(5)]
+    for widget in widgets:
+        assert widget.assets["inks"] == glyph_inks(), type(widget).__name__
+
+
+def test_importing_the_palette_loads_no_widget_or_maths_library():
+    code = "import sys, colorlab.palette; print(sorted({'anywidget', 'ipywidgets', 'sympy'} & set(sys.modules)))"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "[]"
 
 
 def test_unknown_palette_is_refused():

@@ -19,42 +19,12 @@ from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Off
 from colorlab.colorfox.picture import table_svg
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
-from colorlab.palette import PALETTES
 from colorlab.rules import ChangeRules, NotYourTurn
 from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
-# Black or white: one of them always stands out from any colour by at least 4.58:1, as WCAG asks of text.
-INKS = ("#000000", "#ffffff")
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder}
-
-
-def luminance(hex_colour: str) -> float:
-    """How light is a #rrggbb colour, by WCAG's relative luminance (0 black, 1 white)?"""
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-    red, green, blue = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def contrast(one: str, other: str) -> float:
-    """What is WCAG's contrast ratio (1 to 21) between two #rrggbb colours?
-
-    Examples
-    ========
-
-    >>> from colorlab.colorfox.view import contrast
-    >>> contrast("#000000", "#ffffff"), round(contrast("#ffffff", "#767676"), 2)
-    (21.0, 4.54)
-    """
-    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def glyph_inks() -> dict[str, dict[str, str]]:
-    """Which ink, black or white, shows a glyph best on each colour of each palette?"""
-    return {palette: {c.value: max(INKS, key=lambda ink: contrast(ink, screen)) for c, screen in colours.items()}
-            for palette, colours in PALETTES.items()}
 
 
 class ColorFoxGame(BotTable):
@@ -82,7 +52,7 @@ class ColorFoxGame(BotTable):
         super().__init__(rules or Rules(players=bots + 1), bot, seed, **kwargs)
 
     def static_assets(self) -> dict:
-        return {**palette_assets(), "inks": glyph_inks(), "colours": list(COLOUR_NAMES)}
+        return {**palette_assets(), "colours": list(COLOUR_NAMES)}
 
     def snapshot(self, state) -> dict:
         view = observation(state, YOU)

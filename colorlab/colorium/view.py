@@ -19,13 +19,10 @@ from colorlab.colorium.model import (BONUSES, ROW_REWARDS, Draw, Pick, Wild, dra
 from colorlab.colorium.picture import table_svg
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, placements
-from colorlab.palette import PALETTES
 from colorlab.symmetry import normalise
 from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
-# Black or white: one of them always stands out from any colour by at least 4.58:1, as WCAG asks of text.
-INKS = ("#000000", "#ffffff")
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot}
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "O": "orange"}
@@ -38,33 +35,6 @@ def turns_of(shape, mirror_images: bool) -> dict:
     turn = [index[normalise({(c, -r) for r, c in image})] for image in images]
     mirror = [index.get(normalise({(r, -c) for r, c in image}), i) for i, image in enumerate(images)]
     return {"turn": turn, "mirror": mirror}
-
-
-def luminance(hex_colour: str) -> float:
-    """How light is a #rrggbb colour, by WCAG's relative luminance (0 black, 1 white)?"""
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-    red, green, blue = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def contrast(one: str, other: str) -> float:
-    """What is WCAG's contrast ratio (1 to 21) between two #rrggbb colours?
-
-    Examples
-    ========
-
-    >>> from colorlab.colorium.view import contrast
-    >>> contrast("#000000", "#ffffff"), round(contrast("#ffffff", "#767676"), 2)
-    (21.0, 4.54)
-    """
-    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def glyph_inks() -> dict[str, dict[str, str]]:
-    """Which ink, black or white, shows a glyph best on each colour of each palette?"""
-    return {palette: {c.value: max(INKS, key=lambda ink: contrast(ink, screen)) for c, screen in colours.items()}
-            for palette, colours in PALETTES.items()}
 
 
 class ColoriumGame(BotTable):
@@ -89,7 +59,7 @@ class ColoriumGame(BotTable):
         super().__init__(rules or Rules(players=bots + 1), bot, seed, **kwargs)
 
     def static_assets(self) -> dict:
-        return {**palette_assets(), "inks": glyph_inks(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
+        return {**palette_assets(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
                 "rows": {str(row): list(points) for row, points in ROW_REWARDS.items()}}
 
     # --- what the page may see -------------------------------------------------------------

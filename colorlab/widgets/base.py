@@ -32,7 +32,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour
+from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour, glyph_inks
 from colorlab.record import GameRecord, RecordError
 from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase, brief
 
@@ -109,10 +109,11 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
 
 
 def palette_assets() -> dict:
-    """Which palettes, glyphs and codes does the browser need to draw any colour?"""
+    """Which palettes, glyphs, glyph inks (per palette) and codes does the browser need to draw any colour?"""
     return {
         "palettes": list(PALETTES),
         "glyphs": {c.value: GLYPHS[c] for c in Colour},
+        "inks": glyph_inks(),
         "codes": {c.value: c.code for c in Colour},
     }
 
