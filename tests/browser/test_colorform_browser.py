@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from colorlab.colorform import solve
 from colorlab.colorform.view import ColorFormGame, only_you_can_solve
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, Colour
-from tests.browser.lab import accessibility_violations, open_notebook, run_all
+from tests.browser.lab import accessibility_violations, open_notebook, problems_in_both_palettes, run_all
 
 SEED = 20_261_129
 TABLE = f"""from colorlab.colorform.view import ColorFormGame
@@ -119,17 +119,53 @@ def test_a_bot_calls_stop_when_the_kernels_clock_says_so(page, lab_server):
     expect(page.locator("[data-testid='notice']")).to_contain_text("Bot 1")
 
 
-def test_the_table_breaks_no_wcag_rule(page, lab_server):
+CLEAN = {"default": [], "colour-blind-safe": []}
+
+
+def test_the_table_has_no_accessibility_problems_in_either_palette(page, lab_server):
     state = same_table()
     open_table(page, lab_server)
-    assert accessibility_violations(page, ".colorform") == []
+    found = {"dealt": problems_in_both_palettes(page, ".colorform")}
     page.click(f"[data-task='{state.revealed_tasks()[0].number}']")
     page.click("[data-hand='0']")
+    page.click("[data-cell='4']")
+    page.click("[data-hand='1']")
     page.click("[data-action='hint']")
-    expect(page.locator("[data-testid='notice']")).not_to_be_empty()
+    expect(page.locator("[data-testid='hint']")).to_be_visible()
+    found["a card placed, another chosen, a hint"] = problems_in_both_palettes(page, ".colorform")
     page.click("[data-action='stop']")
     expect(page.locator("[data-testid='countdown']")).to_be_visible()
-    assert accessibility_violations(page, ".colorform") == []
+    found["STOP called"] = problems_in_both_palettes(page, ".colorform")
+    assert found == {"dealt": CLEAN, "a card placed, another chosen, a hint": CLEAN, "STOP called": CLEAN}
+
+
+TURNER = """from colorlab.colorform.turner import TaskTurner
+TaskTurner(5, mirrors=True)"""
+RULE_EDITOR = """from colorlab.colorform import Rules
+from colorlab.widgets import RuleEditor
+editor = RuleEditor(Rules(), title="Col-Or-Form rules")
+editor.add_class("rule-editor-under-test")
+editor"""
+
+
+def test_the_task_turner_has_no_accessibility_problems_in_either_palette(page, lab_server):
+    open_notebook(page, lab_server, write_table(lab_server.root, "turner.ipynb", TURNER))
+    run_all(page)
+    expect(page.locator(".turner")).to_be_visible()
+    found = {"as printed": problems_in_both_palettes(page, ".turner")}
+    page.click("[data-action='rotate-right']")
+    page.click("[data-action='mirror']")
+    expect(page.locator(".turner-number:not(.is-home)").first).to_be_visible()
+    found["turned and mirrored"] = problems_in_both_palettes(page, ".turner")
+    assert found == {"as printed": CLEAN, "turned and mirrored": CLEAN}
+
+
+def test_the_rule_editor_breaks_no_wcag_rule(page, lab_server):
+    """Violations only: axe leaves the drop-downs for review, since ipywidgets draws their arrow as a background image."""
+    open_notebook(page, lab_server, write_table(lab_server.root, "editor.ipynb", RULE_EDITOR))
+    run_all(page)
+    expect(page.locator(".rule-editor-under-test")).to_be_visible()
+    assert accessibility_violations(page, ".rule-editor-under-test") == []
 
 
 # Click a button inside the page and wait there until the redrawn table shows the new move:

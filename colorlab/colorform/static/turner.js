@@ -41,7 +41,7 @@ function render({ model, el }) {
 
   function cardGrid() {
     const cells = placed(assets().card.cells).map((name, cell) =>
-      h("span", {class: "turner-cell", "data-cell": cell}, name ? figureIcon(name, assets(), 56) : ""));
+      h("span", {class: "turner-cell", "data-cell": cell}, name ? figureIcon(name, model, 56) : ""));
     return h("figure", {class: "turner-panel"},
       h("div", {class: "turner-card", role: "group", "aria-label": "The card as it lies now"}, cells),
       h("figcaption", {}, "The card as it lies now"));
@@ -49,7 +49,7 @@ function render({ model, el }) {
 
   function numberGrid() {
     const cells = placed([...Array(9).keys()]).map((from, cell) =>
-      h("span", {class: `turner-number${from === cell ? " is-home" : ""}`, "data-cell": cell,
+      h("span", {class: `turner-number${from === cell ? " is-home" : ""}`, "data-cell": cell, role: "img",
                  "aria-label": `cell ${cell} now holds printed cell ${from}`}, String(from)));
     return h("figure", {class: "turner-panel"},
       h("div", {class: "turner-numbers", "data-testid": "numbers"}, cells),
@@ -67,9 +67,9 @@ function render({ model, el }) {
     const button = (key, label, title, onclick) =>
       h("button", {"data-key": key, "data-action": key, title, "aria-label": title, onclick}, label);
     return h("div", {class: "turner-buttons", role: "group", "aria-label": "Turn the card"},
-      button("rotate-left", "⟲", "Turn a quarter anticlockwise (key l)", presses.l),
-      button("rotate-right", "⟳", "Turn a quarter clockwise (key r)", presses.r),
-      assets().mirrors ? button("mirror", "⇋", "Mirror left to right (key m)", presses.m) : null,
+      button("rotate-left", symbol("⟲"), "Turn a quarter anticlockwise (key l)", presses.l),
+      button("rotate-right", symbol("⟳"), "Turn a quarter clockwise (key r)", presses.r),
+      assets().mirrors ? button("mirror", symbol("⇋"), "Mirror left to right (key m)", presses.m) : null,
       button("reset", "Reset", "Put the card back as printed", () => send({type: "reset"})),
       h("span", {class: "turner-keys"}, `Keys: r = ⟳, l = ⟲${assets().mirrors ? ", m = ⇋" : ""}`));
   }

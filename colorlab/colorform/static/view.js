@@ -75,9 +75,9 @@ function render({ model, el }) {
       return h("button", {class: `colorform-cell${placed ? " is-placed" : ""}${ghost && ghost[cell] ? " is-wanted" : ""}`,
                           "data-key": `cell-${cell}`, "data-cell": cell, "aria-label": label,
                           onclick: () => placeOn(cell)},
-        figureIcon(placed || spot.top, assets(), 64),
+        figureIcon(placed || spot.top, model, 64),
         spot.under ? h("span", {class: "colorform-under", "aria-hidden": "true"}, `+${spot.under}`) : null,
-        ghost && ghost[cell] ? h("span", {class: "colorform-ghost", "aria-hidden": "true"}, figureIcon(ghost[cell], assets(), 30)) : null);
+        ghost && ghost[cell] ? h("span", {class: "colorform-ghost", "aria-hidden": "true"}, figureIcon(ghost[cell], model, 30)) : null);
     });
     return h("div", {class: "colorform-layout", role: "group", "aria-label": "The 3 by 3 layout"}, cells);
   }
@@ -98,7 +98,7 @@ function render({ model, el }) {
 
   function miniGrid(cells, size) {
     return h("span", {class: "colorform-mini", "aria-hidden": "true"},
-      cells.map((name) => h("span", {class: "colorform-minicell"}, name ? figureIcon(name, assets(), size) : "")));
+      cells.map((name) => h("span", {class: "colorform-minicell"}, name ? figureIcon(name, model, size) : "")));
   }
 
   function preview(v) {
@@ -110,11 +110,11 @@ function render({ model, el }) {
       miniGrid(cells, 40),
       h("div", {class: "colorform-turns", role: "group", "aria-label": "Turn the task card"},
         h("button", {"data-key": "rotate-left", "data-action": "rotate-left", disabled: !allowTurn,
-                     "aria-label": "Turn a quarter to the left", onclick: () => turn(3)}, "⟲"),
+                     "aria-label": "Turn a quarter to the left", onclick: () => turn(3)}, symbol("⟲")),
         h("button", {"data-key": "rotate-right", "data-action": "rotate-right", disabled: !allowTurn,
-                     "aria-label": "Turn a quarter to the right", onclick: () => turn(1)}, "⟳"),
+                     "aria-label": "Turn a quarter to the right", onclick: () => turn(1)}, symbol("⟳")),
         allowMirror ? h("button", {"data-key": "mirror", "data-action": "mirror", "aria-pressed": String(ui.mirrored),
-                                   "aria-label": "Mirror the task card", onclick: () => { ui.mirrored = !ui.mirrored; draw(); }}, "⇋") : null),
+                                   "aria-label": "Mirror the task card", onclick: () => { ui.mirrored = !ui.mirrored; draw(); }}, symbol("⇋")) : null),
       h("p", {class: "colorform-group", "data-testid": "group-element"},
         cycles === "()" ? "No turn: the identity, every cell stays put."
           : `${ui.mirrored ? "Mirror, then " : ""}${ui.rotation} quarter turn(s) clockwise: cells move ${cycles}`));
@@ -130,7 +130,7 @@ function render({ model, el }) {
                             "data-key": `hand-${index}`, "data-hand": index, "aria-pressed": String(ui.card === name),
                             "aria-label": `Hand card ${name}${used ? " (placed)" : ""}`,
                             onclick: () => { ui.card = ui.card === name ? null : name; draw(); }},
-          figureIcon(name, assets(), 48));
+          figureIcon(name, model, 48));
       }),
       hand.length ? null : h("em", {}, "empty"));
   }
@@ -169,7 +169,7 @@ function render({ model, el }) {
         h("td", {"data-score": seat}, String(v.scores[seat])),
         h("td", {}, v.variant === "junior" ? `${pile.tasks_left} left` : `${pile.face_down} won`),
         h("td", {}, pile.face_up.length ? pile.face_up.map((t) => `#${t.number} (−${t.size})`).join(" ") : "–"),
-        h("td", {class: "colorform-smallhand"}, v.hands[seat].map((name) => figureIcon(name, assets(), 22))));
+        h("td", {class: "colorform-smallhand"}, v.hands[seat].map((name) => figureIcon(name, model, 22))));
     });
     return h("table", {class: "colorform-scores"},
       h("caption", {}, "Players"),

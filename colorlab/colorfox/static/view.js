@@ -36,13 +36,8 @@ function render({ model, el }) {
           h("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]} L${c} ${c} Z`,
                      style: `fill: var(--colorlab-${colour})`, class: "colorfox-edge"}),
           h("text", {x: glyphAt[side][0], y: glyphAt[side][1] + 4, "text-anchor": "middle",
-                     style: `fill: ${ink(colour)}`, class: "colorlab-glyph colorfox-glyph"}, assets().glyphs[colour]));
+                     style: `fill: ${glyphInk(model, colour)}`, class: "colorlab-glyph colorfox-glyph"}, assets().glyphs[colour]));
       }));
-  }
-
-  // A glyph is drawn in black or white, whichever stands out more from its colour in the current palette.
-  function ink(colour) {
-    return assets().inks[model.get("palette")]?.[colour];
   }
 
   function edgesLabel(edges) {
@@ -71,7 +66,7 @@ function render({ model, el }) {
   }
 
   function stick(colour) {
-    return h("span", {class: "colorfox-stick colorlab-glyph", style: `background: var(--colorlab-${colour}); color: ${ink(colour)}`,
+    return h("span", {class: "colorfox-stick colorlab-glyph", style: `background: var(--colorlab-${colour}); color: ${glyphInk(model, colour)}`,
                       role: "img", "aria-label": colour},
       assets().glyphs[colour]);
   }

@@ -63,7 +63,7 @@ function render({ model, el }) {
 
   // A glyph is drawn in black or white, whichever stands out more from its colour in the current palette.
   function glyph(colour, className = "colorlab-glyph") {
-    return h("span", {class: className, style: `color: ${assets().inks[model.get("palette")]?.[colour]}`},
+    return h("span", {class: className, style: `color: ${glyphInk(model, colour)}`},
       assets().glyphs[colour]);
   }
 

@@ -34,7 +34,7 @@ function render({ model, el }) {
 
   function swatch(colour, extra = {}) {
     return h("span", {class: "colourbrain-swatch", style: `background: var(--colorlab-${colour})`, ...extra},
-      h("span", {class: "colorlab-glyph"}, assets().glyphs[colour]));
+      h("span", {class: "colorlab-glyph", style: `color: ${glyphInk(model, colour)}`}, assets().glyphs[colour]));
   }
 
   function question(v) {

@@ -18,14 +18,30 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-// Draw a figure such as "red star" as an SVG with its colour's glyph in the corner.
-function figureIcon(name, assets, size = 48) {
+// Which ink, black or white, shows a glyph best on this colour in the widget's current palette?
+function glyphInk(model, colour) {
+  return model.get("assets").inks[model.get("palette")]?.[colour];
+}
+
+// Draw a figure such as "red star" as an SVG with its colour's glyph on a badge of that colour in the corner,
+// so that the glyph always sits on its own colour, in the ink that stands out from it.
+function figureIcon(name, model, size = 48) {
   const [colour, shape] = name.split(" ");
+  const assets = model.get("assets");
   return h("svg", {viewBox: "0 0 100 100", width: size, height: size, class: "colorlab-figure",
                    role: "img", "aria-label": name},
     h("title", {}, name),
     h("path", {d: assets.shapes[shape], style: `fill: var(--colorlab-${colour})`, class: "colorlab-shape"}),
-    h("text", {x: 97, y: 98, "text-anchor": "end", class: "colorlab-glyph"}, assets.glyphs[colour]));
+    h("g", {class: "colorlab-badge"},
+      h("circle", {cx: 81, cy: 81, r: 17, style: `fill: var(--colorlab-${colour})`}),
+      h("text", {x: 81, y: 89, "text-anchor": "middle", style: `fill: ${glyphInk(model, colour)}`, class: "colorlab-glyph"},
+        assets.glyphs[colour])));
+}
+
+// A symbol standing for a word (such as ◀ on a button): axe-core leaves symbol-only text unmeasured,
+// so the browser tests measure these as they measure the colour glyphs.
+function symbol(text) {
+  return h("span", {class: "colorlab-symbol"}, text);
 }
 
 // Send an intent to Python; a counter shared by every view on the page makes each intent a fresh
@@ -71,9 +87,9 @@ function historyBar(view, send, extra = []) {
     h("button", {"data-key": key, "data-action": key, title, "aria-label": title, onclick, disabled}, label);
   const bar = h("div", {class: "colorlab-history", role: "group", "aria-label": "History"},
     button("first", "«", "First move", () => go(0), step === 0),
-    button("back", "◀", "Step back", () => go(step - 1), step === 0),
+    button("back", symbol("◀"), "Step back", () => go(step - 1), step === 0),
     h("span", {class: "colorlab-step", "data-testid": "step"}, live ? `move ${step} (live)` : `move ${step} of ${length}`),
-    button("forward", "▶", "Step forward", () => go(step + 1), live),
+    button("forward", symbol("▶"), "Step forward", () => go(step + 1), live),
     button("latest", "»", "Back to the game", () => send({type: "live"}), live),
     undo ? button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live) : null,
     button("save", "Save", "Save the game to a file beside the notebook", () => send({type: "save"})),
