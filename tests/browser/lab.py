@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 STDOUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stdout']"
 
@@ -69,18 +70,31 @@ GLYPH_CONTRAST = 4.5
 GLYPH_CLASSES = ("colorlab-glyph", "colorlab-symbol")
 
 
-def show_all_of(page: Page, selector: str) -> None:
-    """Make the window tall enough to show all of `selector`: axe-core checks the contrast of on-screen text only."""
-    box = page.locator(selector).bounding_box()
-    page.set_viewport_size({"width": page.viewport_size["width"],
-                            "height": max(page.viewport_size["height"], int(box["y"] + box["height"]) + 100,
-                                          int(box["height"]) + 400)})
-    page.locator(selector).evaluate("(node) => node.scrollIntoView({block: 'nearest'})")
-    page.wait_for_function("""(selector) => {
-        const box = document.querySelector(selector).getBoundingClientRect();
-        const shell = window.jupyterapp?.shell?.currentWidget?.node.getBoundingClientRect() ?? {top: 0, bottom: innerHeight};
-        return box.top >= shell.top && box.bottom <= shell.bottom;
-    }""", arg=selector)
+# Is all of the widget inside the notebook's area (or the window, outside JupyterLab)?
+WHOLLY_SHOWN = """(selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    const shell = window.jupyterapp?.shell?.currentWidget?.node.getBoundingClientRect() ?? {top: 0, bottom: innerHeight};
+    return box.top >= shell.top && box.bottom <= shell.bottom;
+}"""
+
+
+def show_all_of(page: Page, selector: str, attempts: int = 5) -> None:
+    """Make the window tall enough to show all of `selector`: axe-core checks the contrast of on-screen text only.
+
+    A widget may still grow while this runs (a bot's move, a redraw), so it measures again until all of it shows.
+    """
+    widget = page.locator(selector)
+    for _ in range(attempts):
+        height = widget.evaluate("(node) => node.getBoundingClientRect().height")
+        if page.viewport_size["height"] < height + 400:
+            page.set_viewport_size({"width": page.viewport_size["width"], "height": int(height) + 600})
+        widget.evaluate("(node) => node.scrollIntoView({block: 'center'})")
+        try:
+            page.wait_for_function(WHOLLY_SHOWN, arg=selector, timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"{selector} never showed whole in a window {page.viewport_size}")
 
 
 def axe_report(page: Page, selector: str) -> dict:
