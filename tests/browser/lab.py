@@ -1,4 +1,9 @@
-"""Drive JupyterLab from a Playwright page: open a notebook, run it, read what it printed."""
+"""Drive JupyterLab from a Playwright page: open a notebook, run it, read what it printed, check a widget.
+
+A widget is checked whole (the window is made tall enough first) against WCAG 2.0/2.1/2.2 A and AA: by
+axe-core, for what it breaks and for what it cannot settle alone, and by measuring every colour glyph and
+symbol against the colour right behind it, which axe-core never does for symbol-only text.
+"""
 
 from __future__ import annotations
 
