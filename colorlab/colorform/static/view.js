@@ -89,7 +89,7 @@ function render({ model, el }) {
         "data-task": t.number, "aria-pressed": t.number === ui.task ? "true" : "false",
         "aria-label": `Task ${t.number}, ${t.size} figures, in front of ${names[t.owner]}`,
         onclick: () => selectTask(t.number)},
-      miniGrid(t.cells, 22), h("span", {}, `#${t.number} · ${t.size} pts · ${names[t.owner]}`)));
+      miniGrid(t.cells, 28), h("span", {}, `#${t.number} · ${t.size} pts · ${names[t.owner]}`)));
     return h("div", {class: "colorform-tasks"},
       h("div", {class: "colorform-tasklist", role: "group", "aria-label": "Revealed task cards"},
         cards.length ? cards : h("em", {}, "No task card is revealed.")),
@@ -169,7 +169,7 @@ function render({ model, el }) {
         h("td", {"data-score": seat}, String(v.scores[seat])),
         h("td", {}, v.variant === "junior" ? `${pile.tasks_left} left` : `${pile.face_down} won`),
         h("td", {}, pile.face_up.length ? pile.face_up.map((t) => `#${t.number} (−${t.size})`).join(" ") : "–"),
-        h("td", {class: "colorform-smallhand"}, v.hands[seat].map((name) => figureIcon(name, model, 22))));
+        h("td", {class: "colorform-smallhand"}, v.hands[seat].map((name) => figureIcon(name, model, 28))));
     });
     return h("table", {class: "colorform-scores"},
       h("caption", {}, "Players"),

@@ -25,16 +25,19 @@ function glyphInk(model, colour) {
 
 // Draw a figure such as "red star" as an SVG with its colour's glyph on a badge of that colour in the corner,
 // so that the glyph always sits on its own colour, in the ink that stands out from it.
+// A small figure gets a larger badge (a share of the figure), so that its glyph stays legible.
 function figureIcon(name, model, size = 48) {
   const [colour, shape] = name.split(" ");
   const assets = model.get("assets");
+  const badge = size < 40 ? {centre: 76, r: 23, font: 30} : {centre: 81, r: 17, font: 22};
   return h("svg", {viewBox: "0 0 100 100", width: size, height: size, class: "colorlab-figure",
                    role: "img", "aria-label": name},
     h("title", {}, name),
     h("path", {d: assets.shapes[shape], style: `fill: var(--colorlab-${colour})`, class: "colorlab-shape"}),
     h("g", {class: "colorlab-badge"},
-      h("circle", {cx: 81, cy: 81, r: 17, style: `fill: var(--colorlab-${colour})`}),
-      h("text", {x: 81, y: 89, "text-anchor": "middle", style: `fill: ${glyphInk(model, colour)}`, class: "colorlab-glyph"},
+      h("circle", {cx: badge.centre, cy: badge.centre, r: badge.r, style: `fill: var(--colorlab-${colour})`}),
+      h("text", {x: badge.centre, y: badge.centre + badge.font * 0.36, "text-anchor": "middle",
+                 style: `fill: ${glyphInk(model, colour)}; font-size: ${badge.font}px`, class: "colorlab-glyph"},
         assets.glyphs[colour])));
 }
 
