@@ -10,11 +10,11 @@ from __future__ import annotations
 from html import escape
 
 from colorlab.colorform.components import SHAPE_PATHS
-from colorlab.palette import GLYPHS, PALETTES, colour
+from colorlab.palette import GLYPHS, PALETTES, colour, glyph_inks
 
 
 def figure_svg(name: str, x: float, y: float, size: float, palette: str = "default") -> str:
-    """Draw one figure (like "red star") in a square at (x, y), with its colour's glyph."""
+    """Draw one figure (like "red star") in a square at (x, y), with its colour's glyph on a badge."""
     hue_name, shape = name.split()
     hue = colour(hue_name)
     fill = PALETTES[palette][hue]
@@ -22,7 +22,9 @@ def figure_svg(name: str, x: float, y: float, size: float, palette: str = "defau
     return (f'<g transform="translate({x:g},{y:g}) scale({scale:g})">'
             f'<title>{escape(name)}</title>'
             f'<path d="{SHAPE_PATHS[shape]}" fill="{fill}" stroke="#222" stroke-width="3"/>'
-            f'<text x="96" y="98" font-size="26" text-anchor="end">{GLYPHS[hue]}</text></g>')
+            f'<circle cx="82" cy="82" r="17" fill="{fill}" stroke="#222" stroke-width="2"/>'
+            f'<text x="82" y="91" font-size="24" text-anchor="middle" fill="{glyph_inks()[palette][hue.value]}">'
+            f'{GLYPHS[hue]}</text></g>')
 
 
 def grid_svg(cells: list, x: float, y: float, cell: float, palette: str, under: list | None = None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from colorlab.palette import GLYPHS, PALETTES, colour
+from colorlab.palette import GLYPHS, PALETTES, colour, glyph_inks
 
 CELL = 40
 
@@ -14,14 +14,14 @@ def tile_svg(edges: list[str], x: float, y: float, size: float = CELL, palette: 
     c = size / 2
     corners = [(x, y), (x + size, y), (x + size, y + size), (x, y + size)]
     marks = [(x + c, y + size * 0.25), (x + size * 0.78, y + c + 4), (x + c, y + size * 0.9), (x + size * 0.22, y + c + 4)]
-    parts = []
+    parts, inks = [], glyph_inks()[palette]
     for side, name in enumerate(edges):
         (ax, ay), (bx, by) = corners[side], corners[(side + 1) % 4]
         hue = colour(name)
         parts.append(f'<path d="M{ax:g} {ay:g} L{bx:g} {by:g} L{x + c:g} {y + c:g} Z" '
                      f'fill="{PALETTES[palette][hue]}" stroke="#333" stroke-width="0.8"/>')
         parts.append(f'<text x="{marks[side][0]:g}" y="{marks[side][1]:g}" font-size="9" '
-                     f'text-anchor="middle">{GLYPHS[hue]}</text>')
+                     f'text-anchor="middle" fill="{inks[hue.value]}">{GLYPHS[hue]}</text>')
     return "".join(parts)
 
 

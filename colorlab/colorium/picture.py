@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from html import escape
 
-from colorlab.palette import GLYPHS, PALETTES, colour
+from colorlab.palette import GLYPHS, PALETTES, colour, glyph_inks
 
 CELL = 22
 
 
 def board_svg(rows: list[str], x: float, y: float, cell: float = CELL, palette: str = "default") -> str:
     """Draw one board (rows top first, colour codes or '.') with a glyph in every filled space."""
-    parts = []
+    parts, inks = [], glyph_inks()[palette]
     for r, row in enumerate(rows):
         for c, code in enumerate(row):
             left, top = x + c * cell, y + r * cell
@@ -19,7 +19,7 @@ def board_svg(rows: list[str], x: float, y: float, cell: float = CELL, palette: 
             parts.append(f'<rect x="{left:g}" y="{top:g}" width="{cell:g}" height="{cell:g}" fill="{fill}" stroke="#999"/>')
             if code != ".":
                 parts.append(f'<text x="{left + cell / 2:g}" y="{top + cell * 0.7:g}" font-size="{cell * 0.5:g}" '
-                             f'text-anchor="middle">{GLYPHS[colour(code)]}</text>')
+                             f'text-anchor="middle" fill="{inks[colour(code).value]}">{GLYPHS[colour(code)]}</text>')
     return "".join(parts)
 
 
