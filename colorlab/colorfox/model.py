@@ -480,11 +480,10 @@ def _end_turn(state: State, events: tuple[str, ...]) -> State:
     seat = state.active
     hand, deck = state.hands[seat], state.deck
     drawn = 1 if state.rules.passing == "draw a card" else max(0, state.rules.hand - len(hand))
-    hand, deck = hand + deck[:drawn], deck[drawn:]
-    state = evolve(state, hands=_with(state.hands, seat, hand), deck=deck, exchanges_left=0)
+    hands, deck = _with(state.hands, seat, hand + deck[:drawn]), deck[drawn:]
     if state.ending:
-        return _finish(state, "a colour's sticks ran out", events)
-    return evolve(state, active=(seat + 1) % state.players, events=events)
+        return _finish(evolve(state, hands=hands, deck=deck, exchanges_left=0), "a colour's sticks ran out", events)
+    return evolve(state, hands=hands, deck=deck, exchanges_left=0, active=(seat + 1) % state.players, events=events)
 
 
 def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
