@@ -88,14 +88,7 @@ def test_a_whole_game_in_the_widget_ends_with_itemised_scores(tmp_path, monkeypa
     for _ in range(500):
         if widget.state.over:
             break
-        if widget.view["bots_to_move"]:
-            browser_sends(widget, {"type": "bot"})
-        elif widget.state.phase == "draft":
-            browser_sends(widget, {"type": "pick", "die": me.act(widget.state, 0).die})
-        else:
-            draw = me.act(widget.state, 0)
-            browser_sends(widget, {"type": "draw", "shape": draw.shape, "colour": draw.colour,
-                                   "cells": [list(c) for c in draw.cells], "cuts": draw.cuts})
+        my_move(widget, me)
     view = widget.view
     assert view["over"] and view["winners"]
     assert set(view["parts"][0]) == {"shapes", "colours", "rows", *(m["id"] for m in view["missions"])}
