@@ -2,14 +2,17 @@
 what each team may see, random quizzes, the bank."""
 
 import dataclasses
+import itertools
 import json
 import random
+from collections import Counter
+from fractions import Fraction
 
 import pytest
 
 from colorlab.colourbrain import (Answer, Copy, QuizBot, Rules, bank, load_questions, new_game, next_action,
                                   observation, parse_questions, play, play_game, score_question, winners)
-from colorlab.colourbrain.model import COPIER, BadAnswer, BadCopy, WrongStep, final_answers
+from colorlab.colourbrain.model import COPIER, BadAnswer, BadCopy, WrongStep, box_order
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
@@ -140,8 +143,8 @@ def ask(state, right_teams):
 
 
 def test_a_pot_question_goes_to_the_back_behind_the_question_that_empties_the_pot(quiz_file):
-    ids = [q.id for q in load_questions(quiz_file)]
     state, asked = quiz(quiz_file), []
+    ids = state.deck
     for right_teams in [{0, 1}, {0}, {0}, {0}, {1}, {1}]:
         asked.append(state.question.id)
         state = ask(state, right_teams)
@@ -149,7 +152,7 @@ def test_a_pot_question_goes_to_the_back_behind_the_question_that_empties_the_po
 
 
 def test_a_pot_question_waits_outside_the_box_until_the_pot_is_won(quiz_file):
-    ids = [q.id for q in load_questions(quiz_file)]
+    ids = quiz(quiz_file).deck
     state = ask(ask(quiz(quiz_file), {0, 1}), {0, 1})
     assert state.pot == 2 and state.pot_cards == (ids[0], ids[1]) and state.deck == (ids[2], ids[3])
     state = ask(state, {0})
@@ -164,6 +167,56 @@ def test_an_empty_box_takes_the_pot_cards_back_and_the_pot_keeps_its_points(quiz
     assert state.pot == 2 and state.question.id == first
     state = ask(state, {1})
     assert state.scores == (0, 3) and state.pot == 0
+
+
+# --- the box order: categories take turns, and each quiz cuts the box somewhere else -------------
+
+def categories(ids) -> list[str]:
+    """The category of each bank question id, in order."""
+    category = {question.id: question.category for question in bank()}
+    return [category[question_id] for question_id in ids]
+
+
+def test_the_box_never_puts_two_questions_of_a_category_side_by_side():
+    sizes = Counter(question.category for question in bank())
+    assert max(sizes.values()) <= sizes.total() / 2, "the bank should allow it: no category fills half the box"
+    box = new_game(Rules(), seed=0).deck
+    assert sorted(box) == sorted(question.id for question in bank())
+    round_the_box = categories(box + box[:1])
+    assert all(a != b for a, b in itertools.pairwise(round_the_box)), "two neighbours share a category"
+
+
+def test_every_ten_questions_in_a_row_hold_each_category_about_as_often_as_the_bank_does():
+    """Wherever a quiz starts, ten questions in a row hold each category within 2 of its share of the bank."""
+    sizes = Counter(question.category for question in bank())
+    box = new_game(Rules(), seed=0).deck
+    for start in range(len(box)):
+        ten = Counter(categories(box[start:] + box[:start])[:10])
+        for category, size in sizes.items():
+            share = Fraction(10 * size, sizes.total())
+            assert abs(ten[category] - share) < 2, f"{ten[category]} {category} questions from question {start}"
+
+
+def test_each_quiz_cuts_the_same_box_at_a_place_drawn_from_its_seed():
+    box = list(new_game(Rules(), seed=0).deck)
+    starts = []
+    for seed in range(1, 21):
+        deck = new_game(Rules(), seed).deck
+        at = box.index(deck[0])
+        assert list(deck) == box[at:] + box[:at], "the box order goes on round from the cut"
+        assert new_game(Rules(teams=3), seed).deck == deck, "the same seed cuts at the same place"
+        starts.append(at)
+    assert len(set(starts)) >= 15, f"quizzes should start at different places, not at {starts}"
+
+
+def test_in_the_box_each_category_takes_its_turn_spread_evenly():
+    """The i-th of a category's n questions sits at i/n of the way; ties go to the category named first."""
+    questions = [dataclasses.replace(q, category=c) for q, c in zip(bank(), "aaabbc")]
+    category = {q.id: q.category for q in questions}
+    assert [category[i] for i in box_order(questions)] == ["a", "b", "c", "a", "b", "a"]
+    box, deck = box_order(list(bank())), list(new_game(Rules(), seed=5).deck)
+    at = box.index(deck[0])
+    assert deck == box[at:] + box[:at]
 
 
 @pytest.mark.parametrize("action, error", [
@@ -223,10 +276,9 @@ def test_random_quizzes_keep_every_invariant(rules):
             check_cards(state, after)
             if after.asked > state.asked:
                 asked.append(state.question.id)
-                final = final_answers(dataclasses.replace(state, answers=state.answers, copied=state.copied)) \
-                    if after.last["answers"] == [None] * state.teams else after.last["answers"]
-                expected, pot = score_question(dict(enumerate(final)), state.question.answer, state.pot, rules)
                 if not after.last["copiers_returned"]:
+                    final = dict(enumerate(after.last["answers"]))
+                    expected, pot = score_question(final, state.question.answer, state.pot, rules)
                     assert list(after.scores) == [s + expected[t] for t, s in enumerate(state.scores)]
                     assert after.pot == pot
                 else:

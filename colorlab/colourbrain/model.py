@@ -11,19 +11,24 @@ when a team reaches the goal (several at once share the win).
 If every team plays its copier on the same question, nobody scores, the pot
 stays and the copiers go back to the teams.
 
-The question cards are a pile, as in the game's box: the front card is asked,
-then it goes to the very back. A card that every team answered right goes
-into the pot (the middle of the table) instead; when the pot is won or lost,
-its cards go to the very back too, behind the card just asked, in the order
-they went in. So a pot question comes back after all the others. Should the
-box ever be empty (every card in the pot, which only a tiny question file can
-cause), the pot's cards go back into the box and its points stay.
+The question cards are a pile, as in the game's box. The box keeps one fixed
+order in which the categories take turns (:func:`box_order`), and each quiz
+cuts it at a place drawn from its seed, so quizzes start at different
+questions and nobody has to shuffle. The front card is asked, then it goes to
+the very back. A card that every team answered right goes into the pot (the
+middle of the table) instead; when the pot is won or lost, its cards go to the
+very back too, behind the card just asked, in the order they went in. So a pot
+question comes back after all the others. Should the box ever be empty (every
+card in the pot, which only a tiny question file can cause), the pot's cards go
+back into the box and its points stay.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
+from fractions import Fraction
 
 from colorlab.colourbrain.questions import COLOURS, Question, bank, load_questions
 from colorlab.colourbrain.rules import Rules
@@ -108,17 +113,41 @@ class State:
         return "copying" if all(a is not None for a in self.answers) else "answering"
 
 
+def box_order(questions: list[Question]) -> list[str]:
+    """The box's fixed order of question ids: the categories take turns, each spread evenly.
+
+    The i-th of a category's n questions (in the order of the bank) sits at i/n of the way
+    through the box, ties going to the category the bank names first. So every stretch of the
+    box mixes the categories in the bank's proportions, and the same box always comes out.
+    """
+    firsts = list(dict.fromkeys(q.category for q in questions))
+    sizes = Counter(q.category for q in questions)
+    places, seen = [], Counter()
+    for question in questions:
+        places.append((Fraction(seen[question.category], sizes[question.category]),
+                       firsts.index(question.category), question.id))
+        seen[question.category] += 1
+    return [question_id for _, _, question_id in sorted(places)]
+
+
+def cut(deck: list[str], at: int) -> list[str]:
+    """Cut the pile as players cut a deck: the card at `at` comes to the front, the order goes on round."""
+    return deck[at:] + deck[:at]
+
+
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
-    """Start a quiz: the box in bank order (or shuffled from the seed), no points, an empty pot."""
+    """Start a quiz: the box in its mixed order cut at a place drawn from the seed (or shuffled), no points, an empty pot."""
     try:
         questions = load_questions(rules.question_file) if rules.question_file else list(bank())
     except (OSError, ValueError) as error:
         raise RuleError("question_file", rules.question_file, f"a readable question file ({error})") from None
     if not questions:
         raise RuleError("question_file", rules.question_file, "a file with at least one question")
-    deck = [q.id for q in questions]
+    deck = box_order(questions)
     if rules.deck_order == "shuffled":
         random.Random(f"{seed}/deck").shuffle(deck)
+    else:
+        deck = cut(deck, random.Random(f"{seed}/cut").randrange(len(deck)))
     n = rules.teams
     return State(rules=rules, seed=seed, questions={q.id: q for q in questions}, deck=tuple(deck), scores=(0,) * n, copiers=(rules.copier,) * n,
                  answers=(None,) * n, copied=(None,) * n, events=("The first question is asked.",))

@@ -26,10 +26,12 @@ class Rules(RulesBase):
         False, "Copier back (3+ teams)", "Variant: a team that alone answered wrongly takes its used "
         "Colour-Copier back. Meant for three or more teams.", live=True)
     deck_order: str = rule(
-        "box", "Deck order", "box: the questions start in the order of the bank; shuffled: in an order "
-        "drawn from the seed. Each question asked goes to the back of the box, so none repeats before "
-        "all have been asked. A question every team got right waits in the pot; when the pot is won or "
-        "lost, its questions go to the back behind the one just asked.",
+        "box", "Deck order", "box: nobody shuffles. The box keeps one fixed order in which the "
+        "categories take turns (each spread evenly through the box), and each new quiz cuts it at a "
+        "place drawn from the seed, as players cut a deck, so quizzes start at different questions. "
+        "shuffled: an order drawn from the seed. Each question asked goes to the back of the box, so "
+        "none repeats before all have been asked. A question every team got right waits in the pot; "
+        "when the pot is won or lost, its questions go to the back behind the one just asked.",
         choices=("box", "shuffled"))
     question_file: str = rule(
         "", "Own questions", "Name of a teacher's question file in the bank's JSON format; empty: "
