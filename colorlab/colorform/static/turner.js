@@ -4,12 +4,8 @@ function render({ model, el }) {
   const send = makeSender(model);
   const assets = () => model.get("assets");
   const position = () => `${model.get("rotation")},${model.get("mirrored") ? 1 : 0}`;
-  const root = h("div", {class: "colorlab turner", "data-palette": model.get("palette"), tabindex: "0",
-                         role: "group", "aria-label": `Turn task card ${assets().card.number} (keys r, l${assets().mirrors ? ", m" : ""})`});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  el.append(root);
+  const {root, body, notice} = mountTable(el, model, "turner", {role: "group",
+    "aria-label": `Turn task card ${assets().card.number} (keys r, l${assets().mirrors ? ", m" : ""})`});
 
   const presses = {
     r: () => send({type: "turn", quarter_turns: 1}),

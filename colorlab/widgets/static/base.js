@@ -64,14 +64,18 @@ function drawNotice(node, notice) {
   node.textContent = notice && notice.text ? (notice.kind === "error" ? "⚠ " : "ℹ ") + notice.text : "";
 }
 
-// Redraw a widget's body, keeping keyboard focus on the control with the same data-key.
-function redraw(root, build) {
-  const active = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-  root.replaceChildren(...build().filter((part) => part !== null && part !== undefined));
-  if (active) {
-    const again = root.querySelector(`[data-key="${CSS.escape(active)}"]`);
-    if (again) again.focus();
-  }
+// Redraw a widget's body. If the keyboard was inside the widget, it stays there: on the control with the same
+// data-key when the redraw kept one that can take it, or else on the widget's root (never lost to the page).
+function redraw(body, build) {
+  const root = body.closest(".colorlab") || body;
+  const focused = document.activeElement;
+  const hadKeys = root.contains(focused);
+  body.replaceChildren(...build().filter((part) => part !== null && part !== undefined));
+  if (!hadKeys || root.contains(document.activeElement)) return;
+  const key = focused.dataset?.key;
+  const again = key ? body.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  if (again) again.focus({preventScroll: true});
+  if (!root.contains(document.activeElement)) root.focus({preventScroll: true});
 }
 
 // The palette switch and the history bar every game shares.
@@ -114,12 +118,31 @@ function loadPicker(send) {
                 }}));
 }
 
-// Lay out a game's table: its root (carrying the palette), a body to redraw, and the notice line.
+// What a click may focus by itself; a click anywhere else in a widget gives the keys to the widget's root.
+const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), " +
+                  "textarea:not(:disabled), [tabindex], [contenteditable]";
+
+// Keep the keyboard inside a widget. JupyterLab acts on letter and number keys in a notebook (r makes a cell
+// raw, a inserts one, 0 0 restarts the kernel): its shortcuts skip any key pressed inside an element marked
+// data-lm-suppress-shortcuts, and no keydown leaves the root. A click on a plain part (a card, the board, the
+// question) focuses the root, so that the game's keys work at once; a click on a control leaves it its focus.
+function keepKeyboard(root) {
+  root.tabIndex = 0;
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
+  root.addEventListener("pointerdown", (event) => {
+    const control = event.target.closest(FOCUSABLE);
+    if (!control || control === root) root.focus({preventScroll: true});
+  });
+  root.addEventListener("keydown", (event) => event.stopPropagation());
+}
+
+// Lay out a widget: its root (carrying the palette, keeping the keyboard), a body to redraw, and the notice line.
 function mountTable(el, model, game, extra = {}) {
   const root = h("div", {class: `colorlab ${game}`, "data-palette": model.get("palette"), ...extra});
   const body = h("div");
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
   root.append(body, notice);
+  keepKeyboard(root);
   el.append(root);
   return {root, body, notice};
 }
