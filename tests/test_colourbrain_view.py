@@ -5,7 +5,9 @@ import dataclasses
 import itertools
 import json
 import random
+from pathlib import Path
 
+import nbformat
 import pytest
 
 from colorlab.colourbrain import Rules, play_game
@@ -204,3 +206,38 @@ def test_the_projector_shows_the_same_for_states_that_differ_only_in_hidden_info
     for seed in range(3):
         for state, _, _ in quiz_steps(Rules(teams=teams), seed):
             assert quiz.snapshot(state) == quiz.snapshot(hidden_twin(state, None, rng))
+
+
+# --- the reveal, undo in hot seat, the class notebook ------------------------------------------
+
+def test_the_reveal_names_the_question_just_answered():
+    quiz = ColourbrainQuiz(Rules(teams=2), seed=1)
+    for number in (1, 2):
+        text = quiz.state.question.text
+        every_team_answers(quiz)
+        assert quiz.view["last"]["number"] == number and quiz.view["last"]["text"] == text
+
+
+def test_no_team_can_undo_another_teams_locked_answer_while_the_question_is_answered():
+    quiz = ColourbrainQuiz(Rules(teams=3), names=["Foxes", "Owls", "Bears"], seed=2)
+    browser_sends(quiz, {"type": "answer", "team": 0, "colours": right(quiz), "copier": False})
+    before = quiz.record
+    assert quiz.view["undo_waits"], "the page hides Undo while teams answer"
+    browser_sends(quiz, {"type": "undo"})
+    assert quiz.notice["kind"] == "error" and "Undo has to wait" in quiz.notice["text"]
+    assert quiz.record == before and quiz.view["answered"] == [True, False, False]
+
+
+def test_between_questions_undo_takes_back_the_whole_question_and_marks_a_practice_game():
+    quiz = ColourbrainQuiz(Rules(teams=2), seed=1)
+    every_team_answers(quiz)
+    assert not quiz.view["undo_waits"] and quiz.view["practice"]["undo"]
+    browser_sends(quiz, {"type": "undo"})
+    assert quiz.notice["kind"] == "info" and quiz.record.practice
+    assert quiz.state.asked == 0 and quiz.view["answered"] == [False, False] and quiz.view["at_keyboard"] == 0
+
+
+def test_the_class_notebook_offers_the_rule_editor_to_the_teacher():
+    notebook = nbformat.read(Path(__file__).parents[1] / "notebooks" / "30-colourbrain-quiz.ipynb", as_version=4)
+    code = [cell.source.strip() for cell in notebook.cells if cell.cell_type == "code"]
+    assert "quiz.rule_editor()" in code, "a cell of its own shows the quiz's rule editor"

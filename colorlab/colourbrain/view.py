@@ -10,6 +10,9 @@ you are team 0 and bots answer for the other teams.
 The number of teams can change (a new game from the rule editor, a loaded
 save). `names` may name more teams than play at first; teams beyond the names
 given are called "Team 3", "Team 4", ...
+
+Undo takes back a whole question, and only between questions: while the
+teams are answering, no team may take back another team's locked answer.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from colorlab.rules import IllegalAction
 from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
+UNDO_WAITS = ("Undo has to wait: the teams are still answering this question, and nobody may take back "
+              "another team's answer. After the answer is shown, Undo takes back the whole question.")
 
 
 class ColourbrainQuiz(GameWidget):
@@ -72,9 +77,11 @@ class ColourbrainQuiz(GameWidget):
         view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
         view["copy_options"] = {str(t): can_copy(state, t) for t, a in enumerate(state.answers)
                                 if state.step == "copying" and a and COPIER in a and state.copied[t] is None}
+        view["undo_waits"] = question_under_way(state)
         if state.last:
             question = state.questions[state.last["question"]]
-            view["last"] = {**state.last, "text": question.text, "explanation": question.explanation}
+            view["last"] = {**state.last, "number": state.asked, "text": question.text,
+                            "explanation": question.explanation}
         return view
 
     def still_picture(self) -> str:
@@ -123,8 +130,20 @@ class ColourbrainQuiz(GameWidget):
         super().set_record(record)
         self._make_bots()
 
+    def undo(self) -> None:
+        """Take back the last question (every team's answer); refused while teams are answering one."""
+        if question_under_way(self.state):
+            raise IllegalAction(UNDO_WAITS)
+        super().undo()
+
     def undo_steps(self) -> int:
-        for back, action in enumerate(reversed(self.record.actions), start=1):
-            if getattr(action, "team", 0) not in self.bots:
+        """How many actions since the last moment no answer was locked (a whole question, or a rule change)?"""
+        for back, state in enumerate(reversed(self._states[:-1]), start=1):
+            if not question_under_way(state):
                 return back
         return 0
+
+
+def question_under_way(state) -> bool:
+    """Has some team locked an answer to the question being asked (so undo must wait)?"""
+    return not state.over and any(answer is not None for answer in state.answers)

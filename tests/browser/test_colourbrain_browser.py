@@ -1,4 +1,5 @@
-"""The Colourbrain quiz in a real browser: two teams answer by clicking and the scores update; WCAG checks."""
+"""The Colourbrain quiz in a real browser: two teams answer by clicking and the scores update, the reveal
+names the question just answered, Undo hides while teams answer; WCAG checks."""
 
 from __future__ import annotations
 
@@ -35,18 +36,23 @@ def test_two_teams_answer_by_clicking_and_the_scores_update(page, lab_server):
     serve_quiz(lab_server, page, "quiz")
     for colour in solution:
         page.click(f"[data-colour='{colour}']")
+    expect(page.locator("[data-action='undo']")).to_be_visible()
     page.click("[data-action='lock']")
     expect(page.locator(".colourbrain-turn")).to_contain_text("Owls")
     expect(page.locator(".colourbrain-colour.is-chosen")).to_have_count(0)
+    expect(page.locator("[data-action='undo']")).to_have_count(0)
     page.focus(".colourbrain")
     for colour in wrong:
         page.click(f"[data-colour='{colour}']")
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid='reveal']")).to_be_visible()
+    expect(page.locator("[data-testid='number']")).to_have_text("Question 1")
+    expect(page.locator("[data-action='undo']")).to_be_visible()
     expect(page.locator("[data-score='0']")).to_have_text("1")
     expect(page.locator("[data-score='1']")).to_have_text("0")
     page.click("[data-action='next']")
     expect(page.locator("[data-testid='question']")).to_be_visible()
+    expect(page.locator("[data-testid='number']")).to_have_text("Question 2")
 
 
 def test_the_quiz_has_no_accessibility_problems_in_either_palette_while_asking_copying_and_revealing(page, lab_server):

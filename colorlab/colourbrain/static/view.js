@@ -16,18 +16,25 @@ function render({ model, el }) {
     root.dataset.palette = model.get("palette");
     const v = view();
     if (v.asked !== ui.seenAsked) {
-      if (ui.seenAsked >= 0 && v.last) ui.showReveal = true;
+      ui.showReveal = ui.seenAsked >= 0 && v.asked > ui.seenAsked && Boolean(v.last);
       ui.seenAsked = v.asked;
       ui.chosen = [];
       ui.copier = false;
     }
-    redraw(body, () => [header(v), ui.showReveal && v.last ? reveal(v) : question(v), scoreboard(v),
-                        v.over ? finalPanel(v) : null, historyBar(v, send)]);
+    const revealing = ui.showReveal && v.last;
+    redraw(body, () => [header(v, revealing), revealing ? reveal(v) : question(v), scoreboard(v),
+                        v.over ? finalPanel(v) : null, historyBar(withoutUndoWhileAnswering(v), send)]);
   }
 
-  function header(v) {
+  // While teams answer a question, nobody may take back another team's locked answer: no Undo button then.
+  function withoutUndoWhileAnswering(v) {
+    return v.undo_waits ? {...v, practice: {...v.practice, undo: false}} : v;
+  }
+
+  function header(v, revealing) {
+    const number = revealing ? v.last.number : v.asked + 1;
     return h("div", {class: "colourbrain-header"},
-      h("strong", {}, "Colourbrain"), h("span", {}, `Question ${v.asked + 1}`),
+      h("strong", {}, "Colourbrain"), h("span", {"data-testid": "number"}, `Question ${number}`),
       h("span", {class: "colourbrain-pot", "data-testid": "pot"}, `Pot: ${v.pot}`),
       h("span", {}, `First to ${v.goal} wins`), paletteSwitch(model, assets()));
   }
