@@ -68,7 +68,7 @@ def test_col_or_form_keeps_the_keys_and_turns_the_chosen_task_with_r(page, lab_s
     assert_keys_stay_inside(page, ".colorform")
 
 
-def test_col_or_form_lets_tab_move_through_its_controls(page, lab_server):
+def test_col_or_form_lets_tab_move_through_its_controls_and_the_palette_be_chosen_by_keys(page, lab_server):
     code = ("from colorlab.colorform.view import ColorFormGame\n"
             "ColorFormGame(bots=1, level='medium', seed=20261129, bots_wait=True)")
     serve(lab_server, page, "keys-tab", code, ".colorform")
@@ -77,6 +77,12 @@ def test_col_or_form_lets_tab_move_through_its_controls(page, lab_server):
     tag = page.evaluate("() => document.activeElement.tagName")
     assert tag in ("BUTTON", "SELECT"), f"Tab went to {page.evaluate(FOCUSED)}"
     assert_focus_inside(page, ".colorform")
+    palette = page.locator(".colorform [data-key='palette']")
+    shown = palette.input_value()
+    palette.focus()
+    page.keyboard.press("ArrowDown")
+    expect(palette).not_to_have_value(shown)
+    expect(page.locator(".colorform")).not_to_have_attribute("data-palette", shown)
 
 
 def test_colorfox_keeps_the_keys_when_its_table_is_clicked_and_after_a_card_is_chosen(page, lab_server):
@@ -100,24 +106,39 @@ def ghost_cells(page) -> list[str]:
     return sorted(page.locator(GHOST).evaluate_all("(cells) => cells.map((cell) => cell.dataset.cell)"))
 
 
-def test_colorium_keeps_the_keys_and_r_turns_the_ghost_after_a_pick_without_clicking_the_board(page, lab_server):
-    code = "from colorlab.colorium.view import ColoriumGame\nColoriumGame(bots=1, seed=3)"
-    serve(lab_server, page, "keys-colorium", code, ".colorium")
+COLORIUM = "from colorlab.colorium.view import ColoriumGame\nColoriumGame(bots=1, seed=3)"
+
+
+def test_colorium_keeps_the_keys_when_its_board_is_clicked(page, lab_server):
+    serve(lab_server, page, "keys-colorium", COLORIUM, ".colorium")
     page.locator(".colorium-board:not(.is-small) .colorium-cell").first.click()
     assert_keys_stay_inside(page, ".colorium")
+
+
+def draft_by_clicking(page) -> None:
+    """Take whichever allowed die comes first, each time it is our pick, until the drawing starts."""
     phase, step = page.locator("[data-testid='phase']"), page.locator("[data-testid='step']")
     for _ in range(10):
         expect(phase).to_have_text(re.compile("your pick|drawing"), timeout=15_000)
         if phase.inner_text() == "drawing":
-            break
+            return
         before = step.inner_text()
         page.locator("[data-die]:not([disabled])").first.click()
         expect(step).not_to_have_text(before)
+    raise AssertionError("the draft never ended")
+
+
+def test_colorium_r_turns_the_ghost_and_enter_draws_after_a_pick_without_clicking_the_board(page, lab_server):
+    serve(lab_server, page, "keys-colorium-pick", COLORIUM, ".colorium")
+    draft_by_clicking(page)
     expect(page.locator(GHOST).first).to_be_visible()
     assert_focus_inside(page, ".colorium")
     placed = ghost_cells(page)
     page.keyboard.press("r")
     page.wait_for_function(GHOST_MOVED, arg=placed)
+    moved = ghost_cells(page)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(GHOST_MOVED, arg=moved)
     before = page.evaluate(CELLS)
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid='notice']")).to_contain_text("draws")
@@ -142,19 +163,23 @@ def answer_for_every_team(page) -> None:
     raise AssertionError("the teams never got to the reveal")
 
 
-def test_colourbrain_keeps_the_keys_and_its_number_keys_choose_colours_after_next_question(page, lab_server):
-    code = "from colorlab.colourbrain.view import ColourbrainQuiz\nColourbrainQuiz(names=['Foxes', 'Owls'], seed=1)"
-    serve(lab_server, page, "keys-colourbrain", code, "[data-testid='question']")
+QUIZ = "from colorlab.colourbrain.view import ColourbrainQuiz\nColourbrainQuiz(names=['Foxes', 'Owls'], seed=1)"
+
+
+def test_colourbrain_keeps_the_keys_when_its_question_is_clicked(page, lab_server):
+    serve(lab_server, page, "keys-colourbrain", QUIZ, "[data-testid='question']")
     page.click("[data-testid='question']")
     assert_keys_stay_inside(page, ".colourbrain")
+
+
+def test_colourbrain_number_keys_choose_colours_right_after_next_question(page, lab_server):
+    serve(lab_server, page, "keys-colourbrain-next", QUIZ, "[data-testid='question']")
     answer_for_every_team(page)
-    expect(page.locator("[data-testid='reveal']")).to_be_visible()
     page.click("[data-action='next']")
     expect(page.locator("[data-testid='question']")).to_be_visible()
     assert_focus_inside(page, ".colourbrain")
     page.keyboard.press("1")
     expect(page.locator(".colourbrain-colour.is-chosen")).to_have_count(1)
-    page.click("[data-testid='question']")
     assert_keys_stay_inside(page, ".colourbrain")
 
 
