@@ -2,14 +2,18 @@
 
 The editor knows no game. It reads ``type(rules).describe()`` and draws a
 checkbox for a yes/no rule, a drop-down for a rule with choices and a number box
-with the rule's range for a number. Every row shows its label, its help text and
+for a number, with the allowed range written under it. The number box itself has
+no bounds: a bounded box would quietly pull 99 down to 6 (or, for whole numbers,
+turn a typed 2.5 into 25) before Python sees it. So every number the learner
+types reaches the Rules' own checks, and a refusal names the number typed. Every row shows its label, its help text and
 whether the rule can change during a game ("live") or needs a new game. A rule
 made with ``editable=False`` (such as a file path) is shown read-only: the page
 never sets it, whatever it sends.
 
 A learner's change becomes ``dataclasses.replace(rules, name=value)``. A value
 the rules refuse (a :class:`~colorlab.rules.RuleError`) changes nothing: the
-control goes back to the kept value and the reason is shown inside the editor.
+control goes back to the kept value and the reason, with the value typed and the
+value kept, is shown inside the editor.
 A valid change is handed to ``on_apply(new_rules, changed_names)``, which says
 in a short text what it did with the rules; if it raises, the editor shows why
 and keeps the previous rules.
@@ -24,10 +28,13 @@ Examples
 >>> editor.rules.players, editor.message
 (5, 'Rules updated.')
 >>> editor.controls["hand_size"].value = 6
->>> editor.rules.hand_size, editor.controls["hand_size"].value
-(4, 4)
+>>> editor.rules.hand_size
+4
 >>> print(editor.message)
-hand_size = 6 is not allowed: with 5 players and a 9-card layout, at most 5 cards a hand
+Hand size 6 is not allowed: with 5 players and a 9-card layout, at most 5 cards a hand. It stays 4.
+>>> editor.controls["hand_size"].value = 2.5
+>>> print(editor.message)
+Hand size 2.5 is not allowed: choose a whole number from 1 to 6. It stays 4.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ from typing import Any
 
 import ipywidgets
 
-from colorlab.rules import RulesBase
+from colorlab.rules import RuleError, RulesBase
 
 Apply = Callable[[RulesBase, set[str]], str | None]
 
@@ -115,9 +122,12 @@ class RuleEditor(ipywidgets.VBox):
 
     def _row(self, name: str) -> ipywidgets.VBox:
         """Lay out one rule: its control and badges, then its help text."""
+        spec = self._specs[name]
+        allowed = _allowed(spec)
         help_line = ipywidgets.HTML(
             f'<div style="font-size:0.85em; color:#444; line-height:1.35">'
-            f'{html.escape(self._specs[name]["help"])}</div>',
+            f'{html.escape(spec["help"])}'
+            f'{f" <b>Allowed:</b> {html.escape(allowed)}." if allowed else ""}</div>',
             layout=ipywidgets.Layout(margin=f"0 0 8px {HELP_INDENT}", max_width="560px"))
         line = ipywidgets.HBox([self.controls[name], self._badges[name]],
                                layout=ipywidgets.Layout(align_items="center"))
@@ -126,7 +136,7 @@ class RuleEditor(ipywidgets.VBox):
     def _on_edit(self, name: str, change: dict) -> None:
         if self._updating:
             return
-        self._safely(lambda: self._apply({name: change["new"]}))
+        self._safely(lambda: self._apply({name: _as_typed(self._specs[name], change["new"])}))
 
     def _on_reset(self, button: ipywidgets.Button) -> None:
         self._safely(lambda: self._apply({name: default for name, (default, _) in
@@ -136,9 +146,20 @@ class RuleEditor(ipywidgets.VBox):
         """Run a learner's action; on any error show why and go back to the kept rules."""
         try:
             action()
-        except Exception as error:  # a refusal or a bug must reach the learner as a message
+        except RuleError as refusal:
+            self._show(self._rules)
+            self._say(self._refusal(refusal), error=True)
+        except Exception as error:  # a bug must reach the learner as a message too
             self._show(self._rules)
             self._say(str(error) or type(error).__name__, error=True)
+
+    def _refusal(self, refusal: RuleError) -> str:
+        """Say why a value was refused, in the rule's label, with the value typed and the value kept."""
+        spec = self._specs.get(refusal.field)
+        if spec is None:
+            return str(refusal)
+        kept = _shown(getattr(self._rules, refusal.field))
+        return f"{spec['label']} {_shown(refusal.value)} is not allowed: {refusal.allowed}. It stays {kept}."
 
     def _apply(self, changes: dict[str, Any]) -> None:
         """Make the changed rules, let `on_apply` use them, then keep and show them."""
@@ -208,18 +229,36 @@ def _control(spec: dict[str, Any], value: Any) -> ipywidgets.ValueWidget:
                                    value=value, **common)
     if kind == "bool":
         return ipywidgets.Checkbox(value=value, indent=True, **common)
-    if kind == "int":
-        if low is not None and high is not None:
-            return ipywidgets.BoundedIntText(value=value, min=low, max=high, **common)
-        return ipywidgets.IntText(value=value, **common)
-    if kind == "float":
-        if low is not None and high is not None:
-            return ipywidgets.BoundedFloatText(value=value, min=low, max=high, step=FLOAT_STEP, **common)
-        return ipywidgets.FloatText(value=value, step=FLOAT_STEP, **common)
+    # Unbounded on purpose (see the module docstring); a whole-number rule also gets a
+    # FloatText, since the page's IntText drops a typed "." and Python's would cut 2.5 to 2.
+    if kind in ("int", "float"):
+        return ipywidgets.FloatText(value=value, step=1 if kind == "int" else FLOAT_STEP, **common)
     if kind == "str":
         return ipywidgets.Text(value=value, continuous_update=False, **common)
     # A rule of another type (a tuple, say) is shown but cannot be typed in safely.
     return ipywidgets.Text(value=str(value), disabled=True, **common)
+
+
+def _as_typed(spec: dict[str, Any], value: Any) -> Any:
+    """Which value did the learner mean: 3 for a whole-number rule sent as 3.0, else the value sent?"""
+    if spec["type"] == "int" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _allowed(spec: dict[str, Any]) -> str:
+    """Which numbers does this rule allow, in words ("" for a rule that is not a number)?"""
+    if spec["type"] not in ("int", "float") or spec["choices"] is not None:
+        return ""
+    word = "a whole number" if spec["type"] == "int" else "a number"
+    low, high = spec["low"], spec["high"]
+    if low is not None and high is not None:
+        return f"{word} from {_shown(low)} to {_shown(high)}"
+    if low is not None:
+        return f"{word} of at least {_shown(low)}"
+    if high is not None:
+        return f"{word} of at most {_shown(high)}"
+    return word
 
 
 def _shown(value: Any) -> str:
