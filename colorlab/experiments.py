@@ -30,6 +30,8 @@ from typing import Any
 
 from colorlab.record import game_spec
 
+MIN_GAMES = 10  # fewer games than this per variant give no verdict: a t test on 2 or 3 games is luck
+
 DEFAULT_BOTS = {"colorform": "ReactionBot", "colorfox": "RandomBot", "colorium": "RandomBot",
                 "colourbrain": "QuizBot"}
 
@@ -104,14 +106,17 @@ class Experiment:
                     continue
                 rows = [{"variant": futures[future], **row} for row in future.result()]
                 with self._lock:
-                    self._rows.extend(rows)
+                    stopped = self._stopping.is_set()
+                    if not stopped:
+                        self._rows.extend(rows)
+                if stopped:
+                    for other in futures:
+                        other.cancel()
+                    continue
                 if self._bar is not None:
                     self._bar.update(len(rows))
                 if self.on_rows is not None:
                     self.on_rows(rows)
-                if self._stopping.is_set():
-                    for other in futures:
-                        other.cancel()
         finally:
             if self._bar is not None:
                 self._bar.close()
@@ -119,8 +124,14 @@ class Experiment:
                 self.executor.shutdown(wait=True, cancel_futures=True)
 
     def stop(self) -> None:
-        """Stop after the chunks already running; the results so far stay."""
-        self._stopping.set()
+        """Stop now: the results so far stay, and games still finishing are not added to them."""
+        with self._lock:
+            self._stopping.set()
+
+    @property
+    def stopped(self) -> bool:
+        """Was the run stopped before every game was played?"""
+        return self._stopping.is_set()
 
     def wait(self, timeout: float | None = None) -> Experiment:
         """Wait until every game has been played (or the run was stopped)."""
@@ -188,7 +199,7 @@ def run(game: str, variants: dict, games: int = 100, bots: str | None = None,
 
 
 def interval(values: list) -> tuple[float, float, float]:
-    """A 95% interval for the mean of these values: (low, mean, high); Wilson's when they are 0/1."""
+    """A 95% interval for the mean of these values: (low, mean, high); Wilson's when they are 0/1, else Student's t."""
     n = len(values)
     if not n:
         return (math.nan, math.nan, math.nan)
@@ -200,27 +211,101 @@ def interval(values: list) -> tuple[float, float, float]:
         return (centre - half, mean, centre + half)
     if n < 2:
         return (math.nan, mean, math.nan)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(n)
+    half = t_quantile(0.975, n - 1) * statistics.stdev(values) / math.sqrt(n)
     return (mean - half, mean, mean + half)
 
 
 def describe_difference(a: str, x: list[float], b: str, y: list[float], measure: str) -> str:
-    """Compare two samples in words: the means, the difference with its 95% interval, and a verdict."""
-    if len(x) < 2 or len(y) < 2:
-        return f"Not enough games yet to compare {measure} between {a} and {b}."
+    """Compare two samples in words: the means, the difference with its 95% interval (Welch's t), and a verdict."""
+    if x and y and len(set(x)) == len(set(y)) == 1 and x[0] == y[0]:
+        return f"{measure}: {x[0]:.3g} in every game with {a} and with {b} — no difference at all in these games."
+    if len(x) < MIN_GAMES or len(y) < MIN_GAMES:
+        return (f"{measure}: too few games to tell yet ({len(x)} with {a}, {len(y)} with {b}); "
+                f"a comparison needs at least {MIN_GAMES} games of each.")
     mx, my = statistics.fmean(x), statistics.fmean(y)
-    se = math.sqrt(statistics.variance(x) / len(x) + statistics.variance(y) / len(y))
     diff = my - mx
-    low, high = diff - 1.96 * se, diff + 1.96 * se
-    if se == 0 and diff == 0:
-        verdict = "no difference at all in these games"
-    elif low > 0 or high < 0:
+    low, high = welch_interval(x, y)
+    if low > 0 or high < 0:
         verdict = "larger than the noise: the rule change makes a real difference"
     else:
         verdict = "within the noise: more games would be needed to tell"
     direction = "higher" if diff > 0 else "lower" if diff < 0 else "the same"
     return (f"{measure}: {mx:.3g} with {a}, {my:.3g} with {b} ({direction} by {abs(diff):.3g}; "
             f"95% interval of the difference {low:.3g} to {high:.3g}) — {verdict}.")
+
+
+def welch_interval(x: list[float], y: list[float], level: float = 0.95) -> tuple[float, float]:
+    """A `level` interval for mean(y) - mean(x) by Welch's t, which does not assume equal spreads."""
+    diff = statistics.fmean(y) - statistics.fmean(x)
+    vx, vy = statistics.variance(x) / len(x), statistics.variance(y) / len(y)
+    if vx + vy == 0:
+        return (diff, diff)  # no spread at all: every game of each variant gave the same number
+    freedom = (vx + vy) ** 2 / (vx**2 / (len(x) - 1) + vy**2 / (len(y) - 1))
+    half = t_quantile(0.5 + level / 2, freedom) * math.sqrt(vx + vy)
+    return (diff - half, diff + half)
+
+
+def t_quantile(p: float, freedom: float) -> float:
+    """Which t has P(T <= t) = p for Student's t with `freedom` degrees of freedom (any positive real)?
+
+    Found by bisection on :func:`t_cdf`, to about 1e-12.
+
+    Examples
+    ========
+
+    >>> from colorlab.experiments import t_quantile
+    >>> round(t_quantile(0.975, 1), 3), round(t_quantile(0.975, 4), 3), round(t_quantile(0.975, 30), 3)
+    (12.706, 2.776, 2.042)
+    """
+    if not 0 < p < 1 or freedom <= 0:
+        raise ValueError(f"need 0 < p < 1 and freedom > 0, not p={p!r}, freedom={freedom!r}")
+    if p < 0.5:
+        return -t_quantile(1 - p, freedom)
+    low, high = 0.0, 1.0
+    while t_cdf(high, freedom) < p:
+        low, high = high, high * 2
+    for _ in range(200):
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        low, high = (middle, high) if t_cdf(middle, freedom) < p else (low, middle)
+    return (low + high) / 2
+
+
+def t_cdf(t: float, freedom: float) -> float:
+    """What is P(T <= t) for Student's t with `freedom` degrees of freedom?
+
+    P(|T| > t) is the regularized incomplete beta function I_x(freedom/2, 1/2) at
+    x = freedom / (freedom + t²).
+    """
+    tail = _incomplete_beta(freedom / (freedom + t * t), freedom / 2, 0.5) / 2
+    return 1 - tail if t > 0 else tail
+
+
+def _incomplete_beta(x: float, a: float, b: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), by its continued fraction (Lentz's method)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):  # the fraction converges fast only on this side; use the symmetry
+        return 1 - _incomplete_beta(1 - x, b, a)
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    fraction = d
+    for m in range(1, 1000):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            fraction *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return math.exp(log_front) * fraction / a
 
 
 def _executor(executor: concurrent.futures.Executor | str | None) -> concurrent.futures.Executor:

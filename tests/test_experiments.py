@@ -2,11 +2,13 @@
 
 import concurrent.futures
 import math
+import threading
 
 import pytest
 
 from colorlab import colorfox, colorform, colorium, colourbrain
-from colorlab.experiments import Experiment, describe_difference, interval, play_chunk, run
+from colorlab.experiments import (Experiment, describe_difference, interval, play_chunk, run, t_cdf,
+                                  t_quantile, welch_interval)
 
 GAMES = {
     "colorform": (colorform.Rules(players=3), colorform.Rules(players=3, rotations=False)),
@@ -40,7 +42,54 @@ def test_partial_results_can_be_read_and_a_run_stopped():
                      progress=False)
     lab.stop()
     lab.wait()
-    assert lab.done and len(lab.results) <= 400
+    assert lab.done and lab.stopped and len(lab.results) <= 400
+
+
+class Gated(concurrent.futures.Executor):
+    """An executor whose tasks run only when the test says so, one at a time."""
+
+    def __init__(self):
+        self.waiting: list[tuple[concurrent.futures.Future, tuple]] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = concurrent.futures.Future()
+        self.waiting.append((future, (fn, args, kwargs)))
+        return future
+
+    def finish_next(self) -> None:
+        """Run the next task that was not cancelled (telling the cancelled ones on the way, as a pool does)."""
+        while self.waiting:
+            future, (fn, args, kwargs) = self.waiting.pop(0)
+            if future.set_running_or_notify_cancel():
+                future.set_result(fn(*args, **kwargs))
+                return
+
+
+def settled(lab: Experiment, count: int) -> None:
+    """Wait until the experiment has recorded `count` games."""
+    for _ in range(500):
+        if len(lab.results) == count:
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError(f"{len(lab.results)} games recorded, expected {count}")
+
+
+def test_games_finishing_after_stop_are_not_added_to_the_results():
+    gate = Gated()
+    arrived = []
+    lab = Experiment("colorfox", {"t": colorfox.Rules()}, games=30, executor=gate, chunk=10, progress=False,
+                     on_rows=arrived.append)
+    for _ in range(5):
+        if len(gate.waiting) == 3:
+            break
+        threading.Event().wait(0.05)
+    gate.finish_next()
+    settled(lab, 10)
+    lab.stop()
+    while gate.waiting:  # the chunk under way finishes; a pool then tells the cancelled ones
+        gate.finish_next()
+    lab.wait(timeout=10)
+    assert lab.done and len(lab.results) == 10 and [len(rows) for rows in arrived] == [10]
 
 
 def test_the_summary_gives_intervals_that_contain_the_mean():
@@ -54,10 +103,67 @@ def test_intervals_and_differences_in_words():
     low, mean, high = interval([1, 0, 1, 1, 0, 1, 0, 1])
     assert 0 < low < mean == 5 / 8 < high < 1
     low, mean, high = interval([10.0, 12.0, 11.0, 13.0])
-    assert math.isclose(mean, 11.5) and low < 11.5 < high
+    # Student's t with 3 degrees of freedom (3.182 in every table), not 1.96: n = 4 is small.
+    assert math.isclose(mean, 11.5) and math.isclose(high - mean, 3.182 * math.sqrt(5 / 3) / 2, rel_tol=1e-3)
     assert "larger than the noise" in describe_difference("a", [1.0, 1.1, 0.9] * 10, "b", [5.0, 5.1, 4.9] * 10, "x")
-    assert "within the noise" in describe_difference("a", [1.0, 2.0, 3.0], "b", [1.5, 2.5, 2.0], "x")
-    assert "Not enough" in describe_difference("a", [1.0], "b", [2.0], "x")
+    assert "within the noise" in describe_difference("a", [1.0, 2.0, 3.0] * 4, "b", [1.5, 2.5, 2.0] * 4, "x")
+    assert "too few games to tell" in describe_difference("a", [1.0], "b", [2.0], "x")
+    assert "too few games to tell" in describe_difference("a", [], "b", [2.0] * 20, "x")
+
+
+# Values from printed t tables (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2), 3 decimals.
+T_TABLE = [(0.975, 1, 12.706), (0.975, 2, 4.303), (0.975, 3, 3.182), (0.975, 5, 2.571), (0.975, 10, 2.228),
+           (0.975, 30, 2.042), (0.975, 100, 1.984), (0.95, 4, 2.132), (0.99, 9, 2.821), (0.995, 20, 2.845),
+           (0.90, 15, 1.341), (0.999, 60, 3.232)]
+
+
+@pytest.mark.parametrize("p, freedom, table", T_TABLE)
+def test_t_quantiles_match_the_printed_tables(p, freedom, table):
+    assert round(t_quantile(p, freedom), 3) == table
+    assert math.isclose(t_quantile(1 - p, freedom), -t_quantile(p, freedom))
+    assert math.isclose(t_cdf(t_quantile(p, freedom), freedom), p, abs_tol=1e-10)
+
+
+def test_t_quantiles_approach_the_normal_ones_and_agree_with_scipy():
+    assert abs(t_quantile(0.975, 1e6) - 1.959964) < 1e-5
+    assert t_quantile(0.5, 7) == pytest.approx(0, abs=1e-12)
+    stats = pytest.importorskip("scipy.stats")
+    for freedom in (0.7, 1, 2.5, 4, 9.3, 38, 397.6, 5000):
+        for p in (0.6, 0.9, 0.975, 0.9995):
+            assert t_quantile(p, freedom) == pytest.approx(stats.t.ppf(p, freedom), rel=1e-9)
+
+
+def test_welch_interval_uses_the_welch_satterthwaite_freedom():
+    x, y = [1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]
+    vx, vy = 2.5 / 5, 4 * (28 / 6) / 7
+    freedom = (vx + vy) ** 2 / (vx**2 / 4 + vy**2 / 6)
+    half = t_quantile(0.975, freedom) * math.sqrt(vx + vy)
+    assert welch_interval(x, y) == pytest.approx((5 - half, 5 + half))
+    assert 8 < freedom < 10  # fewer than the pooled test's 5 + 7 - 2
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_two_or_three_games_a_variant_never_claim_a_difference(n):
+    far_apart = describe_difference("a", [1.0, 1.1, 0.9][:n], "b", [50.0, 50.1, 49.9][:n], "x")
+    no_spread = describe_difference("a", [1.0] * n, "b", [2.0] * n, "x")
+    for said in (far_apart, no_spread):
+        assert "larger than the noise" not in said and "real difference" not in said
+        assert "too few games to tell" in said
+
+
+def test_large_samples_still_detect_a_real_difference_and_not_a_false_one():
+    import random
+    draw = random.Random(11)
+    x = [draw.gauss(10, 3) for _ in range(200)]
+    y = [draw.gauss(11.5, 3) for _ in range(200)]
+    z = [draw.gauss(10, 3) for _ in range(200)]
+    assert "larger than the noise" in describe_difference("a", x, "b", y, "x")
+    assert "within the noise" in describe_difference("a", x, "b", z, "x")
+
+
+def test_no_spread_with_enough_games_is_a_difference_only_when_the_numbers_differ():
+    assert "larger than the noise" in describe_difference("a", [3.0] * 10, "b", [4.0] * 10, "x")
+    assert "no difference at all" in describe_difference("a", [3.0] * 10, "b", [3.0] * 10, "x")
 
 
 def test_bad_experiments_are_refused_with_the_reason():

@@ -1,9 +1,13 @@
 """The lab widget: variants edited, games run, plots and the verdict filled in, errors shown."""
 
+import concurrent.futures
 import dataclasses
+import threading
 
 from colorlab import colorfox
 from colorlab.widgets import VariantLab
+
+PNG = b"\x89PNG"
 
 
 def lab():
@@ -11,14 +15,77 @@ def lab():
                       games=6, executor="serial")
 
 
+def picture(widget: VariantLab) -> bytes:
+    """The picture the lab shows as its plot (nothing if it shows none)."""
+    return bytes(getattr(widget.plot, "value", b""))
+
+
 def test_a_run_fills_the_progress_the_measures_and_the_verdict():
     widget = lab()
     widget.run_button.click()
     widget.experiment.wait()
     assert widget.progress.value == 12 and widget.run_button.disabled is False
-    assert "top score" in widget.measure.options and "noise" in widget.verdict.value
+    assert "top score" in widget.measure.options and "too few games to tell" in widget.verdict.value
     widget.measure.value = "margin"
     assert "margin" in widget.verdict.value
+
+
+def test_the_plot_appears_after_run_without_changing_the_measure():
+    widget = lab()
+    widget.run_button.click()
+    widget.experiment.wait()
+    first = picture(widget)
+    assert first.startswith(PNG) and widget.measure.value == "top score"
+    widget.measure.value = "margin"
+    assert picture(widget).startswith(PNG) and picture(widget) != first
+
+
+class Gated(concurrent.futures.Executor):
+    """An executor whose tasks run only when the test says so, one at a time."""
+
+    def __init__(self):
+        self.waiting: list[tuple[concurrent.futures.Future, tuple]] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = concurrent.futures.Future()
+        self.waiting.append((future, (fn, args, kwargs)))
+        return future
+
+    def finish_next(self) -> None:
+        """Run the next task that was not cancelled (telling the cancelled ones on the way, as a pool does)."""
+        while self.waiting:
+            future, (fn, args, kwargs) = self.waiting.pop(0)
+            if future.set_running_or_notify_cancel():
+                future.set_result(fn(*args, **kwargs))
+                return
+
+
+def until(condition) -> None:
+    """Wait (at most 5 s) for something the run's thread does."""
+    for _ in range(500):
+        if condition():
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError("waited 5 s in vain")
+
+
+def test_after_stop_the_count_and_the_plot_stay_with_the_games_so_far():
+    gate = Gated()
+    widget = VariantLab("colorfox", {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
+                        games=50, executor=gate)
+    widget.run_button.click()
+    until(lambda: len(gate.waiting) == 4)
+    gate.finish_next()
+    until(lambda: widget.progress.value == 25 and picture(widget).startswith(PNG))
+    widget.stop_button.click()
+    shown = (widget.progress.value, picture(widget), widget.verdict.value)
+    while gate.waiting:
+        gate.finish_next()
+    widget.experiment.wait(timeout=10)
+    assert widget.experiment.done
+    assert (widget.progress.value, picture(widget), widget.verdict.value) == shown
+    assert "Stopped after 25 games" in widget.message.value
+    assert widget.run_button.disabled is False and widget.stop_button.disabled is True
 
 
 def test_editing_a_variant_changes_the_next_run():

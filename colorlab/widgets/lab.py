@@ -4,11 +4,17 @@ It is made of ordinary ipywidgets: one rule editor per variant, a run and a stop
 button, a progress bar, the plot of the chosen measure redrawn as games finish,
 and a sentence saying whether the difference between the first two variants is
 larger than the noise. Every error is shown inside the widget.
+
+Games finish on the experiment's own thread, where printing into an Output
+widget reaches no cell; so the plot is a picture (a PNG drawn off-screen) put
+into an Image widget, which any thread can update. Stop freezes the count, the
+plot and the verdict together at the games finished so far.
 """
 
 from __future__ import annotations
 
 import html
+import io
 import threading
 
 import ipywidgets
@@ -26,7 +32,7 @@ class VariantLab(ipywidgets.VBox):
                  executor=None):
         self.game, self.variants, self.executor = game, dict(variants), executor
         self.experiment: Experiment | None = None
-        self._redraw_lock = threading.Lock()
+        self._redraw_lock = threading.RLock()
         self.editors = {name: RuleEditor(rules, on_apply=self._updater(name), title=f"Variant {name!r}")
                         for name, rules in self.variants.items()}
         self.games = ipywidgets.BoundedIntText(value=games, min=2, max=100_000, description="Games each")
@@ -34,7 +40,7 @@ class VariantLab(ipywidgets.VBox):
         self.run_button = ipywidgets.Button(description="Run", button_style="primary", icon="play")
         self.stop_button = ipywidgets.Button(description="Stop", icon="stop", disabled=True)
         self.progress = ipywidgets.IntProgress(value=0, min=0, max=1, description="Games")
-        self.plot = ipywidgets.Output()
+        self.plot = ipywidgets.Image(format="png", layout=ipywidgets.Layout(max_width="700px"))
         self.verdict = ipywidgets.HTML()
         self.message = ipywidgets.HTML()
         self.run_button.on_click(lambda _: self._guard(self.start))
@@ -68,7 +74,7 @@ class VariantLab(ipywidgets.VBox):
 
     def start(self) -> None:
         """Play the games of every variant, updating the plot as they finish."""
-        if self.experiment is not None and not self.experiment.done:
+        if self.experiment is not None and not (self.experiment.done or self.experiment.stopped):
             raise RuntimeError("a run is already going on: stop it first")
         self.progress.max = self.games.value * len(self.variants)
         self.progress.value = 0
@@ -78,39 +84,59 @@ class VariantLab(ipywidgets.VBox):
                                      progress=False, on_rows=self._arrived)
 
     def stop(self) -> None:
-        """Stop after the games already being played."""
-        if self.experiment is not None:
+        """Stop now: the count, the plot and the verdict stay at the games finished so far."""
+        if self.experiment is None or self.experiment.done:
+            return
+        with self._redraw_lock:
             self.experiment.stop()
-            self.say("Stopping after the games already under way.")
+            played = len(self.experiment.results)
+            self.progress.value = played
+            self.redraw()
+            self.run_button.disabled, self.stop_button.disabled = False, True
+            self.say(f"Stopped after {played} games.")
 
     def _arrived(self, rows: list[dict]) -> None:
-        try:
-            self.progress.value += len(rows)
-            measures = self.experiment.measures()
-            if list(self.measure.options) != measures:
-                chosen = self.measure.value
-                self.measure.options = measures
-                self.measure.value = chosen if chosen in measures else measures[0]
-            self.redraw()
-            if self.progress.value >= self.progress.max or self.experiment._stopping.is_set():
-                self.run_button.disabled, self.stop_button.disabled = False, True
-                self.say(f"Done: {len(self.experiment.results)} games.")
-        except Exception as error:  # shown in the widget, never lost in a log
-            self.say(f"{type(error).__name__}: {error}", error=True)
+        with self._redraw_lock:
+            if self.experiment is None or self.experiment.stopped:
+                return  # Stop has already shown the last count and plot
+            try:
+                played = len(self.experiment.results)
+                self.progress.value = played
+                self._offer_measures()
+                self.redraw()
+                if played >= self.progress.max:
+                    self.run_button.disabled, self.stop_button.disabled = False, True
+                    self.say(f"Done: {played} games.")
+            except Exception as error:  # shown in the widget, never lost in a log
+                self.say(f"{type(error).__name__}: {error}", error=True)
+
+    def _offer_measures(self) -> None:
+        """List the measures the results hold, keeping the chosen one if it is among them."""
+        measures = self.experiment.measures()
+        if list(self.measure.options) != measures:
+            chosen = self.measure.value
+            self.measure.options = measures
+            self.measure.value = chosen if chosen in measures else measures[0]
 
     def redraw(self) -> None:
         """Draw the chosen measure for every variant, and say how the first two differ."""
         if self.experiment is None or not len(self.experiment.results):
             return
-        import matplotlib.pyplot as plt
         with self._redraw_lock:
             measure = self.measure.value
-            self.plot.clear_output(wait=True)
-            with self.plot:
-                figure, ax = plt.subplots(figsize=(7, 3.2))
-                self.experiment.plot(measure, ax=ax)
-                plt.show()
-                plt.close(figure)
+            self.plot.value = self._picture(measure)
             names = list(self.variants)
             if len(names) >= 2:
                 self.verdict.value = html.escape(self.experiment.difference(names[0], names[1], measure))
+
+    def _picture(self, measure: str) -> bytes:
+        """Draw the measure's plot off-screen as PNG bytes (no pyplot, so any thread may draw)."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        figure = Figure(figsize=(7, 3.2))
+        FigureCanvasAgg(figure)
+        self.experiment.plot(measure, ax=figure.subplots())
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=100)
+        return buffer.getvalue()
