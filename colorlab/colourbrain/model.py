@@ -136,7 +136,7 @@ def cut(deck: list[str], at: int) -> list[str]:
 
 
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
-    """Start a quiz: the box in its mixed order cut at a place drawn from the seed (or shuffled), no points, an empty pot."""
+    """Start a quiz: the mixed box cut at a place drawn from the seed (or shuffled), no points, an empty pot."""
     try:
         questions = load_questions(rules.question_file) if rules.question_file else list(bank())
     except (OSError, ValueError) as error:
