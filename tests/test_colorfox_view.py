@@ -4,11 +4,12 @@ import dataclasses
 import itertools
 import json
 import random
+import re
 
 import pytest
 
 from colorlab.colorfox import GreedyBot, Place, Rules, model, observation, play_game
-from colorlab.colorfox.view import ColorFoxGame
+from colorlab.colorfox.view import ColorFoxGame, final_lines
 from colorlab.rules import ChangeRules
 
 SEQ = itertools.count(1)
@@ -229,7 +230,7 @@ def test_the_learner_offers_a_stick_and_sees_which_one_the_bot_hands_back():
     browser_sends(widget, {"type": "bot"})
     answer = widget.record.actions[-1]
     assert isinstance(answer, model.HandBack) and answer.player == 1
-    assert f"hands back {answer.colour} to You" in widget.notice["text"]
+    assert f"hands back {answer.colour} to you" in widget.notice["text"]
 
 
 def test_when_a_bot_offers_a_stick_the_learner_chooses_what_to_hand_back():
@@ -247,3 +248,79 @@ def test_when_a_bot_offers_a_stick_the_learner_chooses_what_to_hand_back():
     assert widget.notice["kind"] == "info" and isinstance(widget.record.actions[-1], model.HandBack)
     assert widget.view["sticks"][0][choices[-1]] == mine[choices[-1]] - 1
     assert widget.view["sticks"][0][give] == mine[give] + 1
+
+
+# What a learner must never read: a seat number, a card's colour codes, or a cell's coordinates.
+UNPLAIN = re.compile(r"\b[Pp]layer \d|\bseat\b|\b[A-Z](/[A-Z]){3}\b|\(-?\d+, ?-?\d+\)|#\d")
+
+
+def play_watching_words(widget, steps=800):
+    """Play a whole game through the page (bots included), and collect every notice and event shown."""
+    me = GreedyBot(seed=widget.record.seed)
+    shown = set(widget.view["events"])
+    for _ in range(steps):
+        if widget.state.over:
+            return shown
+        action = None if widget.view["bots_to_move"] else me.act(widget.state, 0)
+        browser_sends(widget, {"type": "bot"} if action is None else intent_for(action))
+        shown.update(widget.view["events"] + [widget.notice.get("text", "")])
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=2, exchange_pick="opponent", half_turn=True)])
+def test_every_notice_and_event_of_whole_games_names_players_in_plain_words(rules):
+    for seed in range(3):
+        shown = play_watching_words(ColorFoxGame(rules, bots=rules.players - 1, seed=seed))
+        assert not [text for text in shown if UNPLAIN.search(text)]
+        assert any(text.startswith("You: lays a card") for text in shown)
+        assert any(text.startswith("Bot 1: lays a card") for text in shown)
+
+
+def test_a_refusal_names_the_learner_in_words():
+    widget = table()
+    browser_sends(widget, {"type": "pass"})
+    assert widget.notice["kind"] == "error" and widget.notice["text"] == "You can place a card, so may not pass"
+
+
+def test_the_card_placed_last_is_marked_with_who_placed_it():
+    widget = table()
+    assert widget.view["last_placed"] is None
+    browser_sends(widget, place_intent(widget))
+    mine = widget.record.actions[-1]
+    assert widget.view["last_placed"] == {"x": mine.x, "y": mine.y, "by": "You"}
+    me = GreedyBot(seed=1)
+    for _ in range(200):
+        if isinstance(widget.record.actions[-1], Place) and widget.record.actions[-1].player == 1:
+            break
+        action = None if widget.view["bots_to_move"] else me.act(widget.state, 0)
+        browser_sends(widget, {"type": "bot"} if action is None else intent_for(action))
+    bots = [a for a in widget.record.actions if isinstance(a, Place) and a.player == 1]
+    assert widget.view["last_placed"] == {"x": bots[-1].x, "y": bots[-1].y, "by": "Bot 1"}
+    assert widget.view["table"][-1]["x"] == bots[-1].x and widget.view["table"][-1]["y"] == bots[-1].y
+
+
+def test_the_game_over_box_gives_every_score_and_the_winner():
+    widget = ColorFoxGame(Rules(players=3), bots=2, seed=11)
+    play_watching_words(widget)
+    reason, points, verdict = widget.view["final"]
+    assert widget.state.end_reason in reason
+    for name, score in zip(["You", "Bot 1", "Bot 2"], model.scores(widget.state)):
+        assert f"{name} {score} points" in points
+    best = [["You", "Bot 1", "Bot 2"][p] for p in model.leaders(widget.state)]
+    assert all(name in verdict for name in best) and ("tie" in verdict) == (len(best) > 1)
+
+
+def test_a_tie_in_the_game_over_box_asks_for_a_rematch():
+    widget = ColorFoxGame(Rules(players=2), bots=1, seed=11)
+    play_watching_words(widget)
+    even = dataclasses.replace(widget.state, sticks=(widget.state.sticks[0],) * 2)
+    reason, points, verdict = final_lines(even, ["You", "Bot 1"])
+    assert verdict == "A tie between You and Bot 1: play once more to find the winner!"
+    assert points.count(f" {model.scores(even)[0]} points") == 2
+
+
+def test_the_sets_legend_says_dots_are_points_not_sticks():
+    legend = table().view["sets_legend"]
+    assert "1+2+3+4+5+6 = 21" in legend and "6 different colours" in legend and "not sticks" in legend
+    square = ColorFoxGame(Rules(players=2, set_score="square", max_set_size=4), seed=1).view["sets_legend"]
+    assert "4 different colours" in square and "scores 16 points" in square

@@ -220,7 +220,7 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
                   supply=(rules.sticks_per_colour,) * len(COLOURS), sticks=empty)
     table, frontier = _lay(state, (0, 0), start, False)
     return evolve(state, table=table, frontier=frontier,
-                               events=(f"Start card {start} lies at (0, 0).",))
+                  events=("The start card lies in the middle of the table.",))
 
 
 def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
@@ -357,7 +357,7 @@ def _place(state: State, action: Place) -> State:
         raise NotConnected(f"cell {cell} touches no card on the table")
     mask, wanted, _ = state.frontier[cell]
     if laid(card, action.turned)[0] & mask != wanted:
-        raise ColoursDiffer(f"card {card} does not match its neighbours at {cell} (they ask for "
+        raise ColoursDiffer(f"card {card.number} does not match its neighbours at {cell} (they ask for "
                             f"{', '.join(connections(state, cell))})")
     joined = [wanted >> 3 * side & 7 for side in range(4) if mask >> 3 * side & 7]
     table, frontier = _lay(state, cell, card, action.turned)
@@ -372,8 +372,8 @@ def _place(state: State, action: Place) -> State:
             missing.append(COLOUR_NAMES[index])
     sticks = _with(state.sticks, action.player, tuple(mine))
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
-    events = (f"Player {action.player}: card #{card.number} at ({action.x}, {action.y}) connects "
-              f"{len(joined)} ({', '.join([COLOUR_NAMES[i] for i in joined])}); takes {', '.join(taken) or 'nothing'}.",)
+    events = (f"Player {action.player}: lays a card that matches {in_words([COLOUR_NAMES[i] for i in joined])}; "
+              f"takes {in_words(taken) or 'no stick'}.",)
     if missing:
         events += (f"No {', '.join(sorted(set(missing)))} stick is left: the game ends after this turn.",)
     state = evolve(
@@ -383,6 +383,11 @@ def _place(state: State, action: Place) -> State:
     if exchanges and _exchange_possible(state):
         return evolve(state, events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
     return _end_turn(state, events)
+
+
+def in_words(items: list[str]) -> str:
+    """Say a list as a learner would: "red, blue and green"."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), items[-1]])) if items else ""
 
 
 def _exchange_possible(state: State) -> bool:

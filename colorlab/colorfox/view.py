@@ -14,17 +14,58 @@ import re
 from pathlib import Path
 
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
-from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, legal_places,
-                                     observation, stick_counts, to_move)
+from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, in_words,
+                                     legal_places, observation, rematch_due, scores, stick_counts, to_move, winners)
 from colorlab.colorfox.picture import table_svg
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
-from colorlab.rules import ChangeRules, NotYourTurn
+from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder}
+# "player 1", "Player 0's" and the verb after a seat, as the model writes them.
+SEAT = re.compile(r"\b[Pp]layer (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z])?)")
+YOU_VERBS = {"has": "have", "is": "are", "does": "do", "was": "were"}
+
+
+def with_names(text: str, speakers: list[str]) -> str:
+    """Say a model's text with the players' names: "it is player 1's turn, not player 0's" -> "It is Bot 1's turn, not yours"."""
+    def name(match: re.Match) -> str:
+        seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
+        if seat >= len(speakers):
+            return match[0]
+        if seat != YOU:
+            return speakers[seat] + (owner or "") + verb
+        said = ("your" if word_after and not verb else "yours") if owner else "you"
+        if verb:
+            said += verb.replace(verb.strip(), YOU_VERBS[verb.strip()])
+        starts_sentence = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":", "!", "?"))
+        return said.capitalize() if starts_sentence else said
+    said = SEAT.sub(name, text)
+    return said[:1].upper() + said[1:]
+
+
+def final_lines(state, speakers: list[str]) -> list[str]:
+    """What does the game-over box say: why it ended, every score, and the winner (or the tie to replay)?"""
+    if not state.over:
+        return []
+    points = scores(state)
+    tied, won = rematch_due(state), winners(state)
+    verdict = (f"A tie between {in_words([speakers[p] for p in tied])}: play once more to find the winner!" if tied
+               else f"{'Winners' if len(won) > 1 else 'Winner'}: {in_words([speakers[p] for p in won])}.")
+    return [f"Game over: {state.end_reason}.",
+            "Scores: " + ", ".join(f"{speakers[p]} {points[p]} points" for p in range(state.players)) + ".",
+            verdict]
+
+
+def sets_legend(rules: Rules) -> str:
+    """What do the triangles of dots mean under these rules?"""
+    n, worth = rules.max_set_size, worth_of(rules)
+    how = f"{'+'.join(map(str, range(1, n + 1)))} = {worth(n)}" if rules.set_score == "triangular" else str(worth(n))
+    return (f"Each triangle is one set of sticks of different colours, one row of dots per stick, so the dots are "
+            f"not sticks: a set of {n} different colours is {n} sticks and scores {how} points.")
 
 
 class ColorFoxGame(BotTable):
@@ -56,12 +97,15 @@ class ColorFoxGame(BotTable):
 
     def snapshot(self, state) -> dict:
         view = observation(state, YOU)
+        speakers = self.speakers(state)
         names = ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
-        view["events"] = [re.sub(r"\bplayer (\d+)", lambda m: names[int(m[1])], text, flags=re.I)
-                          for text in view["events"]]
+        view["events"] = [with_names(text, speakers) for text in view["events"]]
         worth = worth_of(state.rules)
         view.update(
             names=names,
+            last_placed=self.last_placed(state),
+            final=final_lines(state, speakers),
+            sets_legend=sets_legend(state.rules),
             rules=state.rules.to_dict(),
             sets=[[{"colours": group, "score": worth(len(group))}
                    for group in best_sets(stick_counts(state, p), state.rules.max_set_size)]
@@ -71,6 +115,18 @@ class ColorFoxGame(BotTable):
             bots_to_move=self.cursor is None and self.bot_seat(state) is not None,
         )
         return view
+
+    def speakers(self, state) -> list[str]:
+        """How do messages name the players ("You", "Bot 1", ...)?"""
+        return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
+
+    def last_placed(self, state) -> dict | None:
+        """Where does the card placed last (before or at this state) lie, and who placed it? None: only the start card."""
+        index = next((i for i in range(len(self._states) - 1, -1, -1) if self._states[i] is state), 0)
+        for action in reversed(self.record.actions[:index]):
+            if type(action) is Place:
+                return {"x": action.x, "y": action.y, "by": self.speakers(state)[action.player]}
+        return None
 
     def still_picture(self) -> str:
         return table_svg(self.snapshot(self.state), self.palette)
@@ -87,7 +143,10 @@ class ColorFoxGame(BotTable):
             return
         if to_move(self.state) != YOU:
             raise NotYourTurn("wait for the bots to move")
-        self.play(self.action_of(intent))
+        try:
+            self.play(self.action_of(intent))
+        except IllegalAction as refusal:
+            raise type(refusal)(with_names(str(refusal), self.speakers(self.state))) from None
         self.say(self.news())
 
     def action_of(self, intent: dict):

@@ -77,10 +77,14 @@ function render({ model, el }) {
     const xs = spots.map((s) => s[0]), ys = spots.map((s) => s[1]);
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const cells = [];
+    const last = v.last_placed;
     for (const t of v.table) {
-      cells.push(h("div", {class: "colorfox-cell", style: `grid-column: ${t.x - x0 + 1}; grid-row: ${t.y - y0 + 1}`,
-                           "data-x": t.x, "data-y": t.y},
-        tile(t.edges, CELL, `Card ${t.number} at ${t.x}, ${t.y}: ${edgesLabel(t.edges)}`)));
+      const isLast = last !== null && last.x === t.x && last.y === t.y;
+      const placed = isLast ? `, placed last, by ${last.by}` : "";
+      cells.push(h("div", {class: `colorfox-cell${isLast ? " is-last" : ""}`, style: `grid-column: ${t.x - x0 + 1}; grid-row: ${t.y - y0 + 1}`,
+                           "data-x": t.x, "data-y": t.y, "data-last": isLast ? last.by : null},
+        tile(t.edges, CELL, `Card ${t.number}${placed}: ${edgesLabel(t.edges)}`),
+        isLast ? h("span", {class: "colorfox-newtag", "aria-hidden": "true"}, "new") : null));
     }
     for (const [card, x, y] of legal) {
       cells.push(h("button", {class: "colorfox-cell colorfox-legal", style: `grid-column: ${x - x0 + 1}; grid-row: ${y - y0 + 1}`,
@@ -116,7 +120,16 @@ function render({ model, el }) {
     return h("div", {class: "colorfox-actions"},
       h("button", {"data-key": "pass", "data-action": "pass", disabled: !stuck, onclick: () => send({type: "pass"})},
         "Pass (no card fits)"),
-      ui.card === null && mine && !v.exchanges_left ? h("span", {class: "colorfox-tip"}, "Choose a card: the cells where it fits light up.") : null);
+      mine && !v.exchanges_left ? h("span", {class: "colorfox-tip", "data-testid": "tip"}, cardTip(v)) : null);
+  }
+
+  // What the chosen card can do: light cells, fit only after a half turn, or fit nowhere at all.
+  function cardTip(v) {
+    if (ui.card === null) return "Choose a card: the cells where it fits light up.";
+    const fits = (turned) => v.legal.some(([card, , , t]) => card === ui.card && t === turned);
+    if (fits(ui.turned)) return "Click a lit cell to place the card.";
+    if (fits(!ui.turned)) return "This card fits nowhere this way up: try a half turn.";
+    return "This card fits nowhere on the table; try another, or pass if none fits.";
   }
 
   function exchangePanel(v) {
@@ -177,13 +190,16 @@ function render({ model, el }) {
     });
     return h("span", {class: "colorfox-set", title: `${group.colours.join(", ")}: ${group.score} points`},
       h("svg", {viewBox: `0 0 ${size} ${size}`, width: size, height: size, role: "img",
-                "aria-label": `A set of ${n}: ${group.colours.join(", ")}, ${group.score} points`}, dots),
-      h("span", {class: "colorfox-setscore"}, `${group.score}`));
+                "aria-label": `A set of ${n} sticks: ${group.colours.join(", ")}, ${group.score} points`}, dots),
+      h("span", {class: "colorfox-setscore"}, `${n} stick${n > 1 ? "s" : ""} = ${group.score} pts`));
   }
 
   function playersPanel(v) {
     return h("table", {class: "colorfox-players"},
       h("caption", {}, "Players: sticks arranged in their best sets, each set a triangle of dots"),
+      h("thead", {}, h("tr", {}, ["Player", "Points", "Cards in hand", "Sticks, in sets"].map((title) =>
+        h("th", {scope: "col"}, title)))),
+      h("tfoot", {}, h("tr", {}, h("td", {colspan: 4, class: "colorfox-legend", "data-testid": "sets-legend"}, v.sets_legend))),
       h("tbody", {}, v.names.map((name, seat) => h("tr", {class: seat === v.active ? "is-active" : ""},
         h("th", {scope: "row"}, name),
         h("td", {"data-score": seat}, String(v.scores[seat])),
@@ -192,11 +208,9 @@ function render({ model, el }) {
   }
 
   function finalPanel(v) {
-    const result = v.rematch_due.length
-      ? `A tie between ${v.rematch_due.map((s) => v.names[s]).join(" and ")}: play once more to find the winner!`
-      : `Winner${v.winners.length > 1 ? "s" : ""}: ${v.winners.map((s) => v.names[s]).join(", ")}`;
+    const [reason, points, verdict] = v.final;
     return h("div", {class: "colorfox-final", "data-testid": "final"},
-      h("strong", {}, `Game over (${v.end_reason}). ${result}`),
+      h("strong", {}, reason), h("p", {"data-testid": "final-scores"}, points), h("strong", {}, verdict),
       v.rematch_due.length ? h("button", {"data-key": "rematch", "data-action": "rematch",
                                           onclick: () => send({type: "new_game"})}, "Play once more") : null);
   }
