@@ -2,6 +2,7 @@
 
 import dataclasses
 import itertools
+import re
 
 import pytest
 
@@ -197,3 +198,47 @@ def test_two_ready_scissors_offer_parts_that_only_two_cuts_make():
     marks = tuple("ready" if name in ("scissors", "shape") else mark for name, mark in zip(BONUSES, state.bonuses[0]))
     options = widget.my_options(dataclasses.replace(state, bonuses=(marks,) + state.bonuses[1:]))
     assert {(option["shape"], option["size"]) for option in options if option["cuts"] == 2} == {("O", 1), ("T", 2)}
+
+
+# What a learner must never read: a seat number, a colour code, or a space's coordinates.
+UNPLAIN = re.compile(r"\b[Pp]layer \d|\bseat\b|\b(in|with|colour die|colour dice) [RYGBPO]\b|\(\d+, ?\d+\)")
+
+
+@pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=2, mirror_images=False, drop="straight")])
+def test_every_notice_and_event_of_whole_games_names_players_in_plain_words(rules):
+    for seed in range(2):
+        widget = ColoriumGame(rules, bots=rules.players - 1, seed=seed)
+        me = GreedyBot(seed=seed)
+        shown = set(widget.view["events"])
+        for _ in range(600):
+            if widget.state.over:
+                break
+            my_move(widget, me)
+            shown.update(widget.view["events"] + [widget.notice.get("text", "")])
+        assert widget.state.over
+        assert not [text for text in shown if UNPLAIN.search(text)]
+        assert any(text.startswith("You: draws") for text in shown)
+        assert any(text.startswith("Bot 1: takes the colour die") for text in shown)
+
+
+def test_a_refusal_names_the_players_not_their_seats():
+    widget = ColoriumGame(bots=1, seed=3)
+    browser_sends(widget, {"type": "pick", "die": 0})
+    browser_sends(widget, {"type": "pick", "die": 0})
+    assert widget.notice == {**widget.notice, "kind": "error", "text": "It is Bot 1's pick, not yours"}
+
+
+def test_a_legend_explains_the_row_races_and_the_bonus_tags():
+    legend = ColoriumGame(bots=1, seed=3).view["legend"]
+    assert "10/5 means 10 points for the first, 5 for the second" in legend["rows"]
+    assert all(word in legend["bonuses"] for word in ("column", "colour:", "shape:", "✂ cut:", "★ wild:"))
+    plain = ColoriumGame(Rules(players=2, row_rewards=False, bonuses=False), seed=3).view["legend"]
+    assert plain == {"rows": "", "bonuses": ""}
+
+
+def test_no_mirror_is_offered_when_the_rules_forbid_mirror_images():
+    mirrored = to_my_drawing(ColoriumGame(bots=1, seed=3))
+    assert mirrored["can_mirror"] and all("mirror" in option for option in mirrored["options"])
+    upright = to_my_drawing(ColoriumGame(Rules(players=2, mirror_images=False), seed=3))
+    assert not upright["can_mirror"] and upright["options"]
+    assert not any("mirror" in option for option in upright["options"])

@@ -44,6 +44,19 @@ BONUSES: tuple[str, ...] = tuple(DATA["bonuses"])
 ROW_REWARDS: dict[int, tuple[int, ...]] = {int(row): tuple(points) for row, points in DATA["row_rewards"].items()}
 
 
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "O": "orange"}
+
+
+def colour_name(code: str) -> str:
+    """Which word names this colour code (R -> red)? Anything else is said as it is."""
+    return COLOUR_NAMES.get(code, repr(code)) if isinstance(code, str) else repr(code)
+
+
+def in_words(items: list[str]) -> str:
+    """Say a list as a learner would: "red, blue and green"."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), items[-1]])) if items else ""
+
+
 def bonus_row(width: int) -> tuple[str, ...]:
     """The bonus marks of a new board: the printed bonuses lie over the first columns; wider boards have none beyond."""
     return tuple("locked" if column < len(BONUSES) else "none" for column in range(width))
@@ -168,7 +181,8 @@ def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
     state = dataclasses.replace(
         state, active=active, pool=pool, order=tuple(seats + seats[::-1]),
         picks=((None, None),) * state.players, drawn=tuple(state.out), bonuses=bonuses,
-        events=events + (f"Round {state.round}: the dice show {' '.join(face for _, face in pool)}.",))
+        events=events + (f"Round {state.round}: the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
+                         f"the colour dice {in_words([colour_name(f) for k, f in pool if k == 'colour'])}.",))
     return state
 
 
@@ -205,7 +219,8 @@ def _pick(state: State, action: Pick) -> State:
     pool = state.pool[:action.die] + state.pool[action.die + 1:]
     state = dataclasses.replace(state, pool=pool, order=state.order[1:],
                                 picks=_with(state.picks, action.player, mine),
-                                events=(f"Player {action.player}: takes the {kind} die {face}.",))
+                                events=(f"Player {action.player}: takes the {kind} die "
+                                        f"{colour_name(face) if kind == 'colour' else face}.",))
     return _settle(state) if not state.order else state
 
 
@@ -301,7 +316,7 @@ def _draw(state: State, action: Draw) -> State:
         bonuses=_with(state.bonuses, p, bonuses),
         used_shapes=_with(state.used_shapes, p, state.used_shapes[p] | ({counted} if counted else set())),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
-        events=(f"Player {p}: draws {cut}{action.shape} in {action.colour}"
+        events=(f"Player {p}: draws {cut}{action.shape} in {colour_name(action.colour)}"
                 f"{' (bonus: ' + ', '.join(spent) + ')' if spent else ''}.",))
     return _settle(state)
 
@@ -313,7 +328,8 @@ def _why_not(state: State, action: Draw) -> str:
     if action.shape != shape:
         return f"player {action.player} drafted {shape}, and has no ready shape bonus for {action.shape}"
     if action.colour != colour:
-        return f"player {action.player} drafted {colour}, and has no ready colour bonus for {action.colour}"
+        return (f"player {action.player} drafted {colour_name(colour)}, and has no ready colour bonus for "
+                f"{colour_name(action.colour)}")
     scissors_ready = ready_bonuses(state, action.player).count("scissors")
     if type(action.cuts) is not int or not 0 <= action.cuts <= scissors_ready:
         return (f"player {action.player} has {scissors_ready} scissors bonus(es) ready, "
@@ -336,14 +352,15 @@ def _wild(state: State, action: Wild) -> State:
     if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < board.height and 0 <= c < board.width):
         raise BadDraw(f"space {action.cell!r} is not on the board")
     if board.colour(r, c) is not None:
-        raise BadDraw(f"space {action.cell} is already filled")
+        raise BadDraw(f"the space in row {board.height - r}, column {c + 1} is already filled")
     if action.colour not in state.rules.colours:
         raise BadDraw(f"{action.colour!r} is not a colour of this game")
     state = dataclasses.replace(
         state, boards=_with(state.boards, p, board.filled([(r, c)], action.colour)),
         bonuses=_with(state.bonuses, p, _with(state.bonuses[p], column, "used")),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
-        events=(f"Player {p}: fills space {action.cell} with {action.colour} (wild).",))
+        events=(f"Player {p}: fills the space in row {board.height - r}, column {c + 1} with "
+                f"{colour_name(action.colour)} (wild bonus).",))
     return _settle(state)
 
 
@@ -376,7 +393,9 @@ def _end_round(state: State) -> State:
             if finishers and rank < len(points):
                 for p in finishers:
                     row_points[p] = row_points[p] + ((row, points[rank]),)
-                events += (f"Row {row}: player(s) {', '.join(map(str, finishers))} score {points[rank]}.",)
+                each = " each" if len(finishers) > 1 else ""
+                events += (f"Row {row} is full: {points[rank]} points{each} for "
+                           f"{in_words([f'player {p}' for p in finishers])}.",)
                 rows_taken[row] = rank + 1
     bonuses = list(state.bonuses)
     if state.rules.bonuses:

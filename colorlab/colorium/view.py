@@ -14,18 +14,52 @@ from pathlib import Path
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import (BONUSES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours, legal_wilds,
-                                     pieces, score_parts, winners)
+from colorlab.colorium.model import (BONUSES, COLOUR_NAMES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours,
+                                     legal_wilds, pieces, score_parts, winners)
 from colorlab.colorium.picture import table_svg
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, placements
+from colorlab.rules import IllegalAction
 from colorlab.symmetry import normalise
 from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot}
-COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "O": "orange"}
+# "player 1", "Player 0's" and the verb after a seat, as the model writes them.
+SEAT = re.compile(r"\b[Pp]layer (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z])?)")
+YOU_VERBS = {"has": "have", "is": "are", "does": "do", "was": "were"}
+BONUS_WORDS = {"colour": "colour: draw in any colour", "shape": "shape: draw any shape",
+               "scissors": "✂ cut: cut your shape and draw one part", "wild": "★ wild: fill any one empty space"}
+
+
+def with_names(text: str, speakers: list[str]) -> str:
+    """Say a model's text with the players' names: "it is player 1's pick, not player 0's" -> "It is Bot 1's pick, not yours"."""
+    def name(match: re.Match) -> str:
+        seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
+        if seat >= len(speakers):
+            return match[0]
+        if seat != YOU:
+            return speakers[seat] + (owner or "") + verb
+        said = ("your" if word_after and not verb else "yours") if owner else "you"
+        if verb:
+            said += verb.replace(verb.strip(), YOU_VERBS[verb.strip()])
+        starts_sentence = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":", "!", "?"))
+        return said.capitalize() if starts_sentence else said
+    said = SEAT.sub(name, text)
+    return said[:1].upper() + said[1:]
+
+
+def legend(rules: Rules) -> dict[str, str]:
+    """What do the numbers beside the board and the tags above it mean, under these rules?"""
+    first, second = next(points for _, points in sorted(ROW_REWARDS.items(), reverse=True) if len(points) > 1)
+    rows = (f"Row races (numbers right of the board): the first player to fill that whole row scores the first "
+            f"number, the second player the second; {first}/{second} means {first} points for the first, "
+            f"{second} for the second. ✓ shows the points you won.") if rules.row_rewards else ""
+    bonuses = (f"Bonus tags (above the board): fill a whole column to win the bonus above it, to use once from "
+               f"the next round on. {'; '.join(BONUS_WORDS[name] for name in dict.fromkeys(BONUSES))}. "
+               f"Yellow: won, ready next round; green: ready now; crossed out: used.") if rules.bonuses else ""
+    return {"rows": rows, "bonuses": bonuses}
 
 
 def turns_of(shape, mirror_images: bool) -> dict:
@@ -78,11 +112,22 @@ class ColoriumGame(BotTable):
             for place in found:
                 spots[place.orientation].append([list(cell) for cell in sorted(place.cells)])
             options.append({"shape": letter, "cuts": cuts, "size": len(found[0].cells),
-                            "colours": colours, "spots": spots, **turns_of(piece, rules.mirror_images)})
+                            "colours": colours, "spots": spots, **self.moves_of(piece, rules.mirror_images)})
         return options
+
+    @staticmethod
+    def moves_of(piece, mirror_images: bool) -> dict:
+        """The turn table of a piece, and its mirror table only when the rules allow mirror images."""
+        moves = turns_of(piece, mirror_images)
+        return moves if mirror_images else {"turn": moves["turn"]}
+
+    def speakers(self, state) -> list[str]:
+        """How do messages name the players ("You", "Bot 1", ...)?"""
+        return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
 
     def snapshot(self, state) -> dict:
         names = ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
+        speakers = self.speakers(state)
         parts = score_parts(state)
         live = self.cursor is None
         return {
@@ -102,7 +147,9 @@ class ColoriumGame(BotTable):
             "wild_colours": list(state.rules.colours) if live and legal_wilds(state, YOU) else [],
             "my_pick": live and state.phase == "draft" and state.order[0] == YOU,
             "bots_to_move": live and not state.over and self.bot_seat(state) is not None,
-            "events": [re.sub(r"\bplayer (\d+)", lambda m: names[int(m[1])], text, flags=re.I) for text in state.events],
+            "events": [with_names(text, speakers) for text in state.events],
+            "legend": legend(state.rules),
+            "can_mirror": state.rules.mirror_images,
             "rules": state.rules.to_dict(),
         }
 
@@ -116,6 +163,15 @@ class ColoriumGame(BotTable):
         if kind == "bot":
             self.bot_move()
             return
+        try:
+            self.carry_out(intent)
+        except IllegalAction as refusal:
+            raise type(refusal)(with_names(str(refusal), self.speakers(self.state))) from None
+        self.say(" ".join(self.snapshot(self.state)["events"]))
+
+    def carry_out(self, intent: dict) -> None:
+        """Play the learner's pick, drawing or wild space."""
+        kind = intent["type"]
         if kind == "pick":
             self.play(Pick(YOU, intent["die"]))
         elif kind == "draw":
@@ -125,7 +181,6 @@ class ColoriumGame(BotTable):
             self.play(Draw(YOU, intent["shape"], intent["colour"], tuple(tuple(c) for c in cells), intent["cuts"]))
         elif kind == "wild":
             self.play(Wild(YOU, (intent["row"], intent["col"]), intent["colour"]))
-        self.say(" ".join(self.snapshot(self.state)["events"]))
 
     def bot_seat(self, state) -> int | None:
         if state.over:

@@ -42,7 +42,7 @@ function render({ model, el }) {
     if (!v.wild_colours.length) ui.wild = false;
     if (!v.wild_colours.includes(ui.wildColour)) ui.wildColour = v.wild_colours[0] || null;
     redraw(body, () => [header(v), h("div", {class: "colorium-main"}, boardPanel(v), sidePanel(v)),
-                        controls(v), draftPanel(v), missionPanel(v), others(v),
+                        legendPanel(v), controls(v), draftPanel(v), missionPanel(v), others(v),
                         v.over ? finalPanel(v) : null, eventList(v), historyBar(v, send)]);
     pace(v);
   }
@@ -86,7 +86,7 @@ function render({ model, el }) {
     const races = h("div", {class: "colorium-races", role: "group", "aria-label": "Row races"},
       rows.map((_, r) => {
         const number = rows.length - r;
-        const points = assets().rows[String(number)];
+        const points = v.rules.row_rewards ? assets().rows[String(number)] : null;
         const mine = v.row_points[v.you].find(([row]) => row === number);
         return h("div", {class: "colorium-race"}, points ? (mine ? `✓ ${mine[1]}` : points.join("/")) : "");
       }));
@@ -94,6 +94,13 @@ function render({ model, el }) {
       h("div", {class: "colorium-boardrow"},
         h("div", {class: "colorium-board", role: "grid", "aria-label": "Your board",
                   style: `grid-template-columns: repeat(${rows[0].length}, 34px)`}, gridRows), races));
+  }
+
+  // What the row-race numbers and the bonus tags mean, in Python's words for the rules in force.
+  function legendPanel(v) {
+    const lines = [v.legend.rows, v.legend.bonuses].filter((text) => text);
+    if (!lines.length) return null;
+    return h("div", {class: "colorium-legend", "data-testid": "legend"}, lines.map((text) => h("p", {}, text)));
   }
 
   function bonusIcon(name) {
@@ -114,7 +121,8 @@ function render({ model, el }) {
         opt.colours.map((c) => h("option", {value: c, selected: c === ui.colour}, `${assets().glyphs[colourName(c)]} ${colourName(c)}`)))),
       h("div", {class: "colorium-turns"},
         h("button", {"data-key": "turn", "data-action": "turn", "aria-label": "Turn the shape (r)", onclick: turn}, "⟳ turn"),
-        h("button", {"data-key": "mirror", "data-action": "mirror", "aria-label": "Mirror the shape (m)", onclick: mirror}, "⇋ mirror")),
+        v.can_mirror ? h("button", {"data-key": "mirror", "data-action": "mirror", "aria-label": "Mirror the shape (m)",
+                                    onclick: mirror}, "⇋ mirror") : null),
       h("p", {class: "colorium-count"}, `${list.length} resting place(s) this way up; arrows move, Enter draws.`));
   }
 
@@ -218,7 +226,8 @@ function render({ model, el }) {
   }
 
   function turn() { const opt = option(view()); if (opt) { ui.orient = opt.turn[ui.orient]; ui.spot = 0; draw(); } }
-  function mirror() { const opt = option(view()); if (opt) { ui.orient = opt.mirror[ui.orient]; ui.spot = 0; draw(); } }
+  // The mirror table comes only when the rules allow mirror images.
+  function mirror() { const opt = option(view()); if (opt && opt.mirror) { ui.orient = opt.mirror[ui.orient]; ui.spot = 0; draw(); } }
 
   function step(by, axis) {
     const list = spots(view());
@@ -234,7 +243,7 @@ function render({ model, el }) {
   function onKey(event) {
     if (event.target.tagName === "SELECT" || event.target.tagName === "INPUT") return;
     const keys = {ArrowLeft: () => step(-1, "x"), ArrowRight: () => step(1, "x"), ArrowUp: () => step(-1, "y"),
-                  ArrowDown: () => step(1, "y"), Enter: submit, r: turn, m: mirror};
+                  ArrowDown: () => step(1, "y"), Enter: submit, r: turn, ...(view().can_mirror ? {m: mirror} : {})};
     const action = keys[event.key];
     if (action && option(view())) { event.preventDefault(); action(); }
   }
