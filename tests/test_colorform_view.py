@@ -4,11 +4,19 @@ import dataclasses
 import itertools
 import json
 import random
+import re
 
 import pytest
 
 from colorlab.colorform import ChangeRules, Rules, Stop, agents, figure, observation, play_game, solve, why_not
-from colorlab.colorform.view import LAPSE_GRACE, ONLY_YOUR_CARDS, ColorFormGame, turn_cycles
+from colorlab.colorform.view import (
+    LAPSE_GRACE,
+    NO_TASK_FOR_YOU,
+    ONLY_YOUR_CARDS,
+    PRESS_START,
+    ColorFormGame,
+    turn_cycles,
+)
 from colorlab.record import GameRecord
 
 
@@ -288,9 +296,12 @@ class FakeClock:
 
 
 def timed(seed=5, **kwargs):
-    """A table whose bots call STOP in real time, on a clock the test moves; and that clock."""
+    """A table whose bots call STOP in real time, on a clock the test moves, its round started; and that clock."""
     clock = FakeClock()
-    return ColorFormGame(bots=2, seed=seed, clock=clock, **kwargs), clock
+    widget = ColorFormGame(bots=2, seed=seed, clock=clock, **kwargs)
+    if not widget.bots_wait:
+        browser_sends(widget, {"type": "start"})
+    return widget, clock
 
 
 def first_bot_moment(widget):
@@ -299,7 +310,7 @@ def first_bot_moment(widget):
 
 def test_bots_call_stop_when_the_kernels_clock_says_their_moment_has_come():
     widget, clock = timed()
-    window = widget.state.rules.stop_window
+    window, started = widget.state.rules.stop_window, widget.view["phase"]
     clock.advance(first_bot_moment(widget) + window - 0.01)
     browser_sends(widget, {"type": "tick"})
     assert widget.record.actions == ()
@@ -307,7 +318,7 @@ def test_bots_call_stop_when_the_kernels_clock_says_their_moment_has_come():
     browser_sends(widget, {"type": "tick"})
     assert len(widget.record.actions) == 1 and isinstance(widget.record.actions[0], Stop)
     assert all(claim.player != 0 for claim in widget.record.actions[0].claims)
-    assert widget.view["phase"] == 2
+    assert widget.view["phase"] == started + 1
 
 
 def test_a_stop_is_timed_by_the_kernel_and_the_solution_shown_after_it():
@@ -341,12 +352,13 @@ def test_a_stop_in_the_same_moment_as_a_bot_is_resolved_with_it_and_a_later_one_
 
 def test_an_illegal_claim_never_triggers_the_bots_stop():
     widget, clock = timed()
+    started = widget.view["phase"]
     clock.advance(first_bot_moment(widget) + 30.0)
     shown = {task["number"] for task in widget.view["tasks"]}
     hidden = next(number for number in range(1, 31) if number not in shown)
     browser_sends(widget, {"type": "claim", "task": hidden, "rotation": 0, "mirrored": False, "placements": []})
     assert widget.notice["kind"] == "error" and f"task card {hidden}" in widget.notice["text"]
-    assert widget.record.actions == () and widget.view["phase"] == 1
+    assert widget.record.actions == () and widget.view["phase"] == started
     task = widget.view["tasks"][0]
     white = next(cell for cell, name in enumerate(task["cells"]) if name is None)
     card = widget.view["hands"][0][0]
@@ -456,3 +468,142 @@ def test_the_widget_follows_every_rule_change_and_every_loaded_game():
     assert sized_for(widget.view, 2)
     editor.controls["hand_size"].value = 3
     assert widget.state.rules == Rules(players=2, hand_size=3) and sized_for(widget.view, 2)
+
+
+# --- What a learner met at the table (issue 11) ---------------------------------------------
+
+def unstarted(seed=5):
+    """A table on the kernel's clock whose first round has not been started; and that clock."""
+    clock = FakeClock()
+    return ColorFormGame(bots=2, seed=seed, clock=clock), clock
+
+
+def test_the_bots_wait_for_start_and_every_new_round_waits_for_it_again():
+    widget, clock = unstarted()
+    assert widget.view["waiting_for_start"] and not widget.view["clock_running"]
+    clock.advance(3600.0)
+    browser_sends(widget, {"type": "tick"})
+    for refused in ({"type": "stop"}, {"type": "skip"}, solvable_claim(widget)):
+        browser_sends(widget, refused)
+        assert widget.notice == {"text": PRESS_START, "kind": "error", "seq": widget.notice["seq"]}
+    assert widget.record.actions == ()
+    browser_sends(widget, {"type": "start"})
+    assert not widget.view["waiting_for_start"] and widget.view["clock_running"]
+    clock.advance(first_bot_moment(widget) + widget.state.rules.stop_window + 0.01)
+    browser_sends(widget, {"type": "tick"})
+    assert len(widget.record.actions) == 1
+    for _ in range(20):
+        if widget.state.round > 1:
+            break
+        browser_sends(widget, {"type": "skip"} if not widget.view["only_you_can_solve"] else solvable_claim(widget))
+    assert widget.view["waiting_for_start"] and "Press Start" in widget.notice["text"]
+    actions = widget.record.actions
+    clock.advance(3600.0)
+    browser_sends(widget, {"type": "tick"})
+    assert widget.record.actions == actions
+    browser_sends(widget, {"type": "start"})
+    assert widget.view["clock_running"] and "Round 2 has started" in widget.notice["text"]
+
+
+def test_a_calm_table_has_no_start_and_plays_at_once():
+    widget = game()
+    assert not widget.view["waiting_for_start"]
+    browser_sends(widget, {"type": "start"})
+    assert widget.notice["kind"] == "error" and "no clock" in widget.notice["text"]
+    browser_sends(widget, solvable_claim(widget))
+    assert widget.view["scores"][0] > 0
+
+
+def test_the_timed_table_never_just_waits():
+    """Started, it always has a bot about to call, or says the round waits for you, or is over."""
+    widget, clock = unstarted(seed=11)
+    for _ in range(500):
+        view = widget.view
+        if view["over"]:
+            return
+        before = (widget.record.actions, view["phase"])
+        if view["waiting_for_start"]:
+            browser_sends(widget, {"type": "start"})
+        elif view["only_you_can_solve"]:
+            browser_sends(widget, solvable_claim(widget))
+        else:
+            assert widget.plans, "the clock runs, but no bot will ever call STOP"
+            clock.advance(first_bot_moment(widget) + widget.state.rules.stop_window + 0.01)
+            browser_sends(widget, {"type": "tick"})
+        assert widget.notice.get("kind") != "error" or "wrong" in widget.notice["text"], widget.notice
+        assert (widget.record.actions, widget.view["phase"]) != before
+    raise AssertionError("the game did not end")
+
+
+def test_the_final_ranking_says_each_place_once():
+    widget = game()
+    browser_sends(widget, {"type": "load", "text": play_game(Rules(players=3), seed=4).to_json()})
+    view = widget.view
+    assert view["over"]
+    lines = view["final_ranking"]
+    assert len(lines) == 3
+    for line, (place, seat) in zip(lines, view["ranking"]):
+        found = re.fullmatch(r"(\d+)\. (.+): (-?\d+) points?", line)
+        assert found, line
+        assert (int(found[1]), found[2], int(found[3])) == (place, view["names"][seat], view["scores"][seat])
+
+
+def test_junior_tasks_left_count_the_card_turned_up_at_every_step_of_history():
+    widget = ColorFormGame(Rules.junior(players=3), seed=2)
+    for _ in range(3):
+        browser_sends(widget, {"type": "pass"})
+    steps = widget.view["history"]["length"]
+    counts = []
+    for step in range(steps + 1):
+        browser_sends(widget, {"type": "history", "step": step})
+        counts.append([pile["tasks_left"] for pile in widget.view["piles"]])
+    assert counts[0] == [4, 4, 4]
+    assert all(now <= then for earlier, later in zip(counts, counts[1:]) for then, now in zip(earlier, later)), counts
+
+
+CYCLES = re.compile(r"\(\d( \d)+\)")
+JARGON = ("seat", "identity", " = ", "quarter turn(s)", "clockwise")
+
+
+def words_shown(widget):
+    """Every text the table shows the learner: events, the notice, the hint, the ways a task is turned."""
+    view = widget.view
+    texts = list(view["events"]) + [widget.notice.get("text", "")] + list(widget.assets["turns"].values())
+    if view["hint"]:
+        texts += [view["hint"]["turn"], *view["hint"]["reasons"]]
+    return texts
+
+
+def test_the_table_speaks_plain_words():
+    shown = []
+    widget = game()
+    widget.apply_rules(dataclasses.replace(widget.state.rules, rotations=False), {"rotations"})
+    assert 'Rules changed: "Turn task cards" is now off.' in widget.view["events"]
+    shown += words_shown(widget)
+    for _ in range(4):
+        browser_sends(widget, {"type": "hint"})
+        shown += words_shown(widget)
+        browser_sends(widget, {"type": "skip"} if not widget.view["only_you_can_solve"] else solvable_claim(widget))
+        shown += words_shown(widget)
+    junior = ColorFormGame(Rules.junior(players=3, mirror_images=True), seed=2)
+    shown += words_shown(junior)
+    browser_sends(junior, {"type": "hint"})
+    browser_sends(junior, {"type": "pass"})
+    shown += words_shown(junior)
+    assert "Turned a quarter to the right" in shown and "Not turned" in shown
+    assert [text for text in shown if CYCLES.search(text) or any(word in text for word in JARGON)] == []
+
+
+def test_a_hint_that_nothing_can_be_solved_goes_when_the_table_changes():
+    widget = ColorFormGame(Rules(players=3, matching="shape and colour"), seed=2, bots_wait=True)
+    state = widget.state
+    assert not any(solve(state.tops, state.hands[0], task, state.rules) for task in state.revealed_tasks())
+    browser_sends(widget, {"type": "hint"})
+    assert widget.notice["text"] == NO_TASK_FOR_YOU
+    browser_sends(widget, {"type": "skip"})
+    assert widget.notice["text"] != NO_TASK_FOR_YOU
+    junior = ColorFormGame(Rules.junior(players=2), seed=2)
+    browser_sends(junior, {"type": "hint"})
+    hinted = junior.view["hint"] or junior.notice["text"] == NO_TASK_FOR_YOU
+    browser_sends(junior, {"type": "pass"})
+    assert hinted and junior.view["hint"] is None and junior.notice["text"] != NO_TASK_FOR_YOU

@@ -184,7 +184,7 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
         own = tuple(tuple(in_play[p * n:(p + 1) * n]) for p in range(rules.players))
         box = box + tuple(in_play[rules.players * n:])
         state = dataclasses.replace(state, own_piles=own, task_pile=(), box=box)
-        return _reveal_for(state, 0, ("The youngest player (seat 0) starts.",))
+        return _reveal_for(state, 0, ("First turn: Player 0, the youngest player.",))
     return _settle(_deal_tasks(state, ("Round 1: the task cards are revealed.",)))
 
 
@@ -211,15 +211,39 @@ def play(state: State, action: Action) -> State:
 
 def _change_rules(state: State, action: ChangeRules) -> State:
     # Rounds nobody could solve under the old rules prove nothing under the new ones: count afresh.
-    state = dataclasses.replace(action.apply(state), solvable_round=state.round)
+    state = dataclasses.replace(action.apply(state), solvable_round=state.round,
+                                events=(rule_change_words(action),))
     return state if state.junior else _settle(state)
+
+
+def rule_change_words(action: ChangeRules) -> str:
+    """Say a change of rules with the rule editor's labels, in words a learner reads.
+
+    Examples
+    --------
+    >>> from colorlab.colorform.model import rule_change_words
+    >>> from colorlab.rules import ChangeRules
+    >>> rule_change_words(ChangeRules({"rotations": False, "seconds_to_show": 5.0}))
+    'Rules changed: "Turn task cards" is now off; "Seconds to show" is now 5.'
+    """
+    labels = {spec.name: spec.metadata["label"] for spec in dataclasses.fields(Rules)}
+
+    def said(value) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    changes = "; ".join(f'"{labels[name]}" is now {said(value)}' for name, value in action.changes)
+    return f"Rules changed: {changes}."
 
 
 def observation(state: State, player: int) -> dict:
     """What may `player` see of the table, as plain JSON values?
 
     Hands and revealed tasks lie face up, so they are shown; the order of the
-    piles, the seed and the tasks set aside are not.
+    piles, the seed and the tasks set aside are not. A junior player's tasks
+    left count the card it has turned up, which goes back under its pile if
+    unsolved.
     """
     def task_json(card: TaskCard) -> dict:
         return {"number": card.number, "size": card.size,
@@ -236,7 +260,7 @@ def observation(state: State, player: int) -> dict:
         "tasks": [dict(task_json(card), owner=seat) for seat, cards in enumerate(state.revealed)
                   for card in cards],
         "piles": [{"face_down": sum(not up for _, up in won), "face_up": [task_json(c) for c, up in won if up],
-                   "tasks_left": len(state.own_piles[seat])}
+                   "tasks_left": len(state.own_piles[seat]) + (len(state.revealed[seat]) if state.junior else 0)}
                   for seat, won in enumerate(state.won)],
         "scores": scores(state),
         "figure_pile": len(state.figure_pile),

@@ -1,13 +1,16 @@
 """The Col-Or-Form table as a notebook widget: play against bots in real time.
 
-You sit at seat 0. The bots plan their STOP calls when a round (or a new
-situation) begins, and their plans never leave the kernel. The kernel's clock
-decides: the page only pokes Python now and then ("tick"), and Python lets the
-bots whose moment has come call STOP. When you call STOP, the kernel notes the
+You sit at seat 0. Each round waits for you to press Start (the "start"
+intent): only then does the kernel's clock run and do the bots plan their STOP
+calls, so nobody scores while you are still scrolling to the table. The bots
+plan again whenever the table changes, and their plans never leave the kernel.
+The kernel's clock decides: the page only pokes Python now and then ("tick"),
+and Python lets the bots whose moment has come call STOP. When you call STOP, the kernel notes the
 moment; bots whose moment falls within the same-moment window call with you,
 and the model resolves the calls in time order. A claim the rules refuse is
 refused before any bot may call. With ``bots_wait=True`` the bots only act when
-you claim or skip ahead, which suits a first lesson or a projector.
+you claim or skip ahead, which suits a first lesson or a projector; such a table has no clock and
+no Start.
 
 Skipping ahead never ends a round: nobody may give up on a task that can be
 solved. When only your cards can solve a revealed task, the page greys out
@@ -43,6 +46,28 @@ STATIC = Path(__file__).parent / "static"
 YOU = 0
 LAPSE_GRACE = 2.0  # seconds past the showing time before a STOP with no solution shown is dropped
 ONLY_YOUR_CARDS = "Only your cards can solve a task now: look again, or ask for a hint (h)."
+PRESS_START = "Press Start first: the clock of this round has not started yet."
+NO_TASK_FOR_YOU = "No revealed task can be solved with your cards right now."
+TURN_WORDS = ("Not turned", "Turned a quarter to the right", "Turned half way round", "Turned a quarter to the left")
+
+
+def turn_words(rotation: int, mirrored: bool) -> str:
+    """How is a task card turned, in words a learner reads?
+
+    Examples
+    --------
+    >>> from colorlab.colorform.view import turn_words
+    >>> turn_words(1, False), turn_words(0, True), turn_words(3, True)
+    ('Turned a quarter to the right', 'Mirrored', 'Mirrored, then turned a quarter to the left')
+    """
+    if not mirrored:
+        return TURN_WORDS[rotation]
+    return "Mirrored" if rotation == 0 else "Mirrored, then " + TURN_WORDS[rotation].lower()
+
+
+def points(score: int) -> str:
+    """Say a score: 1 point, 33 points."""
+    return f"{score} point{'' if abs(score) == 1 else 's'}"
 
 
 def turn_cycles(rotation: int, mirrored: bool) -> str:
@@ -73,6 +98,7 @@ class ColorFormGame(GameWidget):
         "claim": {"task": int, "rotation": int, "mirrored": bool, "placements": list},
         "stop": {},
         "tick": {},
+        "start": {},
         "skip": {},
         "pass": {},
         "hint": {},
@@ -86,6 +112,8 @@ class ColorFormGame(GameWidget):
             raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(ReactionBot.levels)}")
         self.level, self.bots_wait, self.clock = level, bots_wait, clock
         self.phase, self.plans, self.hint = 0, {}, None
+        self.started_round: int | None = None
+        self._no_task_notice = None
         self.phase_began, self.stop_called = clock(), None
         seed = random.randrange(2**31) if seed is None else seed
         super().__init__(GameRecord("colorform", rules, seed), **kwargs)
@@ -98,7 +126,7 @@ class ColorFormGame(GameWidget):
     def static_assets(self) -> dict:
         return {**palette_assets(), "shapes": SHAPE_PATHS,
                 "destinations": {f"{k},{int(m)}": list(DESTINATIONS[k, m]) for k in range(4) for m in (0, 1)},
-                "turns": {f"{k},{int(m)}": turn_cycles(k, m) for k in range(4) for m in (0, 1)}}
+                "turns": {f"{k},{int(m)}": turn_words(k, m) for k in range(4) for m in (0, 1)}}
 
     def snapshot(self, state) -> dict:
         view = observation(state, YOU)
@@ -108,13 +136,15 @@ class ColorFormGame(GameWidget):
         view.update(
             names=names,
             phase=self.phase,
-            clock_running=live and not state.over and not self.bots_wait and not state.junior,
+            clock_running=live and self.has_clock() and not self.waits_for_start(),
+            waiting_for_start=live and self.waits_for_start(),
             stopped=live and self.stop_called is not None,
             bots_wait=self.bots_wait,
             rules=state.rules.to_dict(),
             changed_rules=sorted(state.rules.differences()),
             hint=self.hint if live else None,
             only_you_can_solve=live and only_you_can_solve(state),
+            final_ranking=[f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]],
         )
         return view
 
@@ -132,6 +162,8 @@ class ColorFormGame(GameWidget):
             self.call_stop()
         elif kind == "tick":
             self.tick()
+        elif kind == "start":
+            self.start()
         elif kind == "skip":
             self.skip()
         elif kind == "pass":
@@ -150,6 +182,31 @@ class ColorFormGame(GameWidget):
             placements[pair[0]] = pair[1]
         return placements
 
+    def has_clock(self) -> bool:
+        """Does this table run on the kernel's clock now (not calm, not junior, not over)?"""
+        return not (self.bots_wait or self.state.junior or self.state.over)
+
+    def waits_for_start(self) -> bool:
+        """Is the table waiting for you to press Start before this round's clock runs?"""
+        return self.has_clock() and self.started_round != self.state.round
+
+    def start(self) -> None:
+        """Press Start: the clock of this round starts now, and the bots begin to look."""
+        self._check_playing()
+        if self.state.over:
+            raise GameOver(f"the game is over ({self.state.end_reason})")
+        if not self.has_clock():
+            raise IllegalAction("this table has no clock: just play")
+        if not self.waits_for_start():
+            raise IllegalAction("the round has already started")
+        self.started_round = self.state.round
+        self._begin_phase()
+        self.say(f"Round {self.state.round} has started: the clock is running.")
+
+    def _check_started(self) -> None:
+        if self.waits_for_start():
+            raise IllegalAction(PRESS_START)
+
     def seconds_into_phase(self) -> float:
         """How long has the table looked as it does now, by the kernel's clock?"""
         return self.clock() - self.phase_began
@@ -161,6 +218,7 @@ class ColorFormGame(GameWidget):
             raise IllegalAction("in junior there is no STOP: solve your task card or pass")
         if self.stop_called is not None:
             raise IllegalAction("you have already called STOP: show your solution")
+        self._check_started()
         if self._bots_call_if_due():
             self._report("Too late: a bot called STOP first. ")
             return
@@ -174,7 +232,9 @@ class ColorFormGame(GameWidget):
         if state.junior:
             self.play(Claim(YOU, task, rotation, placements or {}, mirrored))
             self._bots_take_turns()
+            self._begin_phase()
             return
+        self._check_started()
         now, pending = self.clock(), self.stop_called is not None
         called = self.stop_called if pending else now
         self.stop_called = None  # a claim ends your STOP, whether or not the rules accept it
@@ -185,8 +245,8 @@ class ColorFormGame(GameWidget):
             self._report("Too late: a bot called STOP first. ")
             return
         self.play(Stop(self._same_moment([mine, *self.plans.values()])))
-        self._report()
         self._begin_phase()
+        self._report()
 
     def _same_moment(self, calls: list[Claim]) -> tuple[Claim, ...]:
         """The first STOP call and every call within the same-moment window after it."""
@@ -194,14 +254,16 @@ class ColorFormGame(GameWidget):
         return tuple(call for call in calls if call.time - first <= self.state.rules.stop_window)
 
     def _report(self, before: str = "") -> None:
-        """Tell the learner how the last STOP went, in the notice line."""
+        """Tell the learner how the last STOP went, in the notice line (and when a new round waits for Start)."""
         events = " ".join(self.snapshot(self.state)["events"])
+        if self.waits_for_start():
+            events += " Press Start when you are ready."
         self.say(before + events, "error" if before or "You: wrong" in events else "info")
 
     def tick(self) -> None:
         """The page's poke: let the bots whose moment has come, by the kernel's clock, call STOP."""
         self._check_playing()
-        if self.state.over or self.state.junior or self.bots_wait:
+        if not self.has_clock() or self.waits_for_start():
             return
         lapsed = ""
         if self.stop_called is not None:
@@ -233,16 +295,19 @@ class ColorFormGame(GameWidget):
             raise IllegalAction("in junior, pass your turn instead")
         if self.stop_called is not None:
             raise IllegalAction("you called STOP: show your solution first")
+        self._check_started()
         if only_you_can_solve(self.state):
             raise IllegalAction(ONLY_YOUR_CARDS)
         self.play(Stop(self._same_moment(list(self.plans.values()))))
         self._begin_phase()
+        self._report()
 
     def pass_turn(self) -> None:
         """Junior: put your task card under your pile; the bots then take their turns."""
         self._check_playing()
         self.play(Pass(YOU))
         self._bots_take_turns()
+        self._begin_phase()
 
     def show_hint(self) -> None:
         """Find one solution for you, with the reason each figure fits."""
@@ -251,10 +316,12 @@ class ColorFormGame(GameWidget):
         options = [(s, t) for t in state.revealed_tasks() for s in solve(state.tops, state.hands[YOU], t, state.rules)[:1]]
         if not options:
             self.hint = None
-            self.say("No revealed task can be solved with your cards right now.")
+            self.say(NO_TASK_FOR_YOU)
+            self._no_task_notice = self.notice["seq"]
             return
         best, task = min(options, key=lambda pair: (pair[0].cards_used, pair[0].rotation))
         self.hint = {"task": task.number, "rotation": best.rotation, "mirrored": best.mirrored,
+                     "turn": turn_words(best.rotation, best.mirrored),
                      "placements": [[cell, str(card)] for cell, card in sorted(best.placements.items())],
                      "reasons": [str(m) for m in best.matches]}
         self.say(f"Hint: look at task {task.number}; the reasons are listed under the buttons.")
@@ -272,6 +339,7 @@ class ColorFormGame(GameWidget):
 
     def set_record(self, record: GameRecord) -> None:
         super().set_record(record)
+        self.started_round = None
         self._make_bots()
         self._bots_take_turns()
         self._begin_phase()
@@ -280,12 +348,14 @@ class ColorFormGame(GameWidget):
         self._begin_phase()
 
     def _begin_phase(self) -> None:
-        """A new situation on the table: the bots plan their next STOP."""
+        """A new situation on the table: old hints go, and the bots plan their next STOP (once started)."""
         self.phase += 1
         self.hint, self.stop_called, self.phase_began = None, None, self.clock()
+        if self.notice.get("seq") == self._no_task_notice:
+            self.say("")
         state = self.state
         self.plans = {}
-        if state.over or state.junior:
+        if state.over or state.junior or self.waits_for_start():
             return
         for seat, bot in self.bots.items():
             call = bot.act(state, seat)

@@ -1,13 +1,17 @@
 // The Col-Or-Form table. It draws the view Python sends and reports what the learner does.
-// The kernel keeps the clock: the page only pokes it ("tick") while the bots' clock runs, says when
-// you call STOP and sends your solution. The seconds shown here are for the eye only.
+// The kernel keeps the clock: the page asks it to start a round ("start"), pokes it ("tick") while
+// the bots' clock runs, says when you call STOP and sends your solution. The seconds shown here are
+// for the eye only.
 
 const TICK_MS = 250;
+// "Show solution" sits beside STOP!, never under the pointer; this guard also stops a double press
+// of the s key from showing a solution half-made.
+const SHOW_GUARD_MS = 600;
 
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null,
-              phase: -1, phaseStart: performance.now(), stopSeen: null, claimSent: false, lastTick: 0};
+              phase: -1, phaseStart: performance.now(), stopSeen: null, stopAsked: 0, claimSent: false, lastTick: 0};
   const {root, body, notice} = mountTable(el, model, "colorform", {tabindex: "-1"});
   const clock = h("span", {class: "colorform-clock", "aria-hidden": "true"});
 
@@ -53,8 +57,15 @@ function render({ model, el }) {
       h("span", {}, `Round ${v.round}`),
       h("span", {}, `Figure pile ${v.figure_pile}`),
       junior ? null : h("span", {}, `Task pile ${v.task_pile}${v.last_round ? " (last round)" : ""}`),
-      clock,
+      v.waiting_for_start ? startButton(v) : clock,
       paletteSwitch(model, assets()));
+  }
+
+  function startButton(v) {
+    return h("span", {class: "colorform-start"},
+      h("button", {class: "colorform-startbutton", "data-key": "start", "data-action": "start",
+                   onclick: () => send({type: "start"})}, "Start"),
+      h("span", {"data-testid": "start-note"}, `Round ${v.round} waits for you: the clock starts when you press Start.`));
   }
 
   function turnedTask(v) {
@@ -105,7 +116,7 @@ function render({ model, el }) {
     const cells = turnedTask(v);
     if (!cells) return h("p", {class: "colorform-preview"}, "Choose a task card to turn it in your mind.");
     const allowTurn = rules().rotations, allowMirror = rules().mirror_images;
-    const cycles = assets().turns[`${ui.rotation},${ui.mirrored ? 1 : 0}`];
+    const turned = assets().turns[`${ui.rotation},${ui.mirrored ? 1 : 0}`];
     return h("div", {class: "colorform-preview"},
       miniGrid(cells, 40),
       h("div", {class: "colorform-turns", role: "group", "aria-label": "Turn the task card"},
@@ -115,9 +126,7 @@ function render({ model, el }) {
                      "aria-label": "Turn a quarter to the right", onclick: () => turn(1)}, symbol("⟳")),
         allowMirror ? h("button", {"data-key": "mirror", "data-action": "mirror", "aria-pressed": String(ui.mirrored),
                                    "aria-label": "Mirror the task card", onclick: () => { ui.mirrored = !ui.mirrored; draw(); }}, symbol("⇋")) : null),
-      h("p", {class: "colorform-group", "data-testid": "group-element"},
-        cycles === "()" ? "No turn: the identity, every cell stays put."
-          : `${ui.mirrored ? "Mirror, then " : ""}${ui.rotation} quarter turn(s) clockwise: cells move ${cycles}`));
+      h("p", {class: "colorform-turned", "data-testid": "group-element"}, turned));
   }
 
   function handRow(v) {
@@ -135,29 +144,38 @@ function render({ model, el }) {
       hand.length ? null : h("em", {}, "empty"));
   }
 
+  // STOP! stays where it is (greyed out once called) and "Show solution" appears beside it, so a
+  // double click on STOP! lands on a disabled button, never on "Show solution".
   function controls(v) {
     const junior = v.variant === "junior";
     const live = v.history.live && !v.over;
     const myTurn = !junior || v.active === v.you;
-    const claimLabel = junior ? "Solve" : showing() ? "Show solution" : "STOP!";
+    const waiting = Boolean(v.waiting_for_start);
     return h("div", {class: "colorform-controls", role: "group", "aria-label": "Actions"},
-      h("button", {class: "colorform-stop", "data-key": "stop", "data-action": "stop",
-                   disabled: !live || !myTurn || ui.task === null, onclick: stopOrShow,
-                   "aria-label": junior ? "Solve the task" : showing() ? "Show the solution" : "Call STOP"},
-        claimLabel, showing() ? h("span", {class: "colorform-countdown", "data-testid": "countdown"}, "") : null),
+      junior
+        ? h("button", {class: "colorform-stop", "data-key": "solve", "data-action": "solve",
+                       disabled: !live || !myTurn || ui.task === null, onclick: claim}, "Solve")
+        : h("button", {class: "colorform-stop", "data-key": "stop", "data-action": "stop",
+                       disabled: !live || waiting || showing() || ui.task === null, onclick: callStop,
+                       "aria-label": showing() ? "STOP called" : "Call STOP"}, showing() ? "STOP called" : "STOP!"),
+      showing()
+        ? h("button", {class: "colorform-show", "data-key": "show", "data-action": "show", disabled: !live, onclick: show},
+            "Show solution", h("span", {class: "colorform-countdown", "data-testid": "countdown"}, ""))
+        : null,
       h("button", {"data-key": "clear", "data-action": "clear", disabled: !Object.keys(ui.placements).length,
                    onclick: () => { ui.placements = {}; draw(); }}, "Clear cards"),
       h("button", {"data-key": "hint", "data-action": "hint", disabled: !live, onclick: () => send({type: "hint"})}, "Hint"),
       junior
         ? h("button", {"data-key": "pass", "data-action": "pass", disabled: !live || !myTurn, onclick: () => send({type: "pass"})}, "Pass")
-        : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || showing() || v.only_you_can_solve,
+        : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || waiting || showing() || v.only_you_can_solve,
                        title: "Let the bots make their next move",
                        onclick: () => send({type: "skip"})}, "Skip ahead"),
       !junior && live && v.only_you_can_solve
-        ? h("span", {class: "colorform-only-you", "data-testid": "only-you"}, "Only your cards can solve a task now.")
+        ? h("span", {class: "colorform-only-you", "data-testid": "only-you"},
+            "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
         : null,
       v.hint ? h("div", {class: "colorform-hint", "data-testid": "hint"},
-        h("strong", {}, `Hint: task ${v.hint.task}, ${v.hint.rotation} quarter turn(s)`),
+        h("strong", {}, `Hint: task ${v.hint.task}, ${v.hint.turn.toLowerCase()}`),
         h("ul", {}, v.hint.reasons.map((r) => h("li", {}, r)))) : null);
   }
 
@@ -181,7 +199,7 @@ function render({ model, el }) {
     const names = v.names;
     return h("div", {class: "colorform-final", "data-testid": "final"},
       h("strong", {}, `Game over (${v.end_reason}). Winner${v.winners.length > 1 ? "s" : ""}: ${v.winners.map((s) => names[s]).join(", ")}`),
-      v.ranking.length ? h("ol", {}, v.ranking.map(([place, seat]) => h("li", {}, `${place}. ${names[seat]}: ${v.scores[seat]} points`))) : null);
+      v.final_ranking.length ? h("ul", {class: "colorform-ranking"}, v.final_ranking.map((line) => h("li", {}, line))) : null);
   }
 
   function eventList(v) {
@@ -217,10 +235,21 @@ function render({ model, el }) {
     ui.placements = {};
   }
 
+  function callStop() {
+    if (ui.task === null || showing()) return;
+    ui.stopAsked = performance.now();
+    send({type: "stop"});
+  }
+
+  function show() {
+    if (ui.task === null || performance.now() - ui.stopAsked < SHOW_GUARD_MS) return;
+    claim();
+  }
+
   function stopOrShow() {
-    if (ui.task === null) return;
-    if (view().variant === "junior" || showing()) claim();
-    else send({type: "stop"});
+    if (view().variant === "junior") { if (ui.task !== null) claim(); }
+    else if (showing()) show();
+    else callStop();
   }
 
   function onKey(event) {
@@ -248,7 +277,7 @@ function render({ model, el }) {
       if (left <= 0 && !ui.claimSent && ui.task !== null) claim();
       return;
     }
-    clock.textContent = v.over || v.variant === "junior" || !v.history.live ? "" : `Time ${elapsed().toFixed(1)} s`;
+    clock.textContent = !v.clock_running ? "" : v.only_you_can_solve ? "Waiting for you" : `Time ${elapsed().toFixed(1)} s`;
   }
 
   root.addEventListener("keydown", onKey);
