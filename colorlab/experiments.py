@@ -5,7 +5,10 @@ a ``Rules`` value), each game reproducible from its seed, on any
 ``concurrent.futures.Executor`` (a process pool on this machine by default; a
 Dask cluster's ``Client.get_executor()`` works the same way). Results arrive in
 chunks: :attr:`Experiment.results` can be looked at while the run goes on, and
-:meth:`Experiment.stop` ends it cleanly after the chunks already running.
+:meth:`Experiment.stop` ends it at once: the results stay those finished
+before it, and no chunk is started or added after it. A verdict on a difference
+(:func:`describe_difference`) uses Welch's t and needs at least ``MIN_GAMES``
+games of each variant.
 
 Examples
 ========
@@ -96,32 +99,43 @@ class Experiment:
         self._thread.start()
 
     def _collect(self) -> None:
-        futures = {}
-        for name, seeds in self._chunks:
-            future = self.executor.submit(play_chunk, self.game, self.variants[name].to_dict(), seeds, self.bots)
-            futures[future] = name
+        futures: dict[concurrent.futures.Future, str] = {}
+        taken = set()
         try:
-            for future in concurrent.futures.as_completed(futures):
-                if future.cancelled():
-                    continue
-                rows = [{"variant": futures[future], **row} for row in future.result()]
-                with self._lock:
-                    stopped = self._stopping.is_set()
-                    if not stopped:
-                        self._rows.extend(rows)
-                if stopped:
-                    for other in futures:
-                        other.cancel()
-                    continue
-                if self._bar is not None:
-                    self._bar.update(len(rows))
-                if self.on_rows is not None:
-                    self.on_rows(rows)
+            for name, seeds in self._chunks:
+                if self._stopping.is_set():
+                    break
+                future = self.executor.submit(play_chunk, self.game, self.variants[name].to_dict(), seeds, self.bots)
+                futures[future] = name
+                if future.done():  # a serial executor has played the chunk already: report it now
+                    self._take(future, futures)
+                    taken.add(future)
+            waiting = [future for future in futures if future not in taken]
+            for future in concurrent.futures.as_completed(waiting):
+                self._take(future, futures)
         finally:
             if self._bar is not None:
                 self._bar.close()
             if self._own_executor:
                 self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def _take(self, future: concurrent.futures.Future, futures: dict[concurrent.futures.Future, str]) -> None:
+        """Record a finished chunk's games and report them, unless the run was stopped meanwhile."""
+        if future.cancelled():
+            return
+        rows = [{"variant": futures[future], **row} for row in future.result()]
+        with self._lock:
+            stopped = self._stopping.is_set()
+            if not stopped:
+                self._rows.extend(rows)
+        if stopped:
+            for other in futures:
+                other.cancel()
+            return
+        if self._bar is not None:
+            self._bar.update(len(rows))
+        if self.on_rows is not None:
+            self.on_rows(rows)
 
     def stop(self) -> None:
         """Stop now: the results so far stay, and games still finishing are not added to them."""

@@ -99,6 +99,24 @@ def test_the_summary_gives_intervals_that_contain_the_mean():
     assert all(low <= mean <= high for low, mean, high in zip(summary["95% low"], summary["mean"], summary["95% high"]))
 
 
+def test_a_serial_run_reports_each_chunk_as_it_is_played_and_stops_playing_when_stopped(monkeypatch):
+    from colorlab import experiments
+    played = []
+    monkeypatch.setattr(experiments, "play_chunk", lambda *task: played.append(task) or play_chunk(*task))
+    runs, made = [], threading.Event()
+
+    def stop_at_once(rows):
+        made.wait(5)
+        runs[0].stop()
+
+    lab = Experiment("colorfox", {"t": colorfox.Rules()}, games=30, executor="serial", chunk=10, progress=False,
+                     on_rows=stop_at_once)
+    runs.append(lab)
+    made.set()
+    lab.wait(timeout=30)
+    assert len(played) == 1 and len(lab.results) == 10
+
+
 def test_intervals_and_differences_in_words():
     low, mean, high = interval([1, 0, 1, 1, 0, 1, 0, 1])
     assert 0 < low < mean == 5 / 8 < high < 1
