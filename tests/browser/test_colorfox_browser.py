@@ -120,3 +120,31 @@ def test_the_table_has_no_accessibility_problems_in_either_palette(page, lab_ser
     found["card chosen"] = problems_in_both_palettes(page, ".colorfox")
     clean = {"default": [], "colour-blind-safe": []}
     assert found == {"offered a stick": clean, "card chosen": clean}
+
+
+def test_a_card_that_fits_nowhere_says_so(page, lab_server):
+    game = ColorFoxGame(bots=1, seed=SEED)
+    fitting = {card for card, *_ in game.view["legal"]}
+    nowhere = next(card["number"] for card in game.view["hand"] if card["number"] not in fitting)
+    serve_table(lab_server, page, "fox-nowhere")
+    page.click(f"[data-card='{nowhere}']")
+    expect(page.locator("[data-testid='tip']")).to_have_text(
+        "This card fits nowhere on the table; try another, or pass if none fits.")
+    expect(page.locator("[data-legal]")).to_have_count(0)
+    page.click(f"[data-card='{next(iter(fitting))}']")
+    expect(page.locator("[data-testid='tip']")).to_have_text("Click a lit cell to place the card.")
+
+
+def test_the_players_table_has_headings_a_legend_and_the_new_card_is_marked(page, lab_server):
+    game = ColorFoxGame(bots=1, seed=SEED)
+    card, x, y, _ = game.view["legal"][0]
+    serve_table(lab_server, page, "fox-marks")
+    headings = page.locator(".colorfox-players thead th[scope='col']")
+    expect(headings).to_have_text(["Player", "Points", "Cards in hand", "Sticks, in sets"])
+    expect(page.locator("[data-testid='sets-legend']")).to_contain_text("1+2+3+4+5+6 = 21")
+    expect(page.locator(".colorfox-cell.is-last")).to_have_count(0)
+    page.click(f"[data-card='{card}']")
+    page.click(f"[data-legal='{x},{y}']")
+    expect(page.locator(f".colorfox-cell.is-last[data-x='{x}'][data-y='{y}']")).to_have_attribute("data-last", "You")
+    expect(page.locator(".colorfox-cell.is-last")).to_have_attribute("data-last", "Bot 1", timeout=15_000)
+    expect(page.locator(".colorfox-cell.is-last")).to_have_count(1)
