@@ -15,9 +15,10 @@ PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "langua
 SEED = 3
 
 
-def serve_table(lab_server, page, name):
-    """Open a notebook showing a two-player Colorium table."""
-    code = f"from colorlab.colorium.view import ColoriumGame\ngame = ColoriumGame(bots=1, seed={SEED})\ngame"
+def serve_table(lab_server, page, name, rules="None"):
+    """Open a notebook showing a two-player Colorium table (with these rules, written as Python)."""
+    code = ("from colorlab.colorium import Rules\nfrom colorlab.colorium.view import ColoriumGame\n"
+            f"game = ColoriumGame({rules}, bots=1, seed={SEED})\ngame")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
@@ -97,4 +98,22 @@ def test_a_wild_space_is_filled_by_clicking_with_no_accessibility_problems(page,
     page.locator("[data-key='wild-colour']").select_option("P")
     assert problems_in_both_palettes(page, ".colorium") == CLEAN
     page.locator(".colorium-board:not(.is-small) .colorium-cell.is-empty").first.click()
-    expect(page.locator("[data-testid='notice']")).to_contain_text("with P (wild)")
+    expect(page.locator("[data-testid='notice']")).to_contain_text("with purple (wild bonus)")
+
+
+def test_a_legend_explains_the_numbers_and_tags_and_no_mirror_when_the_rules_forbid_it(page, lab_server):
+    serve_table(lab_server, page, "colorium-legend", "Rules(players=2, mirror_images=False)")
+    legend = page.locator("[data-testid='legend']")
+    expect(legend).to_be_visible()
+    expect(legend).to_contain_text("10/5 means 10 points for the first, 5 for the second")
+    expect(legend).to_contain_text("★ wild: fill any one empty space")
+    draft_by_clicking(page)
+    ghost = page.locator(".colorium-cell.is-ghost")
+    expect(ghost.first).to_be_visible()
+    expect(page.locator("[data-action='turn']")).to_be_visible()
+    expect(page.locator("[data-action='mirror']")).to_have_count(0)
+    before = [ghost.nth(i).get_attribute("data-cell") for i in range(ghost.count())]
+    page.focus(".colorium")
+    page.keyboard.press("m")
+    assert [ghost.nth(i).get_attribute("data-cell") for i in range(ghost.count())] == before
+    assert problems_in_both_palettes(page, ".colorium") == CLEAN
