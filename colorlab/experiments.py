@@ -198,7 +198,9 @@ class Experiment:
         ax = ax or plt.subplots(figsize=(7, 3.5))[1]
         values = [list(frame[frame["variant"] == name][measure].astype(float)) for name in self.variants]
         ax.boxplot(values, tick_labels=list(self.variants), showmeans=True)
-        ax.set_title(f"{self.game}: {measure} by variant ({self.games} games each)")
+        played = [len(part) for part in values]
+        so_far = "" if set(played) == {self.games} else f", so far {' / '.join(map(str, played))} played"
+        ax.set_title(f"{self.game}: {measure} by variant ({self.games} games each{so_far})")
         ax.set_ylabel(measure)
         ax.set_xlabel("variant")
         return ax
