@@ -57,7 +57,7 @@ def claim_by_clicking(page, task, rotation, placements):
         page.click(f"[data-cell='{cell}']")
     page.click("[data-action='stop']")
     expect(page.locator("[data-testid='countdown']")).to_be_visible()
-    page.click("[data-action='stop']")
+    page.click("[data-action='show']")
 
 
 def test_a_correct_claim_made_by_clicking_scores(page, lab_server):
@@ -105,18 +105,80 @@ def test_every_control_works_from_the_keyboard(page, lab_server):
     page.keyboard.press("Enter")
     expect(page.locator(f"[data-task='{task.number}']")).to_have_attribute("aria-pressed", "true")
     page.keyboard.press("r")
-    expect(page.locator("[data-testid='group-element']")).to_contain_text("(0 2 8 6)(1 5 7 3)")
+    expect(page.locator("[data-testid='group-element']")).to_have_text("Turned a quarter to the right")
     page.focus("[data-action='skip']")
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid='step']")).to_have_text("move 1 (live)")
 
 
-def test_a_bot_calls_stop_when_the_kernels_clock_says_so(page, lab_server):
-    bot_moment = min(call.time for call in ColorFormGame(bots=1, level="hard", seed=SEED).plans.values())
+def first_bot_moment_after_start() -> float:
+    """When, after Start, does the timed table's bot call STOP?"""
+    table = ColorFormGame(bots=1, level="hard", seed=SEED)
+    table.start()
+    return min(call.time for call in table.plans.values()) + table.state.rules.stop_window
+
+
+def test_the_bot_waits_for_start_then_calls_stop_when_the_kernels_clock_says_so(page, lab_server):
+    bot_moment = first_bot_moment_after_start()
     open_notebook(page, lab_server, write_table(lab_server.root, "timed.ipynb", TIMED))
     run_all(page)
+    expect(page.locator("[data-testid='start-note']")).to_contain_text("Round 1 waits for you")
+    page.click("[data-task]:first-child")
+    expect(page.locator("[data-action='stop']")).to_be_disabled()
+    page.wait_for_timeout((bot_moment + 1.5) * 1000)
+    expect(page.locator("[data-testid='step']")).to_have_text("move 0 (live)")
+    page.click("[data-action='start']")
+    expect(page.locator("[data-testid='start-note']")).to_have_count(0)
+    expect(page.locator("[data-action='stop']")).to_be_enabled()
     expect(page.locator("[data-testid='step']")).to_have_text("move 1 (live)", timeout=(bot_moment + 20) * 1000)
     expect(page.locator("[data-testid='notice']")).to_contain_text("Bot 1")
+
+
+def test_a_double_click_on_stop_never_shows_a_solution(page, lab_server):
+    state = same_table()
+    task, best = next((t, s[0]) for t in state.revealed_tasks()
+                      if (s := solve(state.tops, state.hands[0], t, state.rules)))
+    open_table(page, lab_server)
+    page.click(f"[data-task='{task.number}']")
+    for _ in range(best.rotation):
+        page.click("[data-action='rotate-right']")
+    for cell, card in best.placements.items():
+        page.click(f"[data-hand='{state.hands[0].index(card)}']")
+        page.click(f"[data-cell='{cell}']")
+    page.dblclick("[data-action='stop']")
+    show = page.locator("[data-action='show']")
+    expect(show).to_be_visible()
+    page.wait_for_timeout(500)  # a second click that reached "Show solution" would have scored by now
+    expect(page.locator("[data-testid='step']")).to_have_text("move 0 (live)")
+    stop_box, show_box = page.locator("[data-action='stop']").bounding_box(), show.bounding_box()
+    apart = (stop_box["x"] + stop_box["width"] <= show_box["x"] or show_box["x"] + show_box["width"] <= stop_box["x"]
+             or stop_box["y"] + stop_box["height"] <= show_box["y"] or show_box["y"] + show_box["height"] <= stop_box["y"])
+    assert apart, (stop_box, show_box)
+    show.click()
+    expect(page.locator("[data-score='0']")).to_have_text(str(task.size))
+
+
+# Is all of an element inside the notebook's visible area and the window's width?
+ON_SCREEN = """(selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    const shell = window.jupyterapp.shell.currentWidget.content.node.getBoundingClientRect();
+    return {box: [box.left, box.top, box.right, box.bottom], shell: [shell.top, shell.bottom], width: innerWidth,
+            shown: box.left >= 0 && box.right <= innerWidth && box.top >= shell.top && box.bottom <= shell.bottom};
+}"""
+
+
+def test_stop_is_on_screen_with_the_table_at_800_px_wide(page, lab_server):
+    page.set_viewport_size({"width": 800, "height": 700})
+    open_notebook(page, lab_server, write_table(lab_server.root, "narrow.ipynb", TIMED))
+    run_all(page)
+    page.locator(".colorform").evaluate("(node) => node.scrollIntoView({block: 'start'})")
+    for moment in ("before Start", "after Start"):
+        expect(page.locator("[data-action='stop']")).to_be_visible()
+        found = page.evaluate(ON_SCREEN, "[data-action='stop']")
+        assert found["shown"], (moment, found)
+        if moment == "before Start":
+            page.click("[data-action='start']")
+            expect(page.locator("[data-testid='start-note']")).to_have_count(0)
 
 
 CLEAN = {"default": [], "colour-blind-safe": []}
@@ -215,7 +277,8 @@ def test_skip_ahead_is_greyed_out_when_only_your_cards_can_solve_a_task(page, la
         skip.click()
         expect(page.locator("[data-testid='step']")).to_have_text(f"move {move} (live)")
     expect(skip).to_be_disabled()
-    expect(page.locator("[data-testid='only-you']")).to_have_text("Only your cards can solve a task now.")
+    expect(page.locator("[data-testid='only-you']")).to_have_text(
+        "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
     assert accessibility_violations(page, ".colorform") == []
 
 

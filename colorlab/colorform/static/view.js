@@ -4,8 +4,8 @@
 // for the eye only.
 
 const TICK_MS = 250;
-// "Show solution" sits beside STOP!, never under the pointer; this guard also stops a double press
-// of the s key from showing a solution half-made.
+// "Show solution" sits beside STOP!, never under the pointer; for the s key, which does both, a
+// second press this soon after STOP! is taken for a double press and ignored.
 const SHOW_GUARD_MS = 600;
 
 function render({ model, el }) {
@@ -44,9 +44,12 @@ function render({ model, el }) {
     root.dataset.palette = model.get("palette");
     redraw(body, () => {
       const v = view();
-      return [header(v), h("div", {class: "colorform-table"}, layoutGrid(v), taskPanel(v)), handRow(v),
-              controls(v), v.over ? finalRanking(v) : null, scoreboard(v), eventList(v),
-              historyBar(v, send)];
+      // The hand and STOP! sit right under the layout, so a narrow page that stacks the table up
+      // still shows STOP! with the layout.
+      return [header(v),
+              h("div", {class: "colorform-table"},
+                h("div", {class: "colorform-play"}, layoutGrid(v), handRow(v), controls(v)), taskPanel(v)),
+              hintBox(v), v.over ? finalRanking(v) : null, scoreboard(v), eventList(v), historyBar(v, send)];
     });
   }
 
@@ -173,10 +176,14 @@ function render({ model, el }) {
       !junior && live && v.only_you_can_solve
         ? h("span", {class: "colorform-only-you", "data-testid": "only-you"},
             "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
-        : null,
-      v.hint ? h("div", {class: "colorform-hint", "data-testid": "hint"},
-        h("strong", {}, `Hint: task ${v.hint.task}, ${v.hint.turn.toLowerCase()}`),
-        h("ul", {}, v.hint.reasons.map((r) => h("li", {}, r)))) : null);
+        : null);
+  }
+
+  function hintBox(v) {
+    if (!v.hint) return null;
+    return h("div", {class: "colorform-hint", "data-testid": "hint"},
+      h("strong", {}, `Hint: task ${v.hint.task}, ${v.hint.turn.toLowerCase()}`),
+      h("ul", {}, v.hint.reasons.map((r) => h("li", {}, r))));
   }
 
   function scoreboard(v) {
@@ -242,21 +249,21 @@ function render({ model, el }) {
   }
 
   function show() {
-    if (ui.task === null || performance.now() - ui.stopAsked < SHOW_GUARD_MS) return;
-    claim();
+    if (ui.task !== null) claim();
   }
 
-  function stopOrShow() {
-    if (view().variant === "junior") { if (ui.task !== null) claim(); }
-    else if (showing()) show();
-    else callStop();
+  // The s key both calls STOP and shows the solution: a quick second press is taken for a double press.
+  function stopOrShowByKey() {
+    if (view().variant === "junior") show();
+    else if (!showing()) callStop();
+    else if (performance.now() - ui.stopAsked >= SHOW_GUARD_MS) show();
   }
 
   function onKey(event) {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT" || event.ctrlKey || event.metaKey) return;
     const actions = {r: () => rules().rotations && turn(1), l: () => rules().rotations && turn(3),
                      m: () => { if (rules().mirror_images) { ui.mirrored = !ui.mirrored; draw(); } },
-                     s: stopOrShow, h: () => send({type: "hint"})};
+                     s: stopOrShowByKey, h: () => send({type: "hint"})};
     const action = actions[event.key.toLowerCase()];
     if (action) { event.preventDefault(); action(); }
   }
