@@ -191,7 +191,7 @@ function render({ model, el }) {
     return h("span", {class: "colorfox-set", title: `${group.colours.join(", ")}: ${group.score} points`},
       h("svg", {viewBox: `0 0 ${size} ${size}`, width: size, height: size, role: "img",
                 "aria-label": `A set of ${n} sticks: ${group.colours.join(", ")}, ${group.score} points`}, dots),
-      h("span", {class: "colorfox-setscore"}, `${n} stick${n > 1 ? "s" : ""} = ${group.score} pts`));
+      h("span", {class: "colorfox-setscore"}, `${n} stick${n > 1 ? "s" : ""} = ${group.score} pt${group.score === 1 ? "" : "s"}`));
   }
 
   function playersPanel(v) {
