@@ -104,6 +104,12 @@ def test_a_cross_field_clash_is_refused_and_the_control_goes_back():
         Rules(players=6, hand_size=6)
     assert editor.message == f"Hand size 6 is not allowed: {refusal.value.allowed}. It stays 4."
     assert shows_error(editor)
+    editor.controls["players"].value = 2
+    editor.controls["hand_size"].value = 6
+    editor.controls["players"].value = 6
+    assert editor.rules == Rules(players=2, hand_size=6) and editor.controls["players"].value == 2
+    assert editor.message == ("Hand size 6 is not allowed: with 6 players and a 9-card layout, at most 4 cards "
+                              "a hand. Nothing changed.")
 
 
 @pytest.mark.parametrize("name, typed, shown, kept, allowed", [

@@ -158,8 +158,10 @@ class RuleEditor(ipywidgets.VBox):
         spec = self._specs.get(refusal.field)
         if spec is None:
             return str(refusal)
-        kept = _shown(getattr(self._rules, refusal.field))
-        return f"{spec['label']} {_shown(refusal.value)} is not allowed: {refusal.allowed}. It stays {kept}."
+        kept = getattr(self._rules, refusal.field)
+        # The refused value may be the kept one, made wrong by a change to another rule.
+        outcome = "Nothing changed." if kept == refusal.value else f"It stays {_shown(kept)}."
+        return f"{spec['label']} {_shown(refusal.value)} is not allowed: {refusal.allowed}. {outcome}"
 
     def _apply(self, changes: dict[str, Any]) -> None:
         """Make the changed rules, let `on_apply` use them, then keep and show them."""
