@@ -102,6 +102,18 @@ def test_editing_a_variant_changes_the_next_run():
     assert "score 2" in frame.columns
 
 
+def test_a_number_of_games_out_of_range_is_refused_with_the_number_typed():
+    widget = lab()
+    for typed, shown in [(0, "0"), (2.5, "2.5"), (1e6, "1e+06")]:
+        widget.games.value = typed
+        assert widget.games.value == 6
+        assert f"Games each {shown} is not allowed" in widget.message.value and "⚠" in widget.message.value
+    widget.games.value = 12
+    widget.run_button.click()
+    widget.experiment.wait()
+    assert widget.progress.value == 24 and len(widget.experiment.results) == 24
+
+
 def test_errors_show_in_the_widget():
     widget = VariantLab("colorfox", {"only": colorfox.Rules()}, games=2, executor="bogus")
     widget.run_button.click()

@@ -22,6 +22,7 @@ import ipywidgets
 from colorlab.experiments import Experiment
 from colorlab.widgets.rule_editor import RuleEditor
 
+MOST_GAMES = 100_000
 MESSAGE = "padding: 4px 8px; border-radius: 6px; border: {border}; background: {background};"
 
 
@@ -35,7 +36,9 @@ class VariantLab(ipywidgets.VBox):
         self._redraw_lock = threading.RLock()
         self.editors = {name: RuleEditor(rules, on_apply=self._updater(name), title=f"Variant {name!r}")
                         for name, rules in self.variants.items()}
-        self.games = ipywidgets.BoundedIntText(value=games, min=2, max=100_000, description="Games each")
+        # Unbounded, like the rule editor's boxes: a bounded box would change a typed 0 or 2.5 unseen.
+        self.games = ipywidgets.FloatText(value=games, step=1, description="Games each",
+                                          tooltip=f"A whole number from 1 to {MOST_GAMES}")
         self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure")
         self.run_button = ipywidgets.Button(description="Run", button_style="primary", icon="play")
         self.stop_button = ipywidgets.Button(description="Stop", icon="stop", disabled=True)
@@ -46,6 +49,7 @@ class VariantLab(ipywidgets.VBox):
         self.run_button.on_click(lambda _: self._guard(self.start))
         self.stop_button.on_click(lambda _: self._guard(self.stop))
         self.measure.observe(lambda _: self._guard(self.redraw), names="value")
+        self.games.observe(self._check_games, names="value")
         tabs = ipywidgets.Tab(children=list(self.editors.values()))
         for index, name in enumerate(self.editors):
             tabs.set_title(index, name)
@@ -66,6 +70,15 @@ class VariantLab(ipywidgets.VBox):
         except Exception as error:  # a learner's click must never end in a hidden traceback
             self.say(f"{type(error).__name__}: {error}", error=True)
 
+    def _check_games(self, change: dict) -> None:
+        """Refuse a number of games that is not a whole number from 1 to MOST_GAMES, keeping the last one."""
+        typed = change["new"]
+        if float(typed).is_integer() and 1 <= typed <= MOST_GAMES:
+            return
+        self.games.value = change["old"]
+        self.say(f"Games each {typed:g} is not allowed: choose a whole number from 1 to {MOST_GAMES}. "
+                 f"It stays {change['old']:g}.", error=True)
+
     def say(self, text: str, error: bool = False) -> None:
         """Show a message under the lab."""
         style = MESSAGE.format(border="2px solid #b3261e" if error else "1px solid #4a6fb5",
@@ -76,11 +89,12 @@ class VariantLab(ipywidgets.VBox):
         """Play the games of every variant, updating the plot as they finish."""
         if self.experiment is not None and not (self.experiment.done or self.experiment.stopped):
             raise RuntimeError("a run is already going on: stop it first")
-        self.progress.max = self.games.value * len(self.variants)
+        games = int(self.games.value)
+        self.progress.max = games * len(self.variants)
         self.progress.value = 0
         self.run_button.disabled, self.stop_button.disabled = True, False
         self.say("Running…")
-        self.experiment = Experiment(self.game, self.variants, self.games.value, executor=self.executor,
+        self.experiment = Experiment(self.game, self.variants, games, executor=self.executor,
                                      progress=False, on_rows=self._arrived)
 
     def stop(self) -> None:
