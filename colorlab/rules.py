@@ -75,6 +75,17 @@ class RuleNotLive(IllegalAction):
     """A rule change that only a new game can make, or a value the rule does not allow."""
 
 
+def _said(value: Any) -> str:
+    """A rule's value in words: on or off, a number without trailing zeros, or its text."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, str) and len(value) <= 40:
+        return value
+    return brief(value)
+
+
 @dataclasses.dataclass(frozen=True)
 class ChangeRules:
     """An action of any game: change rules that may change mid-game, from now on."""
@@ -100,11 +111,14 @@ class ChangeRules:
 
     def apply(self, state: Any) -> Any:
         """The game state with these rules from now on (any game's state has `rules` and `events`)."""
-        return dataclasses.replace(state, rules=self.applied_to(state.rules), events=(self.describe(),))
+        return dataclasses.replace(state, rules=self.applied_to(state.rules),
+                                   events=(self.describe(type(state.rules)),))
 
-    def describe(self) -> str:
-        """Say the change in words."""
-        return "Rules changed: " + ", ".join(f"{name} = {brief(value)}" for name, value in self.changes) + "."
+    def describe(self, rules_type: type[RulesBase] | None = None) -> str:
+        """Say the change in words a learner reads, with the rule editor's labels when the rules' type is known."""
+        labels = {spec["name"]: spec["label"] for spec in rules_type.describe()} if rules_type else {}
+        changes = "; ".join(f'"{labels.get(name, name)}" is now {_said(value)}' for name, value in self.changes)
+        return f"Rules changed: {changes}."
 
     def to_dict(self) -> dict:
         return {"type": "rules", "changes": dict(self.changes)}

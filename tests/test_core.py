@@ -48,7 +48,7 @@ from colorlab.record import (
     RecordError,
     strict_json,
 )
-from colorlab.rules import RuleError, RulesBase, rule
+from colorlab.rules import ChangeRules, RuleError, RulesBase, rule
 from colorlab import record as record_module
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -868,3 +868,14 @@ def test_bots_with_the_same_seeds_make_the_same_claims():
     claims = [ReactionBot("medium", seed=9).act(state, seat) for seat in range(3)]
     assert [ReactionBot("medium", seed=9).act(state, seat) for seat in range(3)] == claims
     assert any(isinstance(claim, Claim) for claim in claims)
+
+
+@pytest.mark.parametrize("game, change, words", [
+    (colorfox, {"half_turn": True}, 'Rules changed: "Half turn" is now on.'),
+    (colorium, {"drop": "straight", "mirror_images": False},
+     'Rules changed: "Drop rule" is now straight; "Mirror images" is now off.'),
+    (colourbrain, {"copier_back": True}, 'Rules changed: "Copier back (3+ teams)" is now on.'),
+])
+def test_a_rule_change_is_said_with_the_editors_labels(game, change, words):
+    state = game.new_game(game.Rules(), 0)
+    assert ChangeRules(change).apply(state).events == (words,)

@@ -10,7 +10,6 @@ for, so that each move can be seen.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
@@ -21,30 +20,11 @@ from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
+from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder}
-# "player 1", "Player 0's" and the verb after a seat, as the model writes them.
-SEAT = re.compile(r"\b[Pp]layer (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z])?)")
-YOU_VERBS = {"has": "have", "is": "are", "does": "do", "was": "were"}
-
-
-def with_names(text: str, speakers: list[str]) -> str:
-    """Say a model's text with the players' names: "it is player 1's turn, not player 0's" -> "It is Bot 1's turn, not yours"."""
-    def name(match: re.Match) -> str:
-        seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
-        if seat >= len(speakers):
-            return match[0]
-        if seat != YOU:
-            return speakers[seat] + (owner or "") + verb
-        said = ("your" if word_after and not verb else "yours") if owner else "you"
-        if verb:
-            said += verb.replace(verb.strip(), YOU_VERBS[verb.strip()])
-        starts_sentence = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":", "!", "?"))
-        return said.capitalize() if starts_sentence else said
-    said = SEAT.sub(name, text)
-    return said[:1].upper() + said[1:]
 
 
 def final_lines(state, speakers: list[str]) -> list[str]:
@@ -115,10 +95,6 @@ class ColorFoxGame(BotTable):
             bots_to_move=self.cursor is None and self.bot_seat(state) is not None,
         )
         return view
-
-    def speakers(self, state) -> list[str]:
-        """How do messages name the players ("You", "Bot 1", ...)?"""
-        return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
 
     def last_placed(self, state) -> dict | None:
         """Where does the card placed last (before or at this state) lie, and who placed it? None: only the start card."""

@@ -9,7 +9,6 @@ ever offered: Python lists them, the page just moves among them.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
@@ -22,32 +21,13 @@ from colorlab.colorium.shapes import orientations, placements
 from colorlab.rules import IllegalAction
 from colorlab.symmetry import normalise
 from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
+from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot}
-# "player 1", "Player 0's" and the verb after a seat, as the model writes them.
-SEAT = re.compile(r"\b[Pp]layer (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z])?)")
-YOU_VERBS = {"has": "have", "is": "are", "does": "do", "was": "were"}
 BONUS_WORDS = {"colour": "colour: draw in any colour", "shape": "shape: draw any shape",
                "scissors": "✂ cut: cut your shape and draw one part", "wild": "★ wild: fill any one empty space"}
-
-
-def with_names(text: str, speakers: list[str]) -> str:
-    """Say a model's text with the players' names: "it is player 1's pick, not player 0's" -> "It is Bot 1's pick, not yours"."""
-    def name(match: re.Match) -> str:
-        seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
-        if seat >= len(speakers):
-            return match[0]
-        if seat != YOU:
-            return speakers[seat] + (owner or "") + verb
-        said = ("your" if word_after and not verb else "yours") if owner else "you"
-        if verb:
-            said += verb.replace(verb.strip(), YOU_VERBS[verb.strip()])
-        starts_sentence = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":", "!", "?"))
-        return said.capitalize() if starts_sentence else said
-    said = SEAT.sub(name, text)
-    return said[:1].upper() + said[1:]
 
 
 def legend(rules: Rules) -> dict[str, str]:
@@ -120,10 +100,6 @@ class ColoriumGame(BotTable):
         """The turn table of a piece, and its mirror table only when the rules allow mirror images."""
         moves = turns_of(piece, mirror_images)
         return moves if mirror_images else {"turn": moves["turn"]}
-
-    def speakers(self, state) -> list[str]:
-        """How do messages name the players ("You", "Bot 1", ...)?"""
-        return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
 
     def snapshot(self, state) -> dict:
         names = ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]

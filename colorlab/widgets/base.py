@@ -449,6 +449,10 @@ class BotTable(GameWidget):
         self._make_bots()
         self.refresh()
 
+    def speakers(self, state: Any) -> list[str]:
+        """How do messages name the players ("You", "Bot 1", ...)?"""
+        return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
+
     def bot_seat(self, state: Any) -> int | None:
         """Which bot should move now, if any? (Each game says.)"""
         raise NotImplementedError
