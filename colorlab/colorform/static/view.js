@@ -68,7 +68,7 @@ function render({ model, el }) {
     return h("span", {class: "colorform-start"},
       h("button", {class: "colorform-startbutton", "data-key": "start", "data-action": "start",
                    onclick: () => send({type: "start"})}, "Start"),
-      h("span", {"data-testid": "start-note"}, `Round ${v.round} waits for you: the clock starts when you press Start.`));
+      h("span", {"data-testid": "start-note"}, `Round ${v.round} waits for you.`));
   }
 
   function turnedTask(v) {
