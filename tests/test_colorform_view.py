@@ -176,7 +176,7 @@ def test_skip_in_a_finished_game_is_refused_cleanly():
     browser_sends(widget, {"type": "load", "text": play_game(Rules(players=3), seed=1).to_json()})
     assert widget.state.over
     browser_sends(widget, {"type": "skip"})
-    assert widget.notice["kind"] == "error" and widget.notice["text"].startswith("the game is over")
+    assert widget.notice["kind"] == "error" and widget.notice["text"].startswith("The game is over")
 
 
 def test_an_old_save_that_gives_up_on_a_round_is_refused_in_the_widget():
@@ -186,7 +186,7 @@ def test_an_old_save_that_gives_up_on_a_round_is_refused_in_the_widget():
     before = widget.record
     browser_sends(widget, {"type": "load", "text": json.dumps(saved)})
     assert widget.record == before and widget.notice["kind"] == "error"
-    assert "action 0 is malformed: it gives up on a round" in widget.notice["text"]
+    assert "action 0 is malformed: it gives up on a round" in widget.notice["text"].lower()
 
 
 def test_history_steps_back_and_forward_and_blocks_play_while_looking_back():
@@ -357,7 +357,7 @@ def test_an_illegal_claim_never_triggers_the_bots_stop():
     shown = {task["number"] for task in widget.view["tasks"]}
     hidden = next(number for number in range(1, 31) if number not in shown)
     browser_sends(widget, {"type": "claim", "task": hidden, "rotation": 0, "mirrored": False, "placements": []})
-    assert widget.notice["kind"] == "error" and f"task card {hidden}" in widget.notice["text"]
+    assert widget.notice["kind"] == "error" and f"task card {hidden}" in widget.notice["text"].lower()
     assert widget.record.actions == () and widget.view["phase"] == started
     task = widget.view["tasks"][0]
     white = next(cell for cell, name in enumerate(task["cells"]) if name is None)
@@ -562,7 +562,7 @@ def test_junior_tasks_left_count_the_card_turned_up_at_every_step_of_history():
 
 
 CYCLES = re.compile(r"\(\d( \d)+\)")
-JARGON = ("seat", "identity", " = ", "quarter turn(s)", "clockwise")
+JARGON = ("seat", "identity", " = ", "quarter turn(s)", "clockwise", "player 0", "Player 1")
 
 
 def words_shown(widget):
@@ -577,6 +577,10 @@ def words_shown(widget):
 def test_the_table_speaks_plain_words():
     shown = []
     widget = game()
+    task, on_the_layout = widget.view["tasks"][0]["number"], widget.view["layout"][0]["top"]
+    browser_sends(widget, {"type": "claim", "task": task, "rotation": 0, "mirrored": False,
+                           "placements": [[0, on_the_layout]]})
+    assert widget.notice["text"] == f"You do not hold {on_the_layout}"
     widget.apply_rules(dataclasses.replace(widget.state.rules, rotations=False), {"rotations"})
     assert 'Rules changed: "Turn task cards" is now off.' in widget.view["events"]
     shown += words_shown(widget)

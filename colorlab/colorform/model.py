@@ -211,30 +211,8 @@ def play(state: State, action: Action) -> State:
 
 def _change_rules(state: State, action: ChangeRules) -> State:
     # Rounds nobody could solve under the old rules prove nothing under the new ones: count afresh.
-    state = dataclasses.replace(action.apply(state), solvable_round=state.round,
-                                events=(rule_change_words(action),))
+    state = dataclasses.replace(action.apply(state), solvable_round=state.round)
     return state if state.junior else _settle(state)
-
-
-def rule_change_words(action: ChangeRules) -> str:
-    """Say a change of rules with the rule editor's labels, in words a learner reads.
-
-    Examples
-    --------
-    >>> from colorlab.colorform.model import rule_change_words
-    >>> from colorlab.rules import ChangeRules
-    >>> rule_change_words(ChangeRules({"rotations": False, "seconds_to_show": 5.0}))
-    'Rules changed: "Turn task cards" is now off; "Seconds to show" is now 5.'
-    """
-    labels = {spec.name: spec.metadata["label"] for spec in dataclasses.fields(Rules)}
-
-    def said(value) -> str:
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        return f"{value:g}" if isinstance(value, float) else str(value)
-
-    changes = "; ".join(f'"{labels[name]}" is now {said(value)}' for name, value in action.changes)
-    return f"Rules changed: {changes}."
 
 
 def observation(state: State, player: int) -> dict:

@@ -21,7 +21,6 @@ a skip is refused.
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +40,7 @@ from colorlab.widgets.base import (
     widget_css,
     widget_esm,
 )
+from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 YOU = 0
@@ -130,8 +130,8 @@ class ColorFormGame(GameWidget):
 
     def snapshot(self, state) -> dict:
         view = observation(state, YOU)
-        names = ["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)]
-        view["events"] = [re.sub(r"\bPlayer (\d+)", lambda m: names[int(m[1])], text) for text in view["events"]]
+        names = self.names(state)
+        view["events"] = [with_names(text, names) for text in view["events"]]
         live = self.cursor is None
         view.update(
             names=names,
@@ -147,6 +147,14 @@ class ColorFormGame(GameWidget):
             final_ranking=[f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]],
         )
         return view
+
+    def names(self, state: State) -> list[str]:
+        """How does the table name the players ("You", "Bot 1 (medium)", ...)?"""
+        return ["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)]
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show a message inside the widget, naming the players rather than their seats."""
+        super().say(with_names(text, self.names(self.state)) if text else text, kind)
 
     def still_picture(self) -> str:
         return table_svg(self.snapshot(self.state), self.palette)
