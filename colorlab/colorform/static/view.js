@@ -12,7 +12,7 @@ function render({ model, el }) {
   const send = makeSender(model);
   const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null,
               phase: -1, phaseStart: performance.now(), stopSeen: null, stopAsked: 0, claimSent: false, lastTick: 0};
-  const {root, body, notice} = mountTable(el, model, "colorform", {tabindex: "-1"});
+  const {root, body, notice} = mountTable(el, model, "colorform");
   const clock = h("span", {class: "colorform-clock", "aria-hidden": "true"});
 
   const view = () => model.get("view");

@@ -4,7 +4,7 @@
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {option: 0, colour: null, orient: 0, spot: 0, wild: false, wildColour: null, askedAt: -1, botTimer: null};
-  const {root, body, notice} = mountTable(el, model, "colorium", {tabindex: "0"});
+  const {root, body, notice} = mountTable(el, model, "colorium");
 
   const view = () => model.get("view");
   const assets = () => model.get("assets");

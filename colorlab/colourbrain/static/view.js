@@ -6,7 +6,7 @@ const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-"];
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {chosen: [], copier: false, seenAsked: -1, showReveal: false};
-  const {root, body, notice} = mountTable(el, model, "colourbrain", {tabindex: "0"});
+  const {root, body, notice} = mountTable(el, model, "colourbrain");
 
   const view = () => model.get("view");
   const assets = () => model.get("assets");
