@@ -37,6 +37,15 @@ def browser_sends(widget, intent):
     widget.set_state({"intent": intent})
 
 
+def downloads(widget, intent) -> list[dict]:
+    """The messages the kernel sends the page while it handles one intent from the browser."""
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append(content)
+    browser_sends(widget, intent)
+    del widget.send
+    return sent
+
+
 def solvable_claim(widget):
     state = widget.state
     for task in state.revealed_tasks():
@@ -207,13 +216,12 @@ def test_save_and_load_round_trip(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     widget = game()
     browser_sends(widget, {"type": "skip"})
-    browser_sends(widget, {"type": "save"})
-    saved = next(tmp_path.glob("colorform-*.json"))
+    [saved] = downloads(widget, {"type": "save"})
     assert "Saved" in widget.notice["text"]
     other = game()
-    browser_sends(other, {"type": "load", "text": saved.read_text()})
+    browser_sends(other, {"type": "load", "text": saved["text"]})
     assert other.record == widget.record and other.view["layout"] == widget.view["layout"]
-    corrupt = saved.read_text().replace('"actions"', '"actions", "actions"', 1)
+    corrupt = saved["text"].replace('"actions"', '"actions", "actions"', 1)
     browser_sends(other, {"type": "load", "text": corrupt})
     assert other.notice["kind"] == "error" and other.record == widget.record
 

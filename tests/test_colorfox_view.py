@@ -22,6 +22,15 @@ def browser_sends(widget, intent):
     widget.set_state({"intent": intent})
 
 
+def downloads(widget, intent) -> list[dict]:
+    """The messages the kernel sends the page while it handles one intent from the browser."""
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append(content)
+    browser_sends(widget, intent)
+    del widget.send
+    return sent
+
+
 def place_intent(widget, index=0):
     card, x, y, turned = widget.view["legal"][index]
     return {"type": "place", "card": card, "x": x, "y": y, "turned": turned}
@@ -114,8 +123,8 @@ def test_undo_save_and_load(tmp_path, monkeypatch):
     widget = table()
     browser_sends(widget, place_intent(widget))
     browser_sends(widget, {"type": "bot"})
-    browser_sends(widget, {"type": "save"})
-    saved = next(tmp_path.glob("colorfox-*.json")).read_text()
+    [message] = downloads(widget, {"type": "save"})
+    saved = message["text"]
     other = table()
     browser_sends(other, {"type": "load", "text": saved})
     assert other.record == widget.record and other.view["table"] == widget.view["table"]

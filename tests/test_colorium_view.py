@@ -23,6 +23,15 @@ def browser_sends(widget, intent):
     widget.set_state({"intent": intent})
 
 
+def downloads(widget, intent) -> list[dict]:
+    """The messages the kernel sends the page while it handles one intent from the browser."""
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append(content)
+    browser_sends(widget, intent)
+    del widget.send
+    return sent
+
+
 def to_my_drawing(widget):
     """Draft (as a greedy player would) until seat 0 has to draw."""
     me = GreedyBot(seed=1)
@@ -93,9 +102,9 @@ def test_a_whole_game_in_the_widget_ends_with_itemised_scores(tmp_path, monkeypa
     view = widget.view
     assert view["over"] and view["winners"]
     assert set(view["parts"][0]) == {"shapes", "colours", "rows", *(m["id"] for m in view["missions"])}
-    browser_sends(widget, {"type": "save"})
+    [saved] = downloads(widget, {"type": "save"})
     other = ColoriumGame(bots=1, seed=1)
-    browser_sends(other, {"type": "load", "text": next(tmp_path.glob("colorium-*.json")).read_text()})
+    browser_sends(other, {"type": "load", "text": saved["text"]})
     assert other.view["boards"] == view["boards"]
 
 

@@ -1,7 +1,6 @@
 """The widget base, through all four game widgets: practice marks, switches, intents, junk and saves."""
 
 import dataclasses
-import datetime
 import itertools
 import json
 import logging
@@ -11,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from colorlab import colourbrain
-from colorlab import record as record_module
 from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorform.view import ColorFormGame
 from colorlab.colorium.view import ColoriumGame
@@ -37,6 +35,15 @@ def browser_sends(widget, intent):
     widget.set_state({"intent": intent})
 
 
+def downloads(widget, intent) -> list[dict]:
+    """The messages the kernel sends the page while it handles one intent from the browser."""
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append(content)
+    browser_sends(widget, intent)
+    del widget.send
+    return sent
+
+
 def change_a_live_rule(widget: GameWidget) -> None:
     """Make one move of the learner's that every game knows: flip a yes/no rule that may change mid-game."""
     rules = widget.state.rules
@@ -53,8 +60,8 @@ def saved_text(widget: GameWidget, **changes) -> str:
 # Undo and loading mark a practice game: in the view, the record and the saved file.
 
 @each_game
-def test_an_undo_marks_a_practice_game_in_the_view_the_record_and_the_file(game, tmp_path):
-    widget = TABLES[game](folder=tmp_path)
+def test_an_undo_marks_a_practice_game_in_the_view_the_record_and_the_file(game):
+    widget = TABLES[game]()
     assert widget.view["practice"] == {"undo": True, "loading": True, "note": ""}
     change_a_live_rule(widget)
     moves = len(widget.record.actions)
@@ -63,8 +70,8 @@ def test_an_undo_marks_a_practice_game_in_the_view_the_record_and_the_file(game,
     assert widget.record.marks == (Mark("undo", moves, moves - len(widget.record.actions)),)
     assert widget.view["practice"]["note"].startswith("Practice game:")
     assert "taken back" in widget.view["practice"]["note"]
-    browser_sends(widget, {"type": "save"})
-    saved = json.loads(next(tmp_path.glob(f"{game}-*.json")).read_text(encoding="utf-8"))
+    [message] = downloads(widget, {"type": "save"})
+    saved = json.loads(message["text"])
     assert saved["marks"] == [mark.to_dict() for mark in widget.record.marks]
     other = TABLES[game]()
     browser_sends(other, {"type": "load", "text": json.dumps(saved)})
@@ -112,9 +119,9 @@ def test_undo_and_loading_can_be_switched_off_and_the_kernel_refuses_them(game):
     change_a_live_rule(widget)
     before = widget.record
     browser_sends(widget, {"type": "undo"})
-    assert widget.notice["kind"] == "error" and "undo" in widget.notice["text"]
+    assert widget.notice["kind"] == "error" and "undo" in widget.notice["text"].lower()
     browser_sends(widget, {"type": "load", "text": TABLES[game]().record.to_json()})
-    assert widget.notice["kind"] == "error" and "load" in widget.notice["text"]
+    assert widget.notice["kind"] == "error" and "load" in widget.notice["text"].lower()
     assert widget.record is before and widget.record.marks == ()
     browser_sends(widget, {"type": "history", "step": 0})
     assert widget.notice["kind"] == "error" or not widget.view["history"]["live"]
@@ -254,31 +261,31 @@ def test_numbers_no_browser_could_send_are_refused(number):
         assert len(widget.notice["text"]) < 300
 
 
-# Saves: only in the widget's folder, under a new name, never over a file.
+# Saves from the page: a download to the learner's device, by a one-off message, never a synced trait.
 
-class FrozenClock(datetime.datetime):
-    """A clock stuck on one millisecond, as two quick saves would see it."""
-
-    @classmethod
-    def now(cls, tz=None):
-        return cls(2026, 1, 2, 3, 4, 5, 678_000)
+@each_game
+def test_save_from_the_page_is_a_download_that_loads_back_and_writes_nothing_on_the_server(game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    widget = TABLES[game](folder=tmp_path)
+    change_a_live_rule(widget)
+    [message] = downloads(widget, {"type": "save"})
+    assert message["type"] == "download" and message["name"].startswith(f"{game}-")
+    assert message["name"].endswith(".json") and message["name"] in widget.notice["text"]
+    assert not list(tmp_path.iterdir())
+    other = TABLES[game]()
+    browser_sends(other, {"type": "load", "text": message["text"]})
+    assert other.notice["kind"] == "info" and other.record.actions == widget.record.actions
+    assert other.record.seed == widget.record.seed
 
 
 @each_game
-def test_saves_from_the_page_go_only_to_the_widgets_folder_and_never_overwrite(game, tmp_path, monkeypatch):
-    monkeypatch.setattr(record_module.datetime, "datetime", FrozenClock)
-    (tmp_path / "class").mkdir()
-    (tmp_path / "elsewhere").mkdir()
-    monkeypatch.chdir(tmp_path / "elsewhere")
-    widget = TABLES[game](folder=tmp_path / "class")
-    browser_sends(widget, {"type": "save"})
-    change_a_live_rule(widget)
-    browser_sends(widget, {"type": "save"})
-    saved = {path.name: json.loads(path.read_text(encoding="utf-8")) for path in (tmp_path / "class").iterdir()}
-    assert not list((tmp_path / "elsewhere").iterdir())
-    assert len(saved) == 2 and sorted(len(data["actions"]) for data in saved.values()) == [0, 1]
-    latest = next(name for name, data in saved.items() if data["actions"])
-    assert latest in widget.notice["text"] and str(tmp_path) not in widget.notice["text"]
+def test_the_saved_text_reaches_the_page_only_on_save_and_never_in_a_synced_trait(game):
+    widget = TABLES[game]()
+    assert downloads(widget, {"type": "live"}) == [] and downloads(widget, {"type": "undo"}) == []
+    [message] = downloads(widget, {"type": "save"})
+    assert json.loads(message["text"])["seed"] == widget.record.seed
+    synced = json.dumps(widget.get_state(), default=str)
+    assert message["text"] not in synced and '"seed"' not in synced and '"actions"' not in synced
 
 
 @each_game

@@ -12,9 +12,11 @@ save, load and replay work the same way for every game. An undo or a load
 changes what happened, so it marks the game as a practice game (in the view,
 the record and the saved file); a class can switch undo and loading off
 (``undo=False``, ``loading=False``), and then the page hides those buttons and
-the kernel refuses them anyway. Saves from the page go only to the widget's
-folder (the notebook's folder), under a new name each time: the page never
-names a path.
+the kernel refuses them anyway. Save on the page is a download to the
+learner's device (where Load reads from, in JupyterLab and Voila alike): the
+kernel answers that one click with a one-off message holding the saved file's
+text, never a synced trait, since the file holds the seed. The page never
+names a path; the notebook's own :meth:`GameWidget.save` writes files.
 
 An intent is handled and then cleared (``intent`` goes back to None, and the
 page's copy is never echoed to other pages), so nothing a player chose stays in
@@ -23,6 +25,7 @@ a synced trait.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import math
 import random
@@ -106,6 +109,11 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
         if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
             raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {brief(value)}")
     return raw
+
+
+def download_name(game: str) -> str:
+    """What should a game saved from the page be called on the learner's device?"""
+    return f"{game}-{datetime.datetime.now():%Y%m%d-%H%M%S}.json"
 
 
 def palette_assets() -> dict:
@@ -358,11 +366,10 @@ class GameWidget(GuardedWidget):
         self.undo()
 
     def _save(self, intent: dict) -> None:
-        try:
-            path = self.save()
-        except OSError as error:
-            raise IllegalAction(f"the game could not be saved ({error.strerror or 'the folder refused it'})") from None
-        self.say(f"Saved the game as {path.name} in the notebook's folder.")
+        # A one-off message to the page that asked, not a trait: the file holds the seed and so the deck order.
+        name = download_name(self.record.game)
+        self.send({"type": "download", "name": name, "text": self.record.to_json()})
+        self.say(f"Saved the game as {name} in your downloads.")
 
     def _load(self, intent: dict) -> None:
         if not self.allows_loading:

@@ -99,7 +99,7 @@ function historyBar(view, send, extra = []) {
     button("forward", symbol("▶"), "Step forward", () => go(step + 1), live),
     button("latest", "»", "Back to the game", () => send({type: "live"}), live),
     undo ? button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live) : null,
-    button("save", "Save", "Save the game to a file beside the notebook", () => send({type: "save"})),
+    button("save", "Save", "Save the game to a file on this device", () => send({type: "save"})),
     loading ? loadPicker(send) : null,
     button("new", "New game", "Start a new game with the same rules", () => send({type: "new_game"})),
     ...extra);
@@ -147,17 +147,30 @@ function mountTable(el, model, game, extra = {}) {
   return {root, body, notice};
 }
 
-// Redraw on every new view or palette and show Python's notices; return what stops listening.
+// Hand a saved game that Python sent (after this page's Save) to the browser as a file download.
+function download(message) {
+  if (message?.type !== "download") return;
+  const url = URL.createObjectURL(new Blob([message.text], {type: "application/json"}));
+  const link = h("a", {href: url, download: message.name, hidden: true});
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// Redraw on every new view or palette, show Python's notices and take its downloads; return what stops listening.
 function listen(model, draw, notice) {
   const showNotice = () => drawNotice(notice, model.get("notice"));
   model.on("change:view", draw);
   model.on("change:notice", showNotice);
   model.on("change:palette", draw);
+  model.on("msg:custom", download);
   draw();
   showNotice();
   return () => {
     model.off("change:view", draw);
     model.off("change:notice", showNotice);
     model.off("change:palette", draw);
+    model.off("msg:custom", download);
   };
 }
