@@ -17,8 +17,13 @@ test: $(VENV)/.test-installed chromium
 	$(BIN)/python -m pytest
 
 # The play lesson as an app for a class: Voila shows the widgets, not the code.
+# A closed page's kernel stops at once when the browser says goodbye (Voila does that on leaving a
+# page); when it cannot (a crashed or killed browser, a sleeping laptop), the kernel is stopped after
+# 10 idle minutes without a page. A page that is still open is never stopped, however long it waits.
+CLASSROOM_KERNELS := --MappingKernelManager.cull_idle_timeout=600 --MappingKernelManager.cull_interval=60 \
+	--MappingKernelManager.cull_connected=False
 classroom: $(VENV)/.lab-installed
-	$(BIN)/voila notebooks/01-colorform-play.ipynb --Voila.ip=127.0.0.1
+	$(BIN)/voila notebooks/01-colorform-play.ipynb --Voila.ip=127.0.0.1 $(CLASSROOM_KERNELS)
 
 bench: $(VENV)/.lab-installed $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/run.py
