@@ -208,7 +208,8 @@ class GameWidget(GuardedWidget):
     off (a class may want both off: then every game is played straight through).
     They govern what the page may ask; the notebook's own code may still call
     :meth:`undo` and :meth:`load`, and those mark the game too. `folder` is where
-    Save writes (by default the folder the notebook runs in).
+    the notebook's :meth:`save` writes when given no path (by default the folder the
+    notebook runs in); Save on the page is a download to the learner's device.
     """
 
     title = "Game"

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NOTEBOOKS, Server, free_port, jupyter_env
+from tests.browser.lab import open_notebook, run_all
 
 CLASSROOM_LESSONS = ["01-colorform-play.ipynb", "10-colorfox-play.ipynb", "20-colorium-play.ipynb",
                      "30-colourbrain-quiz.ipynb"]
@@ -56,6 +57,18 @@ def test_save_in_voila_is_a_download_that_loads_back_to_the_same_game(page, voil
     table.locator("[data-key='load']").set_input_files(saved)
     expect(table.locator("[data-testid='notice']")).to_contain_text("Loaded")
     expect(step).to_have_text(shown)
+
+
+def test_save_in_jupyterlab_is_a_download_too(page, lab_server):
+    open_notebook(page, lab_server, "10-colorfox-play.ipynb")
+    run_all(page)
+    table = page.locator(".colorlab").first
+    expect(table).to_be_visible()
+    before = set(lab_server.root.iterdir())
+    with page.expect_download() as waiting:
+        table.locator("[data-key='save']").click()
+    assert waiting.value.suggested_filename.startswith("colorfox-")
+    assert set(lab_server.root.iterdir()) == before
 
 
 def kernels_of(server: Server) -> list[psutil.Process]:
