@@ -26,6 +26,7 @@ a synced trait.
 from __future__ import annotations
 
 import datetime
+import itertools
 import logging
 import math
 import random
@@ -44,6 +45,7 @@ MAX_INTENT_CHARS = 200_000
 MAX_INTENT_DEPTH = 8
 LARGEST_PAGE_NUMBER = 2**53  # a browser's numbers are exact only up to here
 log = logging.getLogger(__name__)
+DOWNLOAD_NUMBERS = itertools.count(1)  # so that a page showing one table twice downloads each save once
 
 
 class IntentError(ValueError):
@@ -369,7 +371,7 @@ class GameWidget(GuardedWidget):
     def _save(self, intent: dict) -> None:
         # A one-off message to the page that asked, not a trait: the file holds the seed and so the deck order.
         name = download_name(self.record.game)
-        self.send({"type": "download", "name": name, "text": self.record.to_json()})
+        self.send({"type": "download", "name": name, "number": next(DOWNLOAD_NUMBERS), "text": self.record.to_json()})
         self.say(f"Saved the game as {name} in your downloads.")
 
     def _load(self, intent: dict) -> None:

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import nbformat
 import psutil
 import pytest
 from playwright.sync_api import expect
@@ -69,6 +70,22 @@ def test_save_in_jupyterlab_is_a_download_too(page, lab_server):
         table.locator("[data-key='save']").click()
     assert waiting.value.suggested_filename.startswith("colorfox-")
     assert set(lab_server.root.iterdir()) == before
+
+
+def test_a_table_shown_twice_downloads_each_save_once(page, lab_server):
+    cells = ["from colorlab.colorfox.view import ColorFoxGame\ngame = ColorFoxGame(bots=1)\ngame", "game"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for cell in cells],
+                                        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    nbformat.write(notebook, lab_server.root / "twice.ipynb")
+    open_notebook(page, lab_server, "twice.ipynb")
+    run_all(page)
+    expect(page.locator(".colorlab")).to_have_count(2)
+    downloads = []
+    page.on("download", lambda download: downloads.append(download))
+    with page.expect_download():
+        page.locator(".colorlab [data-key='save']").first.click()
+    page.wait_for_timeout(1500)
+    assert len(downloads) == 1
 
 
 def kernels_of(server: Server) -> list[psutil.Process]:

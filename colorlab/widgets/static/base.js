@@ -147,9 +147,13 @@ function mountTable(el, model, game, extra = {}) {
   return {root, body, notice};
 }
 
-// Hand a saved game that Python sent (after this page's Save) to the browser as a file download.
+// Hand a saved game that Python sent (after this page's Save) to the browser as a file download, once
+// even when the page shows the same table twice (each view hears the message).
+const downloadsTaken = new Set();
 function download(message) {
-  if (message?.type !== "download") return;
+  const id = `${message?.name}#${message?.number}`;
+  if (message?.type !== "download" || downloadsTaken.has(id)) return;
+  downloadsTaken.add(id);
   const url = URL.createObjectURL(new Blob([message.text], {type: "application/json"}));
   const link = h("a", {href: url, download: message.name, hidden: true});
   document.body.append(link);
