@@ -1,7 +1,6 @@
 """The Col-Or-Form widget from Python: intents in, the visible state out, refusals shown."""
 
 import dataclasses
-import itertools
 import json
 import random
 import re
@@ -18,32 +17,11 @@ from colorlab.colorform.view import (
     turn_cycles,
 )
 from colorlab.record import GameRecord
+from tests.page import browser_sends, downloads
 
 
 def game(**kwargs):
     return ColorFormGame(bots=2, seed=987_654_321, bots_wait=True, **kwargs)
-
-
-SEQ = itertools.count(1)
-
-
-def browser_sends(widget, intent):
-    """Deliver a message the way the browser does: a state update of the intent trait.
-
-    The page numbers its intents, so that the same click twice is still a change.
-    """
-    if isinstance(intent, dict):
-        intent = {**intent, "seq": next(SEQ)}
-    widget.set_state({"intent": intent})
-
-
-def downloads(widget, intent) -> list[dict]:
-    """The messages the kernel sends the page while it handles one intent from the browser."""
-    sent = []
-    widget.send = lambda content, buffers=None: sent.append(content)
-    browser_sends(widget, intent)
-    del widget.send
-    return sent
 
 
 def solvable_claim(widget):

@@ -1,7 +1,6 @@
 """The ColorFox widget from Python: intents in, the visible state out, refusals shown."""
 
 import dataclasses
-import itertools
 import json
 import random
 import re
@@ -11,25 +10,7 @@ import pytest
 from colorlab.colorfox import GreedyBot, Place, Rules, model, observation, play_game
 from colorlab.colorfox.view import ColorFoxGame, final_lines
 from colorlab.rules import ChangeRules
-
-SEQ = itertools.count(1)
-
-
-def browser_sends(widget, intent):
-    """Deliver a message the way the page does: a numbered update of the intent trait."""
-    if isinstance(intent, dict):
-        intent = {**intent, "seq": next(SEQ)}
-    widget.set_state({"intent": intent})
-
-
-def downloads(widget, intent) -> list[dict]:
-    """The messages the kernel sends the page while it handles one intent from the browser."""
-    sent = []
-    widget.send = lambda content, buffers=None: sent.append(content)
-    browser_sends(widget, intent)
-    del widget.send
-    return sent
-
+from tests.page import browser_sends, downloads
 
 def place_intent(widget, index=0):
     card, x, y, turned = widget.view["legal"][index]

@@ -1,7 +1,6 @@
 """The Colorium widget from Python: draft and draw by intents, refusals shown, only legal places offered."""
 
 import dataclasses
-import itertools
 import re
 
 import pytest
@@ -12,25 +11,7 @@ from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.colorium.view import ColoriumGame
 from colorlab.record import GameRecord
-
-SEQ = itertools.count(1)
-
-
-def browser_sends(widget, intent):
-    """Deliver a message the way the page does: a numbered update of the intent trait."""
-    if isinstance(intent, dict):
-        intent = {**intent, "seq": next(SEQ)}
-    widget.set_state({"intent": intent})
-
-
-def downloads(widget, intent) -> list[dict]:
-    """The messages the kernel sends the page while it handles one intent from the browser."""
-    sent = []
-    widget.send = lambda content, buffers=None: sent.append(content)
-    browser_sends(widget, intent)
-    del widget.send
-    return sent
-
+from tests.page import browser_sends, downloads
 
 def to_my_drawing(widget):
     """Draft (as a greedy player would) until seat 0 has to draw."""

@@ -2,7 +2,6 @@
 any number of teams after a rule change or a loaded save."""
 
 import dataclasses
-import itertools
 import json
 import random
 from pathlib import Path
@@ -13,17 +12,8 @@ import pytest
 from colorlab.colourbrain import Rules, play_game
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.view import ColourbrainQuiz
+from tests.page import browser_sends
 from tests.test_colourbrain import hidden_twin, quiz_steps
-
-SEQ = itertools.count(1)
-
-
-def browser_sends(widget, intent):
-    """Deliver a message the way the page does: a numbered update of the intent trait."""
-    if isinstance(intent, dict):
-        intent = {**intent, "seq": next(SEQ)}
-    widget.set_state({"intent": intent})
-
 
 def right(widget):
     return list(widget.state.question.answer)

@@ -9,6 +9,7 @@ import pytest
 from colorlab import colorfox, colorform, colorium, colourbrain
 from colorlab.experiments import (Experiment, describe_difference, interval, play_chunk, run, t_cdf,
                                   t_quantile, welch_interval)
+from tests.page import Gated
 
 GAMES = {
     "colorform": (colorform.Rules(players=3), colorform.Rules(players=3, rotations=False)),
@@ -43,26 +44,6 @@ def test_partial_results_can_be_read_and_a_run_stopped():
     lab.stop()
     lab.wait()
     assert lab.done and lab.stopped and len(lab.results) <= 400
-
-
-class Gated(concurrent.futures.Executor):
-    """An executor whose tasks run only when the test says so, one at a time."""
-
-    def __init__(self):
-        self.waiting: list[tuple[concurrent.futures.Future, tuple]] = []
-
-    def submit(self, fn, /, *args, **kwargs):
-        future = concurrent.futures.Future()
-        self.waiting.append((future, (fn, args, kwargs)))
-        return future
-
-    def finish_next(self) -> None:
-        """Run the next task that was not cancelled (telling the cancelled ones on the way, as a pool does)."""
-        while self.waiting:
-            future, (fn, args, kwargs) = self.waiting.pop(0)
-            if future.set_running_or_notify_cancel():
-                future.set_result(fn(*args, **kwargs))
-                return
 
 
 def settled(lab: Experiment, count: int) -> None:

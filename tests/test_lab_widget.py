@@ -1,6 +1,5 @@
 """The lab widget: variants edited, games run, plots and the verdict filled in, errors shown."""
 
-import concurrent.futures
 import dataclasses
 import threading
 
@@ -8,6 +7,7 @@ from matplotlib.figure import Figure
 
 from colorlab import colorfox
 from colorlab.widgets import VariantLab
+from tests.page import Gated
 
 PNG = b"\x89PNG"
 
@@ -40,26 +40,6 @@ def test_the_plot_appears_after_run_without_changing_the_measure():
     assert first.startswith(PNG) and widget.measure.value == "top score"
     widget.measure.value = "margin"
     assert picture(widget).startswith(PNG) and picture(widget) != first
-
-
-class Gated(concurrent.futures.Executor):
-    """An executor whose tasks run only when the test says so, one at a time."""
-
-    def __init__(self):
-        self.waiting: list[tuple[concurrent.futures.Future, tuple]] = []
-
-    def submit(self, fn, /, *args, **kwargs):
-        future = concurrent.futures.Future()
-        self.waiting.append((future, (fn, args, kwargs)))
-        return future
-
-    def finish_next(self) -> None:
-        """Run the next task that was not cancelled (telling the cancelled ones on the way, as a pool does)."""
-        while self.waiting:
-            future, (fn, args, kwargs) = self.waiting.pop(0)
-            if future.set_running_or_notify_cancel():
-                future.set_result(fn(*args, **kwargs))
-                return
 
 
 def until(condition) -> None:

@@ -1,7 +1,6 @@
 """The widget base, through all four game widgets: practice marks, switches, intents, junk and saves."""
 
 import dataclasses
-import itertools
 import json
 import logging
 
@@ -16,8 +15,7 @@ from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.record import Mark
 from colorlab.widgets.base import GameWidget, IntentError, check_intent
-
-SEQ = itertools.count(1)
+from tests.page import browser_sends, downloads
 
 TABLES = {
     "colorform": lambda **kw: ColorFormGame(bots=1, seed=5, bots_wait=True, **kw),
@@ -26,22 +24,6 @@ TABLES = {
     "colourbrain": lambda **kw: ColourbrainQuiz(colourbrain.Rules(teams=2), seed=5, **kw),
 }
 each_game = pytest.mark.parametrize("game", TABLES)
-
-
-def browser_sends(widget, intent):
-    """Deliver a message the way the page does: a numbered update of the intent trait."""
-    if isinstance(intent, dict):
-        intent = {**intent, "seq": next(SEQ)}
-    widget.set_state({"intent": intent})
-
-
-def downloads(widget, intent) -> list[dict]:
-    """The messages the kernel sends the page while it handles one intent from the browser."""
-    sent = []
-    widget.send = lambda content, buffers=None: sent.append(content)
-    browser_sends(widget, intent)
-    del widget.send
-    return sent
 
 
 def change_a_live_rule(widget: GameWidget) -> None:
