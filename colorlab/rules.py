@@ -218,24 +218,25 @@ def check_rule(cls: type, name: str, value: Any) -> None:
         return
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError(name, value, f"choose a whole number{_span(low, high)}")
+            raise RuleError(name, value, f"choose a whole number{span(low, high)}")
     elif kind is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise RuleError(name, value, f"choose a number{_span(low, high)}")
+            raise RuleError(name, value, f"choose a number{span(low, high)}")
     elif not isinstance(value, kind):
         raise RuleError(name, value, f"give a {kind.__name__}")
     if (low is not None and value < low) or (high is not None and value > high):
         word = "a whole number" if kind is int else "a number"
-        raise RuleError(name, value, f"choose {word}{_span(low, high)}")
+        raise RuleError(name, value, f"choose {word}{span(low, high)}")
 
 
-def _span(low: float | None, high: float | None) -> str:
+def span(low: float | None, high: float | None, shown=str) -> str:
+    """Say a range of numbers in words (" from 1 to 6", " of at least 2", or "" for no bounds)."""
     if low is not None and high is not None:
-        return f" from {low} to {high}"
+        return f" from {shown(low)} to {shown(high)}"
     if low is not None:
-        return f" of at least {low}"
+        return f" of at least {shown(low)}"
     if high is not None:
-        return f" of at most {high}"
+        return f" of at most {shown(high)}"
     return ""
 
 

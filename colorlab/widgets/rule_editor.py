@@ -48,7 +48,7 @@ from typing import Any
 
 import ipywidgets
 
-from colorlab.rules import RuleError, RulesBase
+from colorlab.rules import RuleError, RulesBase, span
 
 Apply = Callable[[RulesBase, set[str]], str | None]
 
@@ -253,14 +253,7 @@ def _allowed(spec: dict[str, Any]) -> str:
     if spec["type"] not in ("int", "float") or spec["choices"] is not None:
         return ""
     word = "a whole number" if spec["type"] == "int" else "a number"
-    low, high = spec["low"], spec["high"]
-    if low is not None and high is not None:
-        return f"{word} from {_shown(low)} to {_shown(high)}"
-    if low is not None:
-        return f"{word} of at least {_shown(low)}"
-    if high is not None:
-        return f"{word} of at most {_shown(high)}"
-    return word
+    return word + span(spec["low"], spec["high"], _shown)
 
 
 def _shown(value: Any) -> str:

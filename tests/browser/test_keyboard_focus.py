@@ -8,12 +8,12 @@ the keys (also after it redraws) and still answers its own keys.
 
 from __future__ import annotations
 
-import re
 
 import nbformat
 from playwright.sync_api import expect
 
 from tests.browser.lab import open_notebook, run_all
+from tests.browser.test_colorium_browser import draft_by_clicking
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 # The keys that changed learners' notebooks, in the order a learner might hit them.
@@ -113,19 +113,6 @@ def test_colorium_keeps_the_keys_when_its_board_is_clicked(page, lab_server):
     serve(lab_server, page, "keys-colorium", COLORIUM, ".colorium")
     page.locator(".colorium-board:not(.is-small) .colorium-cell").first.click()
     assert_keys_stay_inside(page, ".colorium")
-
-
-def draft_by_clicking(page) -> None:
-    """Take whichever allowed die comes first, each time it is our pick, until the drawing starts."""
-    phase, step = page.locator("[data-testid='phase']"), page.locator("[data-testid='step']")
-    for _ in range(10):
-        expect(phase).to_have_text(re.compile("your pick|drawing"), timeout=15_000)
-        if phase.inner_text() == "drawing":
-            return
-        before = step.inner_text()
-        page.locator("[data-die]:not([disabled])").first.click()
-        expect(step).not_to_have_text(before)
-    raise AssertionError("the draft never ended")
 
 
 def test_colorium_r_turns_the_ghost_and_enter_draws_after_a_pick_without_clicking_the_board(page, lab_server):
