@@ -8,12 +8,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test bench classroom chromium clean
+.PHONY: lab test bench classroom chromium postgresql clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
 
-test: $(VENV)/.test-installed chromium
+test: $(VENV)/.test-installed chromium postgresql
 	$(BIN)/python -m pytest
 
 # The play lesson as an app for a class: Voila shows the widgets, not the code.
@@ -50,6 +50,16 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "chromium is missing: run 'sudo apt-get install chromium' once"; exit 1; fi; }
+
+# The tables tests start their own throwaway PostgreSQL server (tests/databases.py) from Debian's
+# package; install it when it is missing. The package may create and start a "main" cluster on port
+# 5432: the tests never use it, so it is stopped to leave nothing running in the background.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql \
+	    && pg_lsclusters --no-header | awk '$$4 ~ /^online/ {print $$1, $$2}' | while read version name; do \
+	      pg_ctlcluster "$$version" "$$name" stop; done; \
+	  else echo "PostgreSQL is missing: run 'sudo apt-get install postgresql' once"; exit 1; fi; }
 
 clean:
 	rm -rf $(VENV)
