@@ -444,6 +444,25 @@ def winners(state: State) -> list[int]:
     return [p for p, key in enumerate(keys) if key == max(keys)]
 
 
+def observation(state: State, player: int | None = None) -> dict:
+    """What may `player` (None: the room) see, as plain JSON values? Everything on the boards, not the seed."""
+    parts = score_parts(state)
+    return {
+        "game": "colorium", "you": player, "round": state.round, "phase": state.phase,
+        "active": state.active, "over": state.over,
+        "boards": [list(board.rows) for board in state.boards],
+        "drawn_shapes": [list(board.drawn) for board in state.boards],
+        "pool": [[kind, face] for kind, face in state.pool],
+        "order": list(state.order), "picks": [list(pick) for pick in state.picks],
+        "drawn": list(state.drawn), "out": list(state.out),
+        "bonuses": [list(marks) for marks in state.bonuses],
+        "row_points": [[list(entry) for entry in entries] for entries in state.row_points],
+        "missions": [{"id": m, "title": MISSIONS[m].title, "text": MISSIONS[m].text} for m in state.missions],
+        "parts": parts, "scores": [sum(part.values()) for part in parts],
+        "winners": winners(state), "events": list(state.events),
+    }
+
+
 def action_to_dict(action: Action) -> dict:
     """Which plain JSON values describe this action?"""
     if isinstance(action, ChangeRules):

@@ -1,0 +1,33 @@
+"""Colorium at a shared table: picks in turn, drawings at the same time, bots that may sit."""
+
+from __future__ import annotations
+
+from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
+from colorlab.colorium.model import State, observation, scores
+from colorlab.tables.games import TableGame, register_table
+
+
+def waiting_for(state: State) -> list[int]:
+    """Which seats may act now: the next to pick, or everyone still in who has not drawn?"""
+    if state.over:
+        return []
+    if state.phase == "draft":
+        return [state.order[0]]
+    return [p for p in range(state.players) if not state.drawn[p] and not state.out[p]]
+
+
+def moment(state: State, seat: int) -> tuple:
+    """A pick changes the pool for everyone; a drawing changes only the drawer's own board."""
+    return (state.round, state.phase, len(state.pool))
+
+
+TABLE = register_table(TableGame(
+    name="colorium",
+    bots={"RandomBot": lambda seed: RandomBot(seed=seed), "GreedyBot": lambda seed: GreedyBot(seed=seed),
+          "MissionBot": lambda seed: MissionBot(seed=seed)},
+    seat_of=lambda action: getattr(action, "player", None),
+    waiting_for=waiting_for,
+    view=observation,
+    scores=scores,
+    moment=moment,
+))

@@ -1,0 +1,37 @@
+"""Colourbrain at a shared table: each team a seat, answering at the same time, the room on a projector."""
+
+from __future__ import annotations
+
+from colorlab.colourbrain.agents import LEVELS, QuizBot
+from colorlab.colourbrain.model import COPIER, State, observation
+from colorlab.tables.games import TableGame, register_table
+
+
+def waiting_for(state: State) -> list[int]:
+    """Which teams must still lock an answer, or still copy a colour?"""
+    if state.step == "answering":
+        return [team for team, answer in enumerate(state.answers) if answer is None]
+    if state.step == "copying":
+        return [team for team, (answer, copied) in enumerate(zip(state.answers, state.copied))
+                if COPIER in answer and copied is None]
+    return []
+
+
+def moment(state: State, team: int) -> tuple:
+    """Another team's answer does not change the question a team is answering."""
+    return (state.asked, state.step)
+
+
+def _quiz_bot(level: str):
+    return lambda seed: QuizBot(level, seed=seed)
+
+
+TABLE = register_table(TableGame(
+    name="colourbrain",
+    bots={"QuizBot": _quiz_bot("medium"), **{f"QuizBot ({level})": _quiz_bot(level) for level in LEVELS}},
+    seat_of=lambda action: getattr(action, "team", None),
+    waiting_for=waiting_for,
+    view=observation,
+    scores=lambda state: list(state.scores),
+    moment=moment,
+))

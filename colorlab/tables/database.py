@@ -1,0 +1,149 @@
+"""Where tables live: one SQLite file, or a PostgreSQL database, through SQLAlchemy.
+
+Both speak the same SQL here; what differs is how a writer gets the table to
+itself (SQLite: ``BEGIN IMMEDIATE`` takes the file's write lock; PostgreSQL: the
+table's row is locked ``FOR UPDATE``) and where the time comes from (the server's
+clock where there is a server). The schema carries a version number, so a store
+made by another colorlab is refused with a clear message rather than misread.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import sqlalchemy
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection, Engine
+
+SCHEMA_VERSION = 1
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS colorlab_store (
+        key VARCHAR(40) PRIMARY KEY,
+        value VARCHAR(200) NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS colorlab_tables (
+        code VARCHAR(12) PRIMARY KEY,
+        game VARCHAR(20) NOT NULL,
+        rules TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        started DOUBLE PRECISION,
+        closed DOUBLE PRECISION,
+        since DOUBLE PRECISION NOT NULL,
+        steps INTEGER NOT NULL,
+        calls INTEGER NOT NULL,
+        over INTEGER NOT NULL,
+        scores TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS colorlab_seats (
+        code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
+        seat INTEGER NOT NULL,
+        name VARCHAR(40),
+        bot VARCHAR(40),
+        token_hash VARCHAR(64),
+        joined DOUBLE PRECISION,
+        PRIMARY KEY (code, seat))""",
+    """CREATE TABLE IF NOT EXISTS colorlab_actions (
+        code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
+        step INTEGER NOT NULL,
+        seat INTEGER,
+        action TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (code, step))""",
+    """CREATE TABLE IF NOT EXISTS colorlab_calls (
+        code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
+        step INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        seconds DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (code, step, seat))""",
+)
+
+
+class StoreError(Exception):
+    """A store that cannot be opened or used, with the reason."""
+
+
+def database_url(where: str | Path) -> str:
+    """Which SQLAlchemy URL does a path or URL name? A plain path is a SQLite file."""
+    where = str(where)
+    if "://" not in where:
+        return f"sqlite:///{Path(where).expanduser().resolve()}"
+    scheme, rest = where.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    if scheme in ("sqlite", "postgresql+psycopg"):
+        return where
+    raise StoreError(f"a table store is a file path, a sqlite:/// URL or a postgresql:// URL, not {scheme}://")
+
+
+def open_engine(where: str | Path) -> Engine:
+    """Connect to the store's database (created on first use for SQLite)."""
+    url = database_url(where)
+    if url.startswith("sqlite"):
+        engine = sqlalchemy.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_connected)
+        event.listen(engine, "begin", _sqlite_begin)
+    else:
+        engine = sqlalchemy.create_engine(url, pool_pre_ping=True)
+    return engine
+
+
+def _sqlite_connected(dbapi_connection, record) -> None:
+    # SQLAlchemy then issues BEGIN itself (see _sqlite_begin), so that a writer can take the lock up front.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer, across processes
+    cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a killed process loses no committed transaction
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    writing = connection.get_execution_options().get("write", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+def is_postgresql(engine: Engine) -> bool:
+    return engine.dialect.name == "postgresql"
+
+
+def server_time(connection: Connection) -> float:
+    """What time is it by the table's clock: the database server's, or this machine's for a SQLite file?"""
+    if connection.dialect.name == "postgresql":
+        return float(connection.execute(text("SELECT EXTRACT(EPOCH FROM clock_timestamp())")).scalar_one())
+    return time.time()
+
+
+def prepare(engine: Engine) -> None:
+    """Create the schema on first use; refuse a store made by another version of colorlab."""
+    try:
+        with engine.connect().execution_options(write=True) as connection, connection.begin():
+            if is_postgresql(engine):
+                connection.execute(text("SELECT pg_advisory_xact_lock(7242016)"))  # one creator at a time
+            names = set(sqlalchemy.inspect(connection).get_table_names())
+            if "colorlab_tables" in names and "colorlab_store" not in names:
+                raise StoreError("this database holds colorlab tables without a schema version: "
+                                 "it was not made by this colorlab and is left untouched")
+            if "colorlab_store" in names:
+                _check_version(connection)
+                return
+            for statement in SCHEMA:
+                connection.execute(text(statement))
+            connection.execute(text("INSERT INTO colorlab_store (key, value) VALUES ('schema', :v)"),
+                               {"v": str(SCHEMA_VERSION)})
+    except sqlalchemy.exc.DBAPIError as error:
+        raise StoreError(f"cannot open the table store: {error.orig}") from None
+
+
+def _check_version(connection: Connection) -> None:
+    found = connection.execute(text("SELECT value FROM colorlab_store WHERE key = 'schema'")).scalar_one_or_none()
+    if found is None or not found.isdigit():
+        raise StoreError("this table store has no readable schema version; it is left untouched")
+    version = int(found)
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"this table store was made by a newer colorlab (schema {version}; this colorlab "
+                         f"reads schema {SCHEMA_VERSION}): update colorlab to use it")
+    if version < SCHEMA_VERSION:
+        raise StoreError(f"this table store was made by an older colorlab (schema {version}; this colorlab "
+                         f"reads schema {SCHEMA_VERSION}) and has no upgrade: start a new store")

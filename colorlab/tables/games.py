@@ -1,0 +1,104 @@
+"""What a shared table needs to know about a game, beyond its record.
+
+Each game describes itself once, in its own ``table.py``, with a :class:`TableGame`;
+this module never imports a game until a table asks for it by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import re
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from colorlab.agents import Agent
+
+
+def bots_move(state: Any, bots: Mapping[int, Agent], waiting_for: Callable[[Any], list[int]]) -> Any | None:
+    """The first move a bot wants to make among the seats the game waits for (None if no bot may move)."""
+    for seat in waiting_for(state):
+        if seat in bots:
+            action = bots[seat].act(state, seat)
+            if action is not None:
+                return action
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """A real-time call (Col-Or-Form's STOP) waiting for its same-moment window to close.
+
+    `seconds` is when it reached the table, counted by the table's clock from the
+    moment the table last changed.
+    """
+
+    seat: int
+    action: Any
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class TableGame:
+    """One game as a table plays it.
+
+    - `bots`: bot name -> a maker taking a seed (the names a teacher may put in seats);
+    - `seat_of(action)`: the seat an action acts for (None: no seat may send it);
+    - `waiting_for(state)`: the seats whose move the game waits for now;
+    - `view(state, seat)`: what that seat (None: the room) may see, as plain JSON values;
+    - `scores(state)`: points per seat;
+    - `moment(state, seat)`: the decision a seat faces; a move chosen for an older moment is stale;
+    - `next_auto(state, bots, calls, seconds)`: the next action that needs no learner: a bot's
+      move, or (real-time games) the resolution of calls whose window has closed;
+    - `is_call(state, action)`: is this action a real-time call, collected before it is played?
+    - `call_action(state, calls)`: which action do these calls, made at the same moment, become?
+    """
+
+    name: str
+    bots: Mapping[str, Callable[[int], Agent]]
+    seat_of: Callable[[Any], int | None]
+    waiting_for: Callable[[Any], list[int]]
+    view: Callable[[Any, int | None], dict]
+    scores: Callable[[Any], list[int]]
+    moment: Callable[[Any, int], Hashable] | None = None
+    next_auto: Callable[[Any, Mapping[int, Agent], list[Call], float], Any | None] | None = None
+    is_call: Callable[[Any, Any], bool] = lambda state, action: False
+    call_action: Callable[[Any, list[Call]], Any] | None = None
+
+    def auto_action(self, state: Any, bots: Mapping[int, Agent], calls: list[Call], seconds: float) -> Any | None:
+        """What happens next without any learner, `seconds` after the table last changed?"""
+        if state.over:
+            return None
+        if self.next_auto is not None:
+            return self.next_auto(state, bots, calls, seconds)
+        return bots_move(state, bots, self.waiting_for)
+
+    def moment_of(self, state: Any, seat: int, step: int) -> Hashable:
+        """Which decision does `seat` face at `step`? (By default every step is a new one.)"""
+        return step if self.moment is None else self.moment(state, seat)
+
+    def make_bot(self, name: str, seed: int) -> Agent:
+        """A bot of this kind with its own seed."""
+        return self.bots[name](seed)
+
+
+_TABLE_GAMES: dict[str, TableGame] = {}
+
+
+def register_table(game: TableGame) -> TableGame:
+    """Make a game playable at shared tables."""
+    _TABLE_GAMES[game.name] = game
+    return game
+
+
+def table_game(name: str) -> TableGame:
+    """Which table description has this game? Imports ``colorlab.<name>.table`` on first use."""
+    if name not in _TABLE_GAMES and re.fullmatch(r"[a-z]{1,20}", name or ""):
+        try:
+            importlib.import_module(f"colorlab.{name}.table")
+        except ImportError:
+            pass
+    if name not in _TABLE_GAMES:
+        raise LookupError(f"{name!r} cannot be played at a table; the games are colorform, colorfox, "
+                          "colorium and colourbrain")
+    return _TABLE_GAMES[name]

@@ -1,0 +1,545 @@
+"""Shared tables: one game record in a database, played from several kernels at once.
+
+A table is a game record (rules + seed + actions) kept in a database instead of
+one kernel's memory. Every learner's kernel holds a :class:`Seat`; when it plays,
+one transaction catches the table up, lets the model check the action against
+the latest state, and appends it, so two devices sending at once can never both
+win. Bots sit in seats too: whoever touches the table next lets the bots whose
+move it is play, each bot seeded by the table's seed, its seat and the step, so
+two kernels racing to move a bot write the same one move, once.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> from colorlab import colorfox
+>>> from colorlab.tables import TableStore
+>>> store = TableStore(pathlib.Path(tempfile.mkdtemp()) / "class.db")
+>>> code = store.create("colorfox", colorfox.Rules(players=2), seed=1, bots={1: "GreedyBot"})
+>>> ada = store.join(code, seat=0, name="Ada")
+>>> ada.view()["seating"]["names"]
+['Ada', 'GreedyBot']
+>>> store.rejoin(code, ada.token).name
+'Ada'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import secrets
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+
+from colorlab.record import GameRecord, RecordError, game_spec
+from colorlab.rules import ChangeRules, IllegalAction, RulesBase
+from colorlab.tables.database import StoreError, is_postgresql, open_engine, prepare, server_time
+from colorlab.tables.games import Call, TableGame, table_game
+
+CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"  # no look-alikes: 0/O, 1/I/L, 2/Z, 5/S, 8/B
+CODE_LENGTH = 5
+NAME_LENGTH = 30
+
+
+class TableError(Exception):
+    """A table request that is refused, with the reason: the table is unchanged."""
+
+
+class UnknownTable(TableError, LookupError):
+    """No table has this code."""
+
+
+class SeatTaken(TableError):
+    """The seat asked for is taken by a learner or a bot, or does not exist."""
+
+
+class WrongToken(TableError, IllegalAction):
+    """A seat's secret token that does not open it."""
+
+
+class TableClosed(TableError, IllegalAction):
+    """The teacher has closed the table: nothing more can be played at it."""
+
+
+class NotYourSeat(IllegalAction):
+    """An action sent for another seat than the sender's."""
+
+
+class StaleMove(IllegalAction):
+    """A move chosen for a table that has moved on since the player looked."""
+
+
+class WaitingForPlayers(IllegalAction):
+    """A move at a table that still has free seats: the game starts when everyone has sat down."""
+
+
+class AlreadyCalled(IllegalAction):
+    """A second real-time call from the same seat before the first one is settled."""
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bot_seed(seed: int, seat: int, step: int) -> int:
+    """Which seed does the bot at `seat` use for its move at `step`? (The same in every kernel.)"""
+    digest = hashlib.sha256(f"{seed}/{seat}/{step}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def clean_name(name: Any) -> str:
+    """A player's name, checked: 1 to 30 printable characters."""
+    if not isinstance(name, str) or not name.strip():
+        raise TableError("type a name to sit at a table")
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH or not name.isprintable():
+        raise TableError(f"a name is at most {NAME_LENGTH} printable characters")
+    return name
+
+
+def clean_code(code: Any) -> str:
+    """A join code as typed (any case, spaces around), or UnknownTable."""
+    typed = code.strip().upper() if isinstance(code, str) else ""
+    if not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", typed):
+        raise UnknownTable(f"there is no table with the code {str(code)[:20]!r}")
+    return typed
+
+
+@dataclasses.dataclass
+class Replay:
+    """One table's record as this process has read it, with every state."""
+
+    record: GameRecord
+    states: list
+
+    @property
+    def steps(self) -> int:
+        return len(self.record.actions)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+
+class TableStore:
+    """Every table of a class, in a SQLite file (a path) or a PostgreSQL database (a URL)."""
+
+    def __init__(self, where: str | Path):
+        self.where = where
+        self.engine = open_engine(where)
+        self.postgresql = is_postgresql(self.engine)
+        self._replays: dict[str, Replay] = {}
+        self._lock = threading.RLock()
+        try:
+            prepare(self.engine)
+        except StoreError as error:
+            self.engine.dispose()
+            raise TableError(str(error)) from None
+
+    def __repr__(self) -> str:
+        return f"TableStore({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    # --- the teacher's side ---------------------------------------------------------------
+
+    def create(self, game: str, rules: RulesBase | None = None, seed: int | None = None,
+               bots: Mapping[int, str] | None = None) -> str:
+        """Open a new table and return its join code; `bots` puts a bot (by name) in seats."""
+        try:
+            spec, table = game_spec(game), table_game(game)
+        except (RecordError, LookupError) as error:
+            raise TableError(str(error)) from None
+        rules = spec.rules_type() if rules is None else rules
+        if type(rules) is not spec.rules_type:
+            raise TableError(f"a {game} table needs {game}.Rules, not {type(rules).__name__}")
+        seed = secrets.randbelow(2**63) if seed is None else seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise TableError("a seed is a whole number from 0 to 2**63 - 1")
+        bots = dict(bots or {})
+        for seat, name in bots.items():
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
+                raise TableError(f"there is no seat {seat!r}; seats are numbered 0 to {rules.players - 1}")
+            if name not in table.bots:
+                raise TableError(f"{name!r} is not a {game} bot; choose one of {', '.join(table.bots)}")
+        first = spec.new_game(rules, seed)
+        with self._writing(None) as (connection, _):
+            now = server_time(connection)
+            code = self._free_code(connection)
+            everyone_seated = len(bots) == rules.players
+            connection.execute(text(
+                "INSERT INTO colorlab_tables (code, game, rules, seed, created, started, closed, since, steps, calls, "
+                "over, scores) VALUES (:code, :game, :rules, :seed, :now, :started, NULL, :now, 0, 0, 0, :scores)"),
+                {"code": code, "game": game, "rules": json.dumps(rules.to_dict()), "seed": seed, "now": now,
+                 "started": now if everyone_seated else None, "scores": json.dumps(table.scores(first))})
+            connection.execute(text("INSERT INTO colorlab_seats (code, seat, name, bot) VALUES (:code, :seat, :name, :bot)"),
+                               [{"code": code, "seat": seat, "name": bots.get(seat), "bot": bots.get(seat)}
+                                for seat in range(rules.players)])
+        return code
+
+    def close(self, code: str) -> None:
+        """Close a table: nothing more can be played at it (its record stays)."""
+        with self._writing(clean_code(code)) as (connection, row):
+            if row.closed is None:
+                connection.execute(text("UPDATE colorlab_tables SET closed = :now WHERE code = :code"),
+                                   {"now": server_time(connection), "code": row.code})
+
+    def record(self, code: str) -> GameRecord:
+        """The whole record of a table (seed included): it replays to the table's state."""
+        return self._replay(clean_code(code)).record
+
+    def records(self) -> list[GameRecord]:
+        """The records of every table, oldest first, for the rule-variant lab."""
+        return [self.record(entry["code"]) for entry in self.tables()]
+
+    def export(self, folder: str | Path) -> list[Path]:
+        """Save every table's record as a JSON file in `folder` (named by game and code)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for entry in self.tables():
+            path = folder / f"{entry['game']}-{entry['code']}.json"
+            self.record(entry["code"]).save(path, overwrite=True)
+            paths.append(path)
+        return paths
+
+    def tables(self) -> list[dict]:
+        """Every table: code, game, seats (name, human or bot), actions so far, whose move, over, scores."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
+            seats = connection.execute(text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")).all()
+        by_code: dict[str, list] = {}
+        for seat in seats:
+            by_code.setdefault(seat.code, []).append(
+                {"seat": seat.seat, "name": seat.name, "bot": seat.bot, "human": seat.bot is None,
+                 "free": seat.name is None})
+        return [{"code": row.code, "game": row.game, "seats": by_code.get(row.code, []), "actions": row.steps,
+                 "started": row.started is not None, "closed": row.closed is not None, "over": bool(row.over),
+                 "scores": json.loads(row.scores)} for row in rows]
+
+    def watch(self, code: str) -> Seat:
+        """A seat-less view of a table, for the teacher or a projector: the room's view, no hand."""
+        code = clean_code(code)
+        self._replay(code)
+        return Seat(self, code, None, "the room", "")
+
+    # --- the learners' side ---------------------------------------------------------------
+
+    def join(self, code: str, seat: int | None = None, name: str = "") -> Seat:
+        """Sit at a free seat (the first free one if `seat` is None) and get its secret token."""
+        code, name = clean_code(code), clean_name(name)
+        token = secrets.token_urlsafe(32)
+        with self._writing(code) as (connection, row):
+            if row.closed is not None:
+                raise TableClosed(f"table {code} is closed")
+            seats = self._seats(connection, code)
+            if seat is None:
+                free = [number for number, entry in enumerate(seats) if entry.name is None]
+                if not free:
+                    raise SeatTaken(f"table {code} is full")
+                seat = free[0]
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+                raise SeatTaken(f"table {code} has seats 0 to {len(seats) - 1}, not {seat!r}")
+            if seats[seat].bot is not None:
+                raise SeatTaken(f"seat {seat} at table {code} is a bot's ({seats[seat].bot})")
+            if seats[seat].name is not None:
+                raise SeatTaken(f"seat {seat} at table {code} is taken by {seats[seat].name}")
+            now = server_time(connection)
+            connection.execute(text("UPDATE colorlab_seats SET name = :name, token_hash = :hash, joined = :now "
+                                    "WHERE code = :code AND seat = :seat"),
+                               {"name": name, "hash": _hash(token), "now": now, "code": code, "seat": seat})
+            if sum(entry.name is None for entry in seats) == 1:
+                connection.execute(text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
+                                   {"now": now, "code": code})
+        return Seat(self, code, seat, name, token)
+
+    def rejoin(self, code: str, token: str) -> Seat:
+        """The seat this secret token opens: after a page reload, a kernel restart or on a new device."""
+        code = clean_code(code)
+        with self.engine.connect() as connection:
+            self._table_row(connection, code)
+            seats = self._seats(connection, code)
+        if isinstance(token, str) and token:
+            for entry in seats:
+                if entry.token_hash is not None and secrets.compare_digest(entry.token_hash, _hash(token)):
+                    return Seat(self, code, entry.seat, entry.name, token)
+        raise WrongToken(f"that key opens no seat at table {code}")
+
+    # --- playing --------------------------------------------------------------------------
+
+    def play(self, seat: Seat, action: Any, seen: int | None = None) -> None:
+        """Append a seat's action in one transaction, or refuse it and change nothing."""
+        code = seat.code
+        with self._writing(code) as (connection, row):
+            table = table_game(row.game)
+            self._check_token(connection, seat)
+            if row.closed is not None:
+                raise TableClosed(f"table {code} is closed: nothing more can be played at it")
+            if row.started is None:
+                raise WaitingForPlayers("the game starts when every seat is taken; some seats are still free")
+            replay = self._caught_up(connection, row)
+            self._settle(connection, row, replay, table)
+            state, steps = replay.state, replay.steps
+            if seen is not None:
+                if isinstance(seen, bool) or not isinstance(seen, int) or not 0 <= seen <= steps:
+                    raise StaleMove(f"move {seen!r} was never seen at this table")
+                if table.moment_of(replay.states[seen], seat.seat, seen) != table.moment_of(state, seat.seat, steps):
+                    raise StaleMove("the table has moved on since you looked: look again and choose anew")
+            if isinstance(action, ChangeRules):
+                raise IllegalAction("the rules of a table are fixed when it is opened")
+            owner = table.seat_of(action)
+            if owner != seat.seat:
+                raise NotYourSeat(f"you sit in seat {seat.seat}; that action is for seat {owner}")
+            if table.is_call(state, action):
+                self._call(connection, row, replay, table, seat.seat, action)
+            else:
+                self._append(connection, row, replay, action, seat.seat)
+            self._settle(connection, row, replay, table)
+
+    def catch_up(self, code: str) -> Replay:
+        """Read the table's latest actions (letting any bot whose move it is play first)."""
+        with self._lock:
+            replay = self._replay(code)
+            with self.engine.connect() as connection:
+                row = self._table_row(connection, code)
+                if row.steps != replay.steps:
+                    replay = self._caught_up(connection, row)
+                due = self._due(connection, row, replay)
+            if due:
+                with self._writing(code) as (connection, row):
+                    replay = self._caught_up(connection, row)
+                    self._settle(connection, row, replay, table_game(row.game))
+            return self._replays[code]
+
+    def calls(self, code: str) -> list[Call]:
+        """The real-time calls waiting at a table now (their content stays in the kernel)."""
+        with self.engine.connect() as connection:
+            row = self._table_row(connection, code)
+            return self._pending_calls(connection, row, table_game(row.game))
+
+    def table_row(self, code: str) -> Any:
+        """The table's row: game, closed, started, steps, seats are read from it."""
+        with self.engine.connect() as connection:
+            return self._table_row(connection, code)
+
+    def seat_names(self, code: str) -> list[str | None]:
+        """Who sits in each seat: a learner's name, a bot's name, or None for a free seat."""
+        with self.engine.connect() as connection:
+            return [entry.name for entry in self._seats(connection, code)]
+
+    # --- inside a transaction -------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self, code: str | None) -> Iterator[tuple[Connection, Any]]:
+        """One write transaction that has the table (its row locked), or UnknownTable."""
+        with self._lock:
+            replay = self._replays.get(code) if code else None
+            kept = (len(replay.states), replay.record) if replay else None
+            try:
+                with self.engine.connect().execution_options(write=True) as connection, connection.begin():
+                    row = self._table_row(connection, code, lock=True) if code else None
+                    yield connection, row
+            except sqlalchemy.exc.IntegrityError:
+                self._forget(code, replay, kept)
+                raise StaleMove("another device moved at the same moment: look again") from None
+            except sqlalchemy.exc.DBAPIError as error:
+                self._forget(code, replay, kept)
+                raise TableError(f"the table store did not answer: {error.orig}") from None
+            except BaseException:
+                self._forget(code, replay, kept)
+                raise
+
+    def _forget(self, code: str | None, replay: Replay | None, kept) -> None:
+        """Undo this process's copy of a table after a transaction that did not commit."""
+        if replay is not None:
+            del replay.states[kept[0]:]
+            replay.record = kept[1]
+        elif code is not None:
+            self._replays.pop(code, None)
+
+    def _table_row(self, connection: Connection, code: str, lock: bool = False) -> Any:
+        query = "SELECT * FROM colorlab_tables WHERE code = :code" + (" FOR UPDATE" if lock and self.postgresql else "")
+        row = connection.execute(text(query), {"code": code}).one_or_none()
+        if row is None:
+            raise UnknownTable(f"there is no table with the code {code!r}")
+        return row
+
+    def _seats(self, connection: Connection, code: str) -> list:
+        return connection.execute(text("SELECT seat, name, bot, token_hash FROM colorlab_seats WHERE code = :code "
+                                       "ORDER BY seat"), {"code": code}).all()
+
+    def _check_token(self, connection: Connection, seat: Seat) -> None:
+        stored = connection.execute(text("SELECT token_hash FROM colorlab_seats WHERE code = :code AND seat = :seat"),
+                                    {"code": seat.code, "seat": seat.seat}).scalar_one_or_none()
+        if seat.seat is None or stored is None or not secrets.compare_digest(stored, _hash(seat.token)):
+            raise WrongToken(f"this key does not open seat {seat.seat} at table {seat.code}")
+
+    def _free_code(self, connection: Connection) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            taken = connection.execute(text("SELECT 1 FROM colorlab_tables WHERE code = :code"), {"code": code}).first()
+            if taken is None:
+                return code
+
+    def _replay(self, code: str) -> Replay:
+        """This process's copy of a table, read from the store when it has none yet."""
+        with self._lock:
+            if code not in self._replays:
+                with self.engine.connect() as connection:
+                    self._caught_up(connection, self._table_row(connection, code))
+            return self._replays[code]
+
+    def _caught_up(self, connection: Connection, row: Any) -> Replay:
+        """Bring this process's copy of the table up to the store's latest action."""
+        replay = self._replays.get(row.code)
+        spec = game_spec(row.game)
+        if replay is None:
+            try:
+                rules = spec.rules_type.from_dict(json.loads(row.rules))
+                record = GameRecord(row.game, rules, row.seed)
+                replay = Replay(record, [spec.new_game(rules, row.seed)])
+            except (ValueError, TypeError, LookupError) as error:
+                raise TableError(f"table {row.code} cannot be read by this colorlab: {error}") from None
+            self._replays[row.code] = replay
+        if row.steps > replay.steps:
+            found = connection.execute(text("SELECT step, action FROM colorlab_actions WHERE code = :code AND "
+                                            "step >= :step ORDER BY step"), {"code": row.code, "step": replay.steps})
+            for step, raw in found:
+                try:
+                    action = spec.action_from_dict(json.loads(raw))
+                    state = spec.play(replay.state, action)
+                except (ValueError, TypeError, LookupError) as error:
+                    raise TableError(f"action {step} of table {row.code} cannot be replayed: {error}") from None
+                replay.record = replay.record.then(action)
+                replay.states.append(state)
+        return replay
+
+    def _append(self, connection: Connection, row: Any, replay: Replay, action: Any, seat: int | None) -> None:
+        """Check an action with the model and write it as the table's next step."""
+        spec = game_spec(row.game)
+        state = spec.play(replay.state, action)
+        now = server_time(connection)
+        connection.execute(text("INSERT INTO colorlab_actions (code, step, seat, action, at) "
+                                "VALUES (:code, :step, :seat, :action, :now)"),
+                           {"code": row.code, "step": replay.steps, "seat": seat,
+                            "action": json.dumps(spec.action_to_dict(action)), "now": now})
+        connection.execute(text("UPDATE colorlab_tables SET steps = :steps, since = :now, over = :over, "
+                                "scores = :scores WHERE code = :code"),
+                           {"steps": replay.steps + 1, "now": now, "over": int(state.over), "code": row.code,
+                            "scores": json.dumps(table_game(row.game).scores(state))})
+        replay.record = replay.record.then(action)
+        replay.states.append(state)
+
+    def _call(self, connection: Connection, row: Any, replay: Replay, table: TableGame, seat: int, action: Any) -> None:
+        """Note a real-time call, stamped by the table's clock, after checking it could be played."""
+        calls = self._pending_calls(connection, row, table)
+        if any(call.seat == seat for call in calls):
+            raise AlreadyCalled("you have already called: wait for the others' calls to be settled")
+        seconds = server_time(connection) - self._since(connection, row.code)
+        call = Call(seat, action, round(seconds, 3))
+        game_spec(row.game).play(replay.state, table.call_action(replay.state, [call]))
+        connection.execute(text("INSERT INTO colorlab_calls (code, step, seat, action, seconds) "
+                                "VALUES (:code, :step, :seat, :action, :seconds)"),
+                           {"code": row.code, "step": replay.steps, "seat": seat, "seconds": call.seconds,
+                            "action": json.dumps(game_spec(row.game).action_to_dict(action))})
+        connection.execute(text("UPDATE colorlab_tables SET calls = calls + 1 WHERE code = :code"), {"code": row.code})
+
+    def _since(self, connection: Connection, code: str) -> float:
+        return connection.execute(text("SELECT since FROM colorlab_tables WHERE code = :code"),
+                                  {"code": code}).scalar_one()
+
+    def _pending_calls(self, connection: Connection, row: Any, table: TableGame) -> list[Call]:
+        if table.call_action is None or not row.calls:
+            return []
+        spec = game_spec(row.game)
+        found = connection.execute(text("SELECT seat, action, seconds FROM colorlab_calls WHERE code = :code AND "
+                                        "step = :step ORDER BY seconds, seat"), {"code": row.code, "step": row.steps})
+        return [Call(seat, spec.action_from_dict(json.loads(raw)), seconds) for seat, raw, seconds in found]
+
+    def _bots(self, connection: Connection, row: Any, table: TableGame, step: int) -> dict:
+        found = connection.execute(text("SELECT seat, bot FROM colorlab_seats WHERE code = :code AND bot IS NOT NULL"),
+                                   {"code": row.code}).all()
+        return {seat: table.make_bot(bot, bot_seed(row.seed, seat, step)) for seat, bot in found}
+
+    def _next_auto(self, connection: Connection, row: Any, replay: Replay, table: TableGame) -> Any | None:
+        """What would happen now without any learner (a bot's move, a call window that has closed)?"""
+        if row.started is None or row.closed is not None or replay.state.over:
+            return None
+        calls = self._pending_calls(connection, row, table)
+        seconds = server_time(connection) - row.since
+        return table.auto_action(replay.state, self._bots(connection, row, table, replay.steps), calls, seconds)
+
+    def _due(self, connection: Connection, row: Any, replay: Replay) -> bool:
+        return self._next_auto(connection, row, replay, table_game(row.game)) is not None
+
+    def _settle(self, connection: Connection, row: Any, replay: Replay, table: TableGame) -> None:
+        """Play, one after another, every action that needs no learner now."""
+        while True:
+            row = self._table_row(connection, row.code)
+            action = self._next_auto(connection, row, replay, table)
+            if action is None:
+                return
+            self._append(connection, row, replay, action, table.seat_of(action))
+            connection.execute(text("UPDATE colorlab_tables SET calls = 0 WHERE code = :code"), {"code": row.code})
+
+
+class Seat:
+    """One seat at a table, held by a learner's kernel: what it may see, and its moves.
+
+    The token is the seat's secret: whoever holds it plays for the seat, so keep it
+    out of anything shared (the widget keeps it in the kernel).
+    """
+
+    def __init__(self, store: TableStore, code: str, seat: int | None, name: str, token: str):
+        self.store, self.code, self.seat, self.name, self.token = store, code, seat, name, token
+        self.game = store.table_row(code).game
+        self.table = table_game(self.game)
+
+    def __repr__(self) -> str:
+        return f"Seat(code={self.code!r}, seat={self.seat!r}, name={self.name!r})"
+
+    def catch_up(self) -> Replay:
+        """Read what happened at the table since this kernel last looked."""
+        return self.store.catch_up(self.code)
+
+    @property
+    def step(self) -> int:
+        """How many actions has the table had (as this kernel last read it)?"""
+        return self.store._replay(self.code).steps
+
+    def state(self) -> Any:
+        """The table's latest state, for this kernel's own use (a widget draws only its view)."""
+        return self.catch_up().state
+
+    def states(self) -> list:
+        """Every state of the table so far, for this kernel's own use (a widget's history)."""
+        return list(self.catch_up().states)
+
+    def play(self, action: Any, seen: int | None = None) -> None:
+        """Play an action for this seat; `seen` (the step the player looked at) refuses a stale move."""
+        if self.seat is None:
+            raise NotYourSeat("a watcher of the table has no seat to play for")
+        self.store.play(self, action, seen)
+
+    def names(self) -> list[str]:
+        """What is each seat called (a learner's name, a bot's name, or "free seat")?"""
+        return [name or "free seat" for name in self.store.seat_names(self.code)]
+
+    def view(self) -> dict:
+        """What may this seat see, as plain JSON values: who sits where (`seating`) and the game's own view."""
+        replay = self.catch_up()
+        row = self.store.table_row(self.code)
+        names = self.names()
+        free = sum(name == "free seat" for name in names)
+        calls = self.store.calls(self.code)
+        seating = {"code": self.code, "game": self.game, "seat": self.seat, "name": self.name, "names": names,
+                 "step": replay.steps, "free_seats": free, "started": row.started is not None,
+                 "closed": row.closed is not None, "waiting_for": self.table.waiting_for(replay.state),
+                 "called": [call.seat for call in calls]}
+        return {"seating": seating, **self.table.view(replay.state, self.seat)}
