@@ -25,7 +25,7 @@ CLASSROOM_KERNELS := --MappingKernelManager.cull_idle_timeout=600 --MappingKerne
 classroom: $(VENV)/.lab-installed
 	$(BIN)/voila notebooks/01-colorform-play.ipynb --Voila.ip=127.0.0.1 $(CLASSROOM_KERNELS)
 
-bench: $(VENV)/.lab-installed $(VENV)/.bench-installed
+bench: $(VENV)/.lab-installed $(VENV)/.bench-installed postgresql
 	$(BIN)/python benchmarks/run.py
 
 $(VENV)/bin/python:
