@@ -4,6 +4,9 @@ import logging
 
 import pytest
 
+# The real database servers (SQLite files, a throwaway PostgreSQL cluster) for the tables tests.
+pytest_plugins = ["tests.databases"]
+
 
 @pytest.fixture(autouse=True)
 def traitlets_warnings():
