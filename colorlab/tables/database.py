@@ -34,7 +34,8 @@ SCHEMA = (
         steps INTEGER NOT NULL,
         calls INTEGER NOT NULL,
         over INTEGER NOT NULL,
-        scores TEXT NOT NULL)""",
+        scores TEXT NOT NULL,
+        waiting TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS colorlab_seats (
         code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
         seat INTEGER NOT NULL,

@@ -175,9 +175,11 @@ class TableStore:
             everyone_seated = len(bots) == rules.players
             connection.execute(text(
                 "INSERT INTO colorlab_tables (code, game, rules, seed, created, started, closed, since, steps, calls, "
-                "over, scores) VALUES (:code, :game, :rules, :seed, :now, :started, NULL, :now, 0, 0, 0, :scores)"),
+                "over, scores, waiting) VALUES (:code, :game, :rules, :seed, :now, :started, NULL, :now, 0, 0, 0, :scores, "
+                ":waiting)"),
                 {"code": code, "game": game, "rules": json.dumps(rules.to_dict()), "seed": seed, "now": now,
-                 "started": now if everyone_seated else None, "scores": json.dumps(table.scores(first))})
+                 "started": now if everyone_seated else None, "scores": json.dumps(table.scores(first)),
+                 "waiting": json.dumps(table.waiting_for(first))})
             connection.execute(text("INSERT INTO colorlab_seats (code, seat, name, bot) VALUES (:code, :seat, :name, :bot)"),
                                [{"code": code, "seat": seat, "name": bots.get(seat), "bot": bots.get(seat)}
                                 for seat in range(rules.players)])
@@ -210,7 +212,7 @@ class TableStore:
         return paths
 
     def tables(self) -> list[dict]:
-        """Every table: code, game, seats (name, human or bot), actions so far, whose move, over, scores."""
+        """Every table: code, game, seats (name, human or bot), actions so far, whose move (seats), over, scores."""
         with self.engine.connect() as connection:
             rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
             seats = connection.execute(text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")).all()
@@ -221,7 +223,7 @@ class TableStore:
                  "free": seat.name is None})
         return [{"code": row.code, "game": row.game, "seats": by_code.get(row.code, []), "actions": row.steps,
                  "started": row.started is not None, "closed": row.closed is not None, "over": bool(row.over),
-                 "scores": json.loads(row.scores)} for row in rows]
+                 "scores": json.loads(row.scores), "waiting_for": json.loads(row.waiting)} for row in rows]
 
     def watch(self, code: str) -> Seat:
         """A seat-less view of a table, for the teacher or a projector: the room's view, no hand."""
@@ -429,10 +431,11 @@ class TableStore:
                                 "VALUES (:code, :step, :seat, :action, :now)"),
                            {"code": row.code, "step": replay.steps, "seat": seat,
                             "action": json.dumps(spec.action_to_dict(action)), "now": now})
+        table = table_game(row.game)
         connection.execute(text("UPDATE colorlab_tables SET steps = :steps, since = :now, over = :over, "
-                                "scores = :scores WHERE code = :code"),
+                                "scores = :scores, waiting = :waiting WHERE code = :code"),
                            {"steps": replay.steps + 1, "now": now, "over": int(state.over), "code": row.code,
-                            "scores": json.dumps(table_game(row.game).scores(state))})
+                            "scores": json.dumps(table.scores(state)), "waiting": json.dumps(table.waiting_for(state))})
         replay.record = replay.record.then(action)
         replay.states.append(state)
 
