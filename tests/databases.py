@@ -34,8 +34,10 @@ USER = "tester"
 # honest, and the throwaway cluster creates databases and commits much faster.
 # synchronous_commit=on: a commit is acknowledged only once its WAL is written out of the server's
 # memory; "nothing acknowledged is lost when a process is killed" depends on it.
+# max_connections=300: tests and benchmarks race many processes at one table, each with its own pool of
+# connections; the default 100 would refuse some of them before the tables code is even reached.
 # listen_addresses='': no TCP at all, only the Unix socket in the cluster's own folder.
-TEST_SETTINGS = {"fsync": "off", "synchronous_commit": "on", "listen_addresses": "''"}
+TEST_SETTINGS = {"fsync": "off", "synchronous_commit": "on", "max_connections": "300", "listen_addresses": "''"}
 
 
 class PostgresMissing(RuntimeError):
@@ -88,6 +90,7 @@ class PostgresCluster:
 
     @property
     def data(self) -> Path:
+        """The cluster's own files."""
         return self.folder / "data"
 
     def start(self) -> PostgresCluster:
@@ -111,10 +114,13 @@ class PostgresCluster:
         """Stop the server, if it runs, and remove its folder."""
         if self.folder is None:
             return
-        if (self.data / "postmaster.pid").exists():
-            self.run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
-        shutil.rmtree(self.folder, ignore_errors=True)
-        self.folder = None
+        try:
+            if (self.data / "postmaster.pid").exists():
+                self.run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
+        finally:
+            # a server that would not stop shuts itself down once it sees its folder gone
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
     def run(self, program: str, *arguments) -> None:
         """Run one of the server programs; a failure shows what it and the server's log said."""
