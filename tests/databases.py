@@ -31,7 +31,7 @@ USER = "tester"
 
 # fsync=off: fsync only protects against the operating system crashing or the power failing. A killed
 # process, client or server, loses nothing the kernel already holds, so the killed-process tests stay
-# honest, and the throwaway cluster creates databases and commits much faster.
+# honest, and the throwaway cluster never waits for the disk.
 # synchronous_commit=on: a commit is acknowledged only once its WAL is written out of the server's
 # memory; "nothing acknowledged is lost when a process is killed" depends on it.
 # max_connections=300: tests and benchmarks race many processes at one table, each with its own pool of
