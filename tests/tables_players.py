@@ -1,0 +1,267 @@
+"""What runs inside the worker processes of the tables tests, and how the tests start them.
+
+Every worker is a fresh process started with the "spawn" method: it imports colorlab
+itself and opens its own TableStore from the store's URL, as a learner's kernel on
+another device would. Nothing (no engine, no connection) is shared across processes.
+A worker's answer travels back through a queue; a worker that fails sends its
+traceback instead, and the test fails with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing
+import os
+import queue
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from colorlab.record import game_spec
+from colorlab.rules import IllegalAction, NotYourTurn
+from colorlab.tables import AlreadyCalled, StaleMove, TableStore
+
+SPAWN = multiprocessing.get_context("spawn")
+POLL_SECONDS = 0.005
+
+
+class WorkerFailed(AssertionError):
+    """A worker process raised, died or did not answer in time."""
+
+
+# --- starting workers -----------------------------------------------------------------------
+
+def _report(answers, index: int, target: Callable, arguments: tuple) -> None:
+    """Run one worker's target and send back its result or its traceback."""
+    try:
+        answers.put((index, True, target(*arguments)))
+    except BaseException:
+        answers.put((index, False, traceback.format_exc()))
+
+
+def start(target: Callable, argument_lists: Sequence[tuple]) -> tuple[list, Any]:
+    """Start one spawned process per argument list; give the processes and the queue they answer on."""
+    answers = SPAWN.Queue()
+    processes = [SPAWN.Process(target=_report, args=(answers, index, target, tuple(arguments)), daemon=True)
+                 for index, arguments in enumerate(argument_lists)]
+    for process in processes:
+        process.start()
+    return processes, answers
+
+
+def results(processes: list, answers, timeout: float = 60.0) -> list:
+    """Wait for every worker's answer (in the order they were started); fail with a worker's traceback."""
+    deadline = time.monotonic() + timeout
+    found: dict[int, Any] = {}
+    try:
+        while len(found) < len(processes):
+            try:
+                index, ok, value = answers.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                missing = [index for index in range(len(processes)) if index not in found]
+                raise WorkerFailed(f"workers {missing} did not answer within {timeout} s") from None
+            if not ok:
+                raise WorkerFailed(f"worker {index} failed:\n{value}")
+            found[index] = value
+    finally:
+        for process in processes:
+            process.join(timeout=max(0.1, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
+    return [found[index] for index in range(len(processes))]
+
+
+def run_in_processes(target: Callable, argument_lists: Sequence[tuple], timeout: float = 60.0) -> list:
+    """Run target(*arguments) in one spawned process per argument list; give their results in order."""
+    processes, answers = start(target, argument_lists)
+    return results(processes, answers, timeout)
+
+
+# --- checking every action a worker sees ----------------------------------------------------
+
+def _colorfox_checks(before, action, after) -> None:
+    from tests.test_colorfox_model import check_invariants, check_step
+    check_invariants(after)
+    check_step(before, action, after)
+
+
+def _colorium_checks(before, action, after) -> None:
+    from tests.test_colorium_model import check_invariants, check_step
+    check_invariants(after)
+    check_step(before, action, after)
+
+
+def _colourbrain_checks(before, action, after) -> None:
+    from tests.test_colourbrain import check_cards
+    check_cards(before, after)
+    assert all(score >= 0 for score in after.scores) and after.pot >= 0, "points went below zero"
+
+
+def _colorform_checks(before, action, after) -> None:
+    from tests.test_colorform_model import check_invariants, check_step
+    check_invariants(after)
+    check_step(before, action, after)
+
+
+CHECKS = {"colorfox": _colorfox_checks, "colorium": _colorium_checks, "colourbrain": _colourbrain_checks,
+          "colorform": _colorform_checks}
+
+
+def check_new_steps(game: str, replay, checked: int) -> int:
+    """Check the game's invariants on every step this worker has not checked yet; give the steps checked."""
+    for step in range(checked, replay.steps):
+        CHECKS[game](replay.states[step], replay.record.actions[step], replay.states[step + 1])
+    return replay.steps
+
+
+# --- playing a whole game for one seat ------------------------------------------------------
+
+def learner(game: str, seed: int):
+    """The game's own bot, standing in for a learner who looks at the table and decides."""
+    if game == "colorfox":
+        from colorlab.colorfox.agents import GreedyBot
+        return GreedyBot(seed=seed)
+    if game == "colorium":
+        from colorlab.colorium.agents import GreedyBot
+        return GreedyBot(seed=seed)
+    if game == "colourbrain":
+        from colorlab.colourbrain.agents import QuizBot
+        return QuizBot("medium", seed=seed)
+    from colorlab.colorform.agents import ReactionBot
+    return ReactionBot("medium", seed=seed)
+
+
+def actions_to_json(game: str, actions) -> list[str]:
+    """Actions as JSON text, to send between processes and compare."""
+    spec = game_spec(game)
+    return [json.dumps(spec.action_to_dict(action), sort_keys=True) for action in actions]
+
+
+# The clear refusals a learner meets when others move at the same moment: look again.
+RACE_REFUSALS = (StaleMove, NotYourTurn, AlreadyCalled)
+
+
+def play_seat(url: str, code: str, token: str, seed: int, start_together, timeout: float = 60.0) -> dict:
+    """Play one seat to the end of the game, as fast as it can; give what it saw and what was acknowledged.
+
+    Before each move the worker catches up and checks every new step's invariants.
+    A call (Col-Or-Form's STOP) is sent once per step: the table settles it.
+    """
+    store = TableStore(url)
+    seat = store.rejoin(code, token)
+    agent = learner(seat.game, seed)
+    start_together.wait(timeout=30)
+    acknowledged, refused, checked, called_at = [], [], 0, None
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, f"seat {seat.seat} of {seat.game}: the game did not end in {timeout} s"
+        replay = seat.catch_up()
+        checked = check_new_steps(seat.game, replay, checked)
+        state, step = replay.state, replay.steps
+        if state.over:
+            break
+        action = agent.act(state, seat.seat) if seat.seat in seat.table.waiting_for(state) else None
+        if action is None or called_at == step:
+            time.sleep(POLL_SECONDS)
+            continue
+        try:
+            seat.play(action, seen=step)
+        except RACE_REFUSALS as refusal:
+            refused.append(f"{type(refusal).__name__}: {refusal}")
+            continue
+        acknowledged.append(action)
+        if seat.table.is_call(state, action):
+            called_at = step
+    return {"seat": seat.seat, "acknowledged": actions_to_json(seat.game, acknowledged), "refused": refused,
+            "checked": checked, "record": replay.record.to_json(), "state": state}
+
+
+# --- racing: many processes at one moment ---------------------------------------------------
+
+def race_move(url: str, code: str, token: str, action_json: str, seen: int | None, start_together) -> dict:
+    """Rejoin a seat, wait for the others at the barrier, then send one move at the same moment as them."""
+    store = TableStore(url)
+    seat = store.rejoin(code, token)
+    action = game_spec(seat.game).action_from_dict(json.loads(action_json))
+    seat.catch_up()
+    start_together.wait(timeout=30)
+    try:
+        seat.play(action, seen=seen)
+    except IllegalAction as refusal:
+        return {"ok": False, "error": type(refusal).__name__, "message": str(refusal)}
+    return {"ok": True}
+
+
+def race_catch_up(url: str, code: str, start_together) -> int:
+    """Only look at a table, at the same moment as another process; give the steps seen."""
+    store = TableStore(url)
+    start_together.wait(timeout=30)
+    return store.catch_up(code).steps
+
+
+# --- being killed ---------------------------------------------------------------------------
+
+def append_forever(url: str, code: str, tokens: Sequence[str], journal: str) -> None:
+    """Answer wrongly for every team held, forever; after each acknowledged move write "step action" to `journal`.
+
+    A line is written with one os.write on a file opened for appending, so a SIGKILL
+    right after it can lose nothing the kernel already holds.
+    """
+    from tests.test_colourbrain import a_wrong_answer
+    from colorlab.colourbrain import Answer
+
+    store = TableStore(url)
+    seats = [store.rejoin(code, token) for token in tokens]
+    spec = game_spec(seats[0].game)
+    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.write(descriptor, b"ready\n")
+    while True:
+        for seat in seats:
+            replay = seat.catch_up()
+            state, step = replay.state, replay.steps
+            assert not state.over, "a quiz of wrong answers never ends"
+            if seat.seat not in seat.table.waiting_for(state):
+                continue
+            action = Answer(seat.seat, a_wrong_answer(state.question))
+            seat.play(action, seen=step)
+            line = json.dumps([step, spec.action_to_dict(action)], sort_keys=True)
+            os.write(descriptor, line.encode() + b"\n")
+
+
+def hold_write_lock(url: str, code: str, journal: str) -> None:
+    """Take the table's write lock and half-write a move (a step and a row), then wait to be killed.
+
+    SQLite: the store's own ``BEGIN IMMEDIATE``; PostgreSQL: the table's row locked ``FOR UPDATE``.
+    """
+    from sqlalchemy import text
+
+    store = TableStore(url)
+    lock = " FOR UPDATE" if store.postgresql else ""
+    with store.engine.connect().execution_options(write=True) as connection, connection.begin():
+        row = connection.execute(text(f"SELECT steps FROM colorlab_tables WHERE code = :code{lock}"),
+                                 {"code": code}).one()
+        connection.execute(text("INSERT INTO colorlab_actions (code, step, seat, action, at) "
+                                "VALUES (:code, :step, 0, :action, 0)"),
+                           {"code": code, "step": row.steps, "action": json.dumps({"type": "half written"})})
+        connection.execute(text("UPDATE colorlab_tables SET steps = steps + 1 WHERE code = :code"), {"code": code})
+        descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        os.write(descriptor, b"locked\n")
+        time.sleep(120)
+
+
+def timed_move(url: str, code: str, token: str, action_json: str, seen: int) -> float:
+    """Send one move; give the seconds it took to be acknowledged."""
+    store = TableStore(url)
+    seat = store.rejoin(code, token)
+    action = game_spec(seat.game).action_from_dict(json.loads(action_json))
+    began = time.monotonic()
+    seat.play(action, seen=seen)
+    return time.monotonic() - began
+
+
+def same_but_time(claim) -> Any:
+    """A Col-Or-Form claim with the time the table stamps on it cleared."""
+    return dataclasses.replace(claim, time=0.0)
