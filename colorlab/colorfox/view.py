@@ -6,11 +6,15 @@ or more colours you may exchange sticks; when the rules let the opponent pick,
 you offer a stick and the bot chooses what it hands back (and when a bot offers
 you a stick, you choose). The bots move one by one, at the pace the page asks
 for, so that each move can be seen.
+
+At a shared table (``ColorFoxGame(seat=seat)``) you sit in that seat, the other
+seats are learners or the table's bots, and their moves reach the page by themselves.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, in_words,
@@ -20,10 +24,11 @@ from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
-from colorlab.widgets.words import with_names
+
+if TYPE_CHECKING:
+    from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder}
 
 
@@ -49,7 +54,7 @@ def sets_legend(rules: Rules) -> str:
 
 
 class ColorFoxGame(BotTable):
-    """Play ColorFox against 1 to 3 bots, seeing what seat 0 may see."""
+    """Play ColorFox against 1 to 3 bots (or at a shared table), seeing what your seat may see."""
 
     title = "ColorFox"
     game = "colorfox"
@@ -69,17 +74,20 @@ class ColorFoxGame(BotTable):
     }
 
     def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "sets",
-                 seed: int | None = None, **kwargs):
-        super().__init__(rules or Rules(players=bots + 1), bot, seed, **kwargs)
+                 seed: int | None = None, *, seat: Seat | None = None, **kwargs):
+        rules = None if seat is not None else rules or Rules(players=bots + 1)
+        super().__init__(rules, bot, seed, seat=seat, **kwargs)
 
     def static_assets(self) -> dict:
         return {**palette_assets(), "colours": list(COLOUR_NAMES)}
 
     def snapshot(self, state) -> dict:
-        view = observation(state, YOU)
+        you = self.you
+        view = observation(state, you)
         speakers = self.speakers(state)
-        names = ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
-        view["events"] = [with_names(text, speakers) for text in view["events"]]
+        names = speakers if self.seat is not None else \
+            ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
+        view["events"] = [self.said(text, state) for text in view["events"]]
         worth = worth_of(state.rules)
         view.update(
             names=names,
@@ -90,8 +98,8 @@ class ColorFoxGame(BotTable):
             sets=[[{"colours": group, "score": worth(len(group))}
                    for group in best_sets(stick_counts(state, p), state.rules.max_set_size)]
                   for p in range(state.players)],
-            legal=[[p.card, p.x, p.y, p.turned] for p in legal_places(state, YOU)]
-            if to_move(state) == YOU and not state.exchanges_left and not state.offer and not state.over else [],
+            legal=[[p.card, p.x, p.y, p.turned] for p in legal_places(state, you)]
+            if to_move(state) == you and not state.exchanges_left and not state.offer and not state.over else [],
             bots_to_move=self.cursor is None and self.bot_seat(state) is not None,
         )
         return view
@@ -112,42 +120,43 @@ class ColorFoxGame(BotTable):
     def handle(self, intent: dict) -> None:
         kind = intent["type"]
         if kind == "bot":
-            answering_me = self.state.offer is not None and self.state.offer.player == YOU
+            answering_me = self.state.offer is not None and self.state.offer.player == self.you
             self.bot_move()
             if answering_me:
                 self.say(self.news())
             return
-        if to_move(self.state) != YOU:
-            raise NotYourTurn("wait for the bots to move")
+        if to_move(self.state) != self.you:
+            raise NotYourTurn("wait for the bots to move" if self.seat is None
+                              else f"wait for your turn: {self.speakers(self.state)[to_move(self.state)]} is to move")
         try:
             self.play(self.action_of(intent))
         except IllegalAction as refusal:
-            raise type(refusal)(with_names(str(refusal), self.speakers(self.state))) from None
+            raise type(refusal)(self.said(str(refusal), self.state)) from None
         self.say(self.news())
 
     def action_of(self, intent: dict):
         """Which model action does the learner's intent ask for?"""
-        kind = intent["type"]
+        kind, you = intent["type"], self.you
         if kind == "place":
-            return Place(YOU, intent["card"], intent["x"], intent["y"], intent["turned"])
+            return Place(you, intent["card"], intent["x"], intent["y"], intent["turned"])
         if kind == "exchange":
-            return Exchange(YOU, intent["opponent"], intent["give"], intent["take"])
+            return Exchange(you, intent["opponent"], intent["give"], intent["take"])
         if kind == "offer":
-            return Offer(YOU, intent["opponent"], intent["give"])
+            return Offer(you, intent["opponent"], intent["give"])
         if kind == "hand_back":
-            return HandBack(YOU, intent["colour"])
-        return Done(YOU) if kind == "done" else Pass(YOU)
+            return HandBack(you, intent["colour"])
+        return Done(you) if kind == "done" else Pass(you)
 
     def news(self) -> str:
         """What just happened, in words with the players' names?"""
         return " ".join(self.snapshot(self.state)["events"])
 
     def bot_seat(self, state) -> int | None:
-        return None if state.over or to_move(state) == YOU else to_move(state)
+        return None if state.over or self.seat is not None or to_move(state) == self.you else to_move(state)
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):
             if isinstance(action, ChangeRules) or (
-                    action.player == YOU and not isinstance(action, (Exchange, Offer, HandBack, Done))):
+                    action.player == self.you and not isinstance(action, (Exchange, Offer, HandBack, Done))):
                 return back
         return 0

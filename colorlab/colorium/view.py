@@ -5,11 +5,15 @@ drawing phase a ghost of your shape sits on one of its legal resting places:
 move it with the arrow keys or the pointer, turn it with the buttons or the
 keys r and m, and draw it with a click or Enter. Only legal resting places are
 ever offered: Python lists them, the page just moves among them.
+
+At a shared table (``ColoriumGame(seat=seat)``) you sit in that seat, the other
+seats are learners or the table's bots, and their picks and drawings reach the page by themselves.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
 from colorlab.colorium.missions import MISSIONS
@@ -21,10 +25,11 @@ from colorlab.colorium.shapes import orientations, placements
 from colorlab.rules import IllegalAction
 from colorlab.symmetry import normalise
 from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
-from colorlab.widgets.words import with_names
+
+if TYPE_CHECKING:
+    from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-YOU = 0
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot}
 BONUS_WORDS = {"colour": "colour: draw in any colour", "shape": "shape: draw any shape",
                "scissors": "✂ cut: cut your shape and draw one part", "wild": "★ wild: fill any one empty space"}
@@ -52,7 +57,7 @@ def turns_of(shape, mirror_images: bool) -> dict:
 
 
 class ColoriumGame(BotTable):
-    """Play Colorium against 1 to 3 bots, seeing every board (boards are public)."""
+    """Play Colorium against 1 to 3 bots (or at a shared table), seeing every board (boards are public)."""
 
     title = "Colorium"
     game = "colorium"
@@ -69,8 +74,9 @@ class ColoriumGame(BotTable):
     }
 
     def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "missions",
-                 seed: int | None = None, **kwargs):
-        super().__init__(rules or Rules(players=bots + 1), bot, seed, **kwargs)
+                 seed: int | None = None, *, seat: Seat | None = None, **kwargs):
+        rules = None if seat is not None else rules or Rules(players=bots + 1)
+        super().__init__(rules, bot, seed, seat=seat, **kwargs)
 
     def static_assets(self) -> dict:
         return {**palette_assets(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
@@ -79,12 +85,13 @@ class ColoriumGame(BotTable):
     # --- what the page may see -------------------------------------------------------------
 
     def my_options(self, state) -> list[dict]:
-        """Every way seat 0 may draw now: shape (or a cut part), colours, and resting places per orientation."""
-        if state.phase != "draw" or state.drawn[YOU]:
+        """Every way your seat may draw now: shape (or a cut part), colours, and resting places per orientation."""
+        you = self.you
+        if state.phase != "draw" or state.drawn[you]:
             return []
-        board, rules, colours = state.boards[YOU], state.rules, drawing_colours(state, YOU)
+        board, rules, colours = state.boards[you], state.rules, drawing_colours(state, you)
         options = []
-        for letter, cuts, piece in pieces(state, YOU):
+        for letter, cuts, piece in pieces(state, you):
             found = placements(board, piece, rules)
             if not found:
                 continue
@@ -102,12 +109,13 @@ class ColoriumGame(BotTable):
         return moves if mirror_images else {"turn": moves["turn"]}
 
     def snapshot(self, state) -> dict:
-        names = ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
         speakers = self.speakers(state)
+        names = speakers if self.seat is not None else \
+            ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
         parts = score_parts(state)
-        live = self.cursor is None
+        live, you = self.cursor is None, self.you
         return {
-            "game": "colorium", "you": YOU, "names": names, "round": state.round, "phase": state.phase,
+            "game": "colorium", "you": you, "names": names, "round": state.round, "phase": state.phase,
             "active": state.active, "over": state.over,
             "boards": [list(board.rows) for board in state.boards],
             "drawn_shapes": [list(board.drawn) for board in state.boards],
@@ -120,10 +128,10 @@ class ColoriumGame(BotTable):
             "parts": parts, "scores": [sum(p.values()) for p in parts],
             "winners": winners(state),
             "options": self.my_options(state) if live else [],
-            "wild_colours": list(state.rules.colours) if live and legal_wilds(state, YOU) else [],
-            "my_pick": live and state.phase == "draft" and state.order[0] == YOU,
+            "wild_colours": list(state.rules.colours) if live and legal_wilds(state, you) else [],
+            "my_pick": live and state.phase == "draft" and state.order[0] == you,
             "bots_to_move": live and not state.over and self.bot_seat(state) is not None,
-            "events": [with_names(text, speakers) for text in state.events],
+            "events": [self.said(text, state) for text in state.events],
             "legend": legend(state.rules),
             "can_mirror": state.rules.mirror_images,
             "rules": state.rules.to_dict(),
@@ -142,32 +150,32 @@ class ColoriumGame(BotTable):
         try:
             self.carry_out(intent)
         except IllegalAction as refusal:
-            raise type(refusal)(with_names(str(refusal), self.speakers(self.state))) from None
+            raise type(refusal)(self.said(str(refusal), self.state)) from None
         self.say(" ".join(self.snapshot(self.state)["events"]))
 
     def carry_out(self, intent: dict) -> None:
         """Play the learner's pick, drawing or wild space."""
-        kind = intent["type"]
+        kind, you = intent["type"], self.you
         if kind == "pick":
-            self.play(Pick(YOU, intent["die"]))
+            self.play(Pick(you, intent["die"]))
         elif kind == "draw":
             cells = intent["cells"]
             if not all(isinstance(c, list) and len(c) == 2 and all(type(v) is int for v in c) for c in cells):
                 raise IntentError("cells must be [row, column] pairs of whole numbers")
-            self.play(Draw(YOU, intent["shape"], intent["colour"], tuple(tuple(c) for c in cells), intent["cuts"]))
+            self.play(Draw(you, intent["shape"], intent["colour"], tuple(tuple(c) for c in cells), intent["cuts"]))
         elif kind == "wild":
-            self.play(Wild(YOU, (intent["row"], intent["col"]), intent["colour"]))
+            self.play(Wild(you, (intent["row"], intent["col"]), intent["colour"]))
 
     def bot_seat(self, state) -> int | None:
-        if state.over:
+        if state.over or self.seat is not None:
             return None
         if state.phase == "draft":
-            return state.order[0] if state.order[0] != YOU else None
+            return state.order[0] if state.order[0] != self.you else None
         waiting = [p for p in range(1, state.players) if not state.drawn[p]]
         return waiting[0] if waiting else None
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):
-            if getattr(action, "player", YOU) == YOU:
+            if getattr(action, "player", self.you) == self.you:
                 return back
         return 0

@@ -13,6 +13,12 @@ given are called "Team 3", "Team 4", ...
 
 Undo takes back a whole question, and only between questions: while the
 teams are answering, no team may take back another team's locked answer.
+
+At a shared table (``ColourbrainQuiz(seat=seat)``) the widget is one team's
+screen: the team answers and copies for itself, the other teams' locked answers
+stay hidden until the reveal, and their moves reach the page by themselves. A
+watcher's seat (``store.watch(code)``) shows the room's view: who has answered,
+the reveal and the points, with nothing to answer.
 """
 
 from __future__ import annotations
@@ -21,15 +27,20 @@ import html
 import random
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from colorlab.colourbrain.agents import QuizBot
 from colorlab.colourbrain.model import COPIER, Answer, Copy, can_copy, observation
 from colorlab.colourbrain.rules import Rules
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
-from colorlab.widgets.base import GameWidget, IntentError, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import GameWidget, IntentError, check_table_game, palette_assets, widget_css, widget_esm
+
+if TYPE_CHECKING:
+    from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
+YOUR_TEAM = "Your team"
 UNDO_WAITS = ("Undo has to wait: the teams are still answering this question, and nobody may take back "
               "another team's answer. After the answer is shown, Undo takes back the whole question.")
 
@@ -38,6 +49,7 @@ class ColourbrainQuiz(GameWidget):
     """A quiz-master screen: teams answer in turn, secretly; then the reveal, the copier and the points."""
 
     title = "Colourbrain"
+    WATCHABLE = True
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -48,14 +60,18 @@ class ColourbrainQuiz(GameWidget):
     }
 
     def __init__(self, rules: Rules | None = None, names: list[str] | None = None, solo: bool = False,
-                 level: str = "medium", seed: int | None = None, **kwargs):
-        rules = rules or Rules()
+                 level: str = "medium", seed: int | None = None, *, seat: Seat | None = None, **kwargs):
         self.names = list(names or [])
-        if names and len(self.names) < rules.teams:
-            raise ValueError(f"{rules.teams} teams need {rules.teams} names, not {len(self.names)}")
         self.solo, self.level = solo, level
-        seed = random.randrange(2**31) if seed is None else seed
-        super().__init__(GameRecord("colourbrain", rules, seed), **kwargs)
+        if seat is not None:
+            check_table_game(seat, "colourbrain")
+            super().__init__(seat=seat, **kwargs)
+        else:
+            rules = rules or Rules()
+            if names and len(self.names) < rules.teams:
+                raise ValueError(f"{rules.teams} teams need {rules.teams} names, not {len(self.names)}")
+            seed = random.randrange(2**31) if seed is None else seed
+            super().__init__(GameRecord("colourbrain", rules, seed), **kwargs)
         self._make_bots()
         self.refresh()
 
@@ -63,20 +79,30 @@ class ColourbrainQuiz(GameWidget):
         return palette_assets()
 
     def team_names(self, teams: int) -> list[str]:
-        """What is each of `teams` teams called: the names given, then "Team 3", "Team 4", ...?"""
+        """What is each of `teams` teams called: the names given (at a table: its seats'), then "Team 3", ...?"""
+        if self.seat is not None:
+            return self.seat_names()
         return [self.names[t] if t < len(self.names) else f"Team {t + 1}" for t in range(teams)]
 
+    def humans(self, state) -> list[int]:
+        """Which teams answer at this screen (at a table: its own team; a watcher: none)?"""
+        if self.seat is not None:
+            return [] if self.you is None else [self.you]
+        return [0] if self.solo else list(range(state.teams))
+
     def snapshot(self, state) -> dict:
-        view = observation(state)
-        humans = [0] if self.solo else list(range(state.teams))
+        view = observation(state) if self.seat is None else observation(state, self.you)
+        humans = self.humans(state)
         names = self.team_names(state.teams)
+        called = [YOUR_TEAM if team == self.you and self.seat is not None else name for team, name in enumerate(names)]
         view["names"] = names
-        view["events"] = [re.sub(r"\bteam (\d+)", lambda m: names[int(m[1])], text, flags=re.I)
+        view["events"] = [re.sub(r"\bteam (\d+)", lambda m: called[int(m[1])], text, flags=re.I)
                           for text in view["events"]]
         view["humans"] = humans
         view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
         view["copy_options"] = {str(t): can_copy(state, t) for t, a in enumerate(state.answers)
-                                if state.step == "copying" and a and COPIER in a and state.copied[t] is None}
+                                if state.step == "copying" and a and COPIER in a and state.copied[t] is None
+                                and (self.seat is None or t in humans)}
         view["undo_waits"] = question_under_way(state)
         if state.last:
             question = state.questions[state.last["question"]]
@@ -95,9 +121,11 @@ class ColourbrainQuiz(GameWidget):
     def handle(self, intent: dict) -> None:
         state = self.state
         team = intent["team"]
-        humans = [0] if self.solo else list(range(state.teams))
+        humans = self.humans(state)
         if team not in humans:
             names = self.team_names(state.teams)
+            if self.seat is not None and 0 <= team < len(names):
+                raise IllegalAction(f"this screen answers only for your own team; {names[team]} answers at its own")
             raise IllegalAction(f"{names[team] if 0 <= team < len(names) else f'team {team}'} is not at this screen")
         if intent["type"] == "answer":
             colours = intent["colours"]
@@ -112,7 +140,7 @@ class ColourbrainQuiz(GameWidget):
     def _make_bots(self) -> None:
         seed = self.record.seed
         self.bots = {t: QuizBot(self.level, seed=seed * 7 + t) for t in range(1, self.record.rules.teams)} \
-            if self.solo else {}
+            if self.solo and self.seat is None else {}
 
     def _bots_move(self) -> None:
         """Let the bots answer (and copy) whenever it is their move."""

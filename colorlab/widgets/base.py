@@ -21,6 +21,14 @@ names a path; the notebook's own :meth:`GameWidget.save` writes files.
 An intent is handled and then cleared (``intent`` goes back to None, and the
 page's copy is never echoed to other pages), so nothing a player chose stays in
 a synced trait.
+
+A game widget can also sit at a shared table as one seat (``seat=``, a
+:class:`colorlab.tables.Seat`). Its moves then go through ``seat.play``, checked
+against the step the page showed (``seen``), and the page asks about four times a
+second ("sync") whether the table has moved on; the kernel sends a new view only
+when it has. At a table there is no undo, no loading, no new game, no rule change
+and no Save: the table's record is the teacher's (it holds the seed), and the
+kernel refuses them all with a reason. The seat's token stays in the kernel.
 """
 
 from __future__ import annotations
@@ -30,8 +38,9 @@ import itertools
 import logging
 import math
 import random
+import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anywidget
 import traitlets
@@ -39,6 +48,10 @@ import traitlets
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour, glyph_inks
 from colorlab.record import GameRecord, RecordError
 from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase, brief
+from colorlab.widgets.words import SEAT, YOU, with_names
+
+if TYPE_CHECKING:
+    from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
 MAX_INTENT_CHARS = 200_000
@@ -46,6 +59,14 @@ MAX_INTENT_DEPTH = 8
 LARGEST_PAGE_NUMBER = 2**53  # a browser's numbers are exact only up to here
 log = logging.getLogger(__name__)
 DOWNLOAD_NUMBERS = itertools.count(1)  # so that a page showing one table twice downloads each save once
+NOT_AT_A_TABLE = {
+    "undo": "There is no undo at a table: every move counts for everyone sitting at it.",
+    "load": "A saved game cannot be loaded at a table: the table plays its own game.",
+    "new_game": "A table plays one game: ask your teacher for a new table.",
+    "save": "Save is off at a table: your teacher keeps the whole game of the table.",
+    "rules": "The rules of a table are fixed when it is opened.",
+    "bot": "The bots at a table move by themselves.",
+}
 
 
 class IntentError(ValueError):
@@ -97,12 +118,13 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in fields:
         raise IntentError(f"unknown intent {brief(kind)}")
-    expected = dict(fields[kind], type=str, seq=int)
+    # seq numbers the page's intents; seen (at a table) is the step of the table the page showed.
+    expected = dict(fields[kind], type=str, seq=int, seen=int)
     extra = set(raw) - set(expected)
     if extra:
         raise IntentError(f"intent {kind!r} has unknown field(s) {brief(sorted(extra))}")
     for name, kinds in expected.items():
-        if name == "seq" and name not in raw:
+        if name in ("seq", "seen") and name not in raw:
             continue
         if name not in raw:
             raise IntentError(f"intent {kind!r} needs the field {name!r}")
@@ -111,6 +133,34 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
         if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
             raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {brief(value)}")
     return raw
+
+
+def with_seat_names(text: str, speakers: list[str], you: int = YOU) -> str:
+    """Say a model's text with the players' names, the learner at seat `you` being "you".
+
+    Examples
+    ========
+
+    >>> from colorlab.widgets.base import with_seat_names
+    >>> with_seat_names("it is player 0's pick, not player 1's", ["Ada", "You"], you=1)
+    "It is Ada's pick, not yours"
+    """
+    def swapped(seat: int) -> int:
+        return YOU if seat == you else you if seat == YOU else seat
+
+    def renumbered(match: re.Match) -> str:
+        start, end = match.start(1) - match.start(), match.end(1) - match.start()
+        return match[0][:start] + str(swapped(int(match[1]))) + match[0][end:]
+
+    if you == YOU or you >= len(speakers):
+        return with_names(text, speakers)
+    return with_names(SEAT.sub(renumbered, text), [speakers[swapped(seat)] for seat in range(len(speakers))])
+
+
+def table_trouble(error: Exception) -> str:
+    """What does the learner read when the table's store cannot be read or written?"""
+    reason = getattr(error, "orig", None) or error
+    return f"The table cannot be reached right now ({reason}); the page keeps trying."
 
 
 def download_name(game: str) -> str:
@@ -145,6 +195,7 @@ class GuardedWidget(anywidget.AnyWidget):
 
     WRITABLE = frozenset({"intent", "palette"})
     INTENTS: dict[str, dict[str, type | tuple]] = {}
+    REFUSALS: tuple[type[Exception], ...] = (IllegalAction, IntentError, RuleError, RecordError)
 
     def __init__(self, **kwargs: Any):
         self._notice_count = 0
@@ -193,7 +244,7 @@ class GuardedWidget(anywidget.AnyWidget):
         """Check and carry out one intent; show a refusal inside the widget instead of raising."""
         try:
             self.dispatch(check_intent(raw, self.INTENTS))
-        except (IllegalAction, IntentError, RuleError, RecordError) as error:
+        except self.REFUSALS as error:
             self.say(str(error), "error")
         except Exception as error:  # a bug must not reach the learner as a traceback
             log.exception("colorlab widget error")
@@ -212,9 +263,14 @@ class GameWidget(GuardedWidget):
     :meth:`undo` and :meth:`load`, and those mark the game too. `folder` is where
     the notebook's :meth:`save` writes when given no path (by default the folder the
     notebook runs in); Save on the page is a download to the learner's device.
+
+    With `seat` (instead of a record) the widget sits at a shared table: the
+    record is the table's, `you` is the seat's number, and the page keeps in step
+    with the other seats (see the module's notes).
     """
 
     title = "Game"
+    WATCHABLE = False  # can it draw a table for a watcher, who has no seat (the room's view)?
 
     view = traitlets.Dict().tag(sync=True)
 
@@ -225,18 +281,31 @@ class GameWidget(GuardedWidget):
         "save": {},
         "load": {"text": str},
         "new_game": {},
+        "sync": {},
     }
 
-    def __init__(self, record: GameRecord, *, undo: bool = True, loading: bool = True,
-                 folder: str | Path | None = None, **kwargs: Any):
+    def __init__(self, record: GameRecord | None = None, *, seat: Seat | None = None, undo: bool = True,
+                 loading: bool = True, folder: str | Path | None = None, **kwargs: Any):
+        if seat is not None and seat.seat is None and not self.WATCHABLE:
+            raise ValueError(f"{self.title} draws a seat's own view: join the table to sit at it")
         super().__init__(**kwargs)
-        self.allows_undo, self.allows_loading = bool(undo), bool(loading)
+        self.seat = seat
+        self.you = YOU if seat is None else seat.seat
+        self.allows_undo, self.allows_loading = bool(undo) and seat is None, bool(loading) and seat is None
         self.folder = Path.cwd() if folder is None else Path(folder)
         self.cursor: int | None = None
+        self.seen: int | None = None
         self.assets = self.static_assets()
-        self.record = record
-        self._states = list(record.states())
         self._editors: list = []
+        if seat is None:
+            self.record = record
+            self._states = list(record.states())
+        else:
+            self.REFUSALS = self.REFUSALS + table_refusals()
+            self.record, self._states = None, []
+            self._seating: dict = {}
+            self._trouble: str | None = None
+            self.catch_up()
 
     # --- what the game supplies ------------------------------------------------------------
 
@@ -279,6 +348,7 @@ class GameWidget(GuardedWidget):
 
     def apply_rules(self, rules: RulesBase, changed: set[str]) -> str:
         """Use new rules: live ones in the running game, the others in a new game."""
+        self._refuse_at_table("rules")
         live = type(rules).live_fields()
         if changed <= live and not self.state.over:
             self.play(ChangeRules({name: getattr(rules, name) for name in sorted(changed)}))
@@ -311,7 +381,11 @@ class GameWidget(GuardedWidget):
         return self._states[-1]
 
     def play(self, action: Any) -> Any:
-        """Apply an action through the game's model and keep it in the record."""
+        """Apply an action through the game's model and keep it in the record (at a table: the table's)."""
+        if self.seat is not None:
+            self.seat.play(action, seen=self.seen)
+            self.catch_up()
+            return self.state
         spec = self.record.spec
         new_state = spec.play(self.state, action)
         self.record = self.record.then(action)
@@ -320,6 +394,7 @@ class GameWidget(GuardedWidget):
 
     def set_record(self, record: GameRecord) -> None:
         """Replace the game by this record (replayed), and show its latest state."""
+        self._refuse_at_table("load")
         self._states = list(record.states())
         self.record = record
         self.cursor = None
@@ -332,6 +407,9 @@ class GameWidget(GuardedWidget):
         view["history"] = {"step": len(self._states) - 1 if self.cursor is None else self.cursor,
                            "length": len(self._states) - 1, "live": self.cursor is None}
         view["practice"] = {"undo": self.allows_undo, "loading": self.allows_loading, "note": self.practice_note()}
+        if self.seat is not None:
+            self._seating = self.seat.view()["seating"]
+            view["seating"] = self._seating
         self.view = view
 
     def practice_note(self) -> str:
@@ -348,8 +426,21 @@ class GameWidget(GuardedWidget):
             getattr(self, f"_{kind}")(intent)
         elif self.cursor is not None:
             raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
-        else:
+        elif self.seat is None:
             self.handle(intent)
+        else:
+            self.seen = intent.get("seen", self.view.get("seating", {}).get("step"))
+            try:
+                self.handle(intent)
+            finally:
+                self.seen = None
+
+    def act(self, raw: Any) -> None:
+        """Check and carry out one intent; a table's sync refreshes the page only when the table changed."""
+        if self.seat is not None and isinstance(raw, dict) and raw.get("type") == "sync":
+            self.sync(raw)
+        else:
+            super().act(raw)
 
     def after_intent(self) -> None:
         self.refresh()
@@ -363,18 +454,25 @@ class GameWidget(GuardedWidget):
     def _live(self, intent: dict) -> None:
         self.cursor = None
 
+    def _sync(self, intent: dict) -> None:
+        if self.seat is None:
+            raise IllegalAction("this game is not played at a table: there is nothing to keep in step with")
+
     def _undo(self, intent: dict) -> None:
+        self._refuse_at_table("undo")
         if not self.allows_undo:
             raise IllegalAction("undo is switched off for this game")
         self.undo()
 
     def _save(self, intent: dict) -> None:
+        self._refuse_at_table("save")
         # A one-off message to the page that asked, not a trait: the file holds the seed and so the deck order.
         name = download_name(self.record.game)
         self.send({"type": "download", "name": name, "number": next(DOWNLOAD_NUMBERS), "text": self.record.to_json()})
         self.say(f"Saved the game as {name} in your downloads.")
 
     def _load(self, intent: dict) -> None:
+        self._refuse_at_table("load")
         if not self.allows_loading:
             raise IllegalAction("loading a saved game is switched off for this game")
         self.load_text(intent["text"])
@@ -382,6 +480,7 @@ class GameWidget(GuardedWidget):
                  "It counts as a practice game.")
 
     def _new_game(self, intent: dict) -> None:
+        self._refuse_at_table("new_game")
         self.set_record(self.fresh_record())
         self.say("A new game has started.")
 
@@ -389,6 +488,7 @@ class GameWidget(GuardedWidget):
 
     def undo(self) -> None:
         """Take back your last move (and the bots' replies after it); the game becomes a practice game."""
+        self._refuse_at_table("undo")
         steps = self.undo_steps()
         if steps <= 0:
             raise IllegalAction("there is nothing of yours to undo")
@@ -400,6 +500,7 @@ class GameWidget(GuardedWidget):
 
         An existing file is replaced only with ``overwrite=True``.
         """
+        self._refuse_at_table("save")
         if path is None:
             return self.record.save_new(self.folder)
         self.record.save(path, overwrite)
@@ -414,10 +515,59 @@ class GameWidget(GuardedWidget):
         """Load a saved game from the text of its JSON file (it is marked as loaded)."""
         self.set_record(self._checked(GameRecord.from_json(text)).loaded())
 
+    # --- at a shared table ------------------------------------------------------------------
+
+    def catch_up(self) -> bool:
+        """Read what happened at the table since this widget last looked: has the table moved on?"""
+        replay = self.seat.catch_up()
+        if replay.steps == len(self._states) - 1:
+            return False
+        self.record, self._states = replay.record, list(replay.states)
+        self.table_moved()
+        return True
+
+    def table_moved(self) -> None:
+        """React to new actions at the table (each game may)."""
+
+    def sync(self, raw: dict) -> None:
+        """The page's tick at a table: catch up, and send a new view only when something it shows changed."""
+        try:
+            check_intent(raw, {"sync": {}})
+            moved = self.catch_up()
+            seating = self.seat.view()["seating"]
+        except Exception as error:  # the store may be unreachable for a while: say so once, the page tries again
+            trouble = str(error) if isinstance(error, self.REFUSALS) else table_trouble(error)
+            if self.notice.get("text") != trouble:
+                self.say(trouble, "error")
+            self._trouble = trouble
+            return
+        if self._trouble is not None and self.notice.get("text") == self._trouble:
+            self.say("")
+        self._trouble = None
+        if moved or seating != self._seating:
+            self.refresh()
+
+    def seat_names(self) -> list[str]:
+        """What is each seat called: "You" for this widget's own, the table's names for the others?"""
+        names = list(self._seating["names"]) if self._seating else self.seat.names()
+        if self.you is not None:
+            names[self.you] = "You"
+        return names
+
+    def _refuse_at_table(self, what: str) -> None:
+        if self.seat is not None:
+            raise IllegalAction(NOT_AT_A_TABLE[what])
+
     def _checked(self, record: GameRecord) -> GameRecord:
         if record.game != self.record.game:
             raise RecordError(f"that file holds a {record.game} game, not {self.record.game}")
         return record
+
+
+def table_refusals() -> tuple[type[Exception], ...]:
+    """Which errors of a shared table are refusals a learner reads (beyond illegal actions)?"""
+    from colorlab.tables import TableError
+    return (TableError,)
 
 
 def default_palette_css() -> str:
@@ -435,6 +585,12 @@ def widget_css(*paths: Path) -> str:
     return "\n".join(parts)
 
 
+def check_table_game(seat: Seat, game: str) -> None:
+    """Refuse a seat at another game's table."""
+    if seat.game != game:
+        raise ValueError(f"seat {seat.seat} of table {seat.code} plays {seat.game}, not {game}")
+
+
 def widget_esm(path: Path) -> str:
     """The shared JS helpers followed by a game's own ES module, as one text."""
     return (STATIC / "base.js").read_text(encoding="utf-8") + "\n" + path.read_text(encoding="utf-8")
@@ -444,24 +600,37 @@ class BotTable(GameWidget):
     """A game widget where the learner sits at seat 0 and bots of one kind fill the other seats.
 
     Each game says which bot may move now (:meth:`bot_seat`); the page asks for
-    one bot move at a time, so that every move can be seen.
+    one bot move at a time, so that every move can be seen. At a shared table
+    (``seat=``) the rules, the seed and the bots are the table's: its bots move by
+    themselves, and the learner sits in the seat given.
     """
 
     game = ""
     BOTS: dict[str, type] = {}
 
-    def __init__(self, rules: RulesBase, bot: str, seed: int | None = None, **kwargs: Any):
+    def __init__(self, rules: RulesBase | None, bot: str, seed: int | None = None, *, seat: Seat | None = None,
+                 **kwargs: Any):
         if bot not in self.BOTS:
             raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(self.BOTS)}")
         self.bot_kind = bot
-        seed = random.randrange(2**31) if seed is None else seed
-        super().__init__(GameRecord(self.game, rules, seed), **kwargs)
+        if seat is None:
+            seed = random.randrange(2**31) if seed is None else seed
+            super().__init__(GameRecord(self.game, rules, seed), **kwargs)
+        else:
+            check_table_game(seat, self.game)
+            super().__init__(seat=seat, **kwargs)
         self._make_bots()
         self.refresh()
 
     def speakers(self, state: Any) -> list[str]:
-        """How do messages name the players ("You", "Bot 1", ...)?"""
+        """How do messages name the players ("You", "Bot 1", ... or, at a table, the names of its seats)?"""
+        if self.seat is not None:
+            return self.seat_names()
         return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
+
+    def said(self, text: str, state: Any) -> str:
+        """A model's text with the players' names instead of their seats."""
+        return with_seat_names(text, self.speakers(state), self.you)
 
     def bot_seat(self, state: Any) -> int | None:
         """Which bot should move now, if any? (Each game says.)"""
@@ -473,17 +642,21 @@ class BotTable(GameWidget):
 
     def bot_move(self) -> None:
         """Let one bot make its next move."""
+        self._refuse_at_table("bot")
         seat = self.bot_seat(self.state)
         if seat is not None:
             self.play(self.bot_action(self.state, seat))
 
     def finish_bots(self) -> None:
         """Let the bots move until the learner must act (or the game is over)."""
-        while self.bot_seat(self.state) is not None:
+        while self.seat is None and self.bot_seat(self.state) is not None:
             self.bot_move()
         self.refresh()
 
     def _make_bots(self) -> None:
+        if self.seat is not None:
+            self.bots = {}
+            return
         seed, players = self.record.seed, self.record.rules.players
         self.bots = {seat: self.BOTS[self.bot_kind](seed=seed * 7 + seat) for seat in range(1, players)}
 

@@ -211,7 +211,7 @@ function render({ model, el }) {
     const [reason, points, verdict] = v.final;
     return h("div", {class: "colorfox-final", "data-testid": "final"},
       h("strong", {}, reason), h("p", {"data-testid": "final-scores"}, points), h("strong", {}, verdict),
-      v.rematch_due.length ? h("button", {"data-key": "rematch", "data-action": "rematch",
+      v.rematch_due.length && !v.seating ? h("button", {"data-key": "rematch", "data-action": "rematch",
                                           onclick: () => send({type: "new_game"})}, "Play once more") : null);
   }
 

@@ -49,11 +49,14 @@ function symbol(text) {
 
 // Send an intent to Python; a counter shared by every view on the page makes each intent a fresh
 // value (Python clears the intent once handled, and a trait set to its current value would not sync).
+// At a shared table every intent says which step of the table the page showed (seen), so that a move
+// chosen before another seat's move arrived is refused as stale rather than played.
 let intentsSent = 0;
 function makeSender(model) {
   return (intent) => {
     intentsSent += 1;
-    model.set("intent", {...intent, seq: intentsSent});
+    const seating = model.get("view")?.seating;
+    model.set("intent", {...intent, seq: intentsSent, ...(seating ? {seen: seating.step} : {})});
     model.save_changes();
   };
 }
@@ -86,9 +89,11 @@ function paletteSwitch(model, assets) {
   return h("label", {class: "colorlab-palette"}, "Palette ", select);
 }
 
+// At a shared table there is no Save (the table's record holds the seed), no loading and no new game.
 function historyBar(view, send, extra = []) {
   const {step, length, live} = view.history;
   const {undo, loading, note} = view.practice;
+  const solo = !view.seating;
   const go = (to) => send({type: "history", step: Math.max(0, Math.min(length, to))});
   const button = (key, label, title, onclick, disabled = false) =>
     h("button", {"data-key": key, "data-action": key, title, "aria-label": title, onclick, disabled}, label);
@@ -99,9 +104,9 @@ function historyBar(view, send, extra = []) {
     button("forward", symbol("▶"), "Step forward", () => go(step + 1), live),
     button("latest", "»", "Back to the game", () => send({type: "live"}), live),
     undo ? button("undo", "↶ Undo", "Undo my last move", () => send({type: "undo"}), !live) : null,
-    button("save", "Save", "Save the game to a file on this device", () => send({type: "save"})),
+    solo ? button("save", "Save", "Save the game to a file on this device", () => send({type: "save"})) : null,
     loading ? loadPicker(send) : null,
-    button("new", "New game", "Start a new game with the same rules", () => send({type: "new_game"})),
+    solo ? button("new", "New game", "Start a new game with the same rules", () => send({type: "new_game"})) : null,
     ...extra);
   if (note) bar.append(h("p", {class: "colorlab-practice", "data-testid": "practice"}, note));
   return bar;
@@ -136,12 +141,14 @@ function keepKeyboard(root) {
   root.addEventListener("keydown", (event) => event.stopPropagation());
 }
 
-// Lay out a widget: its root (carrying the palette, keeping the keyboard), a body to redraw, and the notice line.
+// Lay out a widget: its root (carrying the palette, keeping the keyboard), the seating line of a shared table,
+// a body to redraw, and the notice line.
 function mountTable(el, model, game, extra = {}) {
   const root = h("div", {class: `colorlab ${game}`, "data-palette": model.get("palette"), ...extra});
+  const seating = h("div", {class: "colorlab-seating", "data-testid": "seating", hidden: true});
   const body = h("div");
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
+  root.append(seating, body, notice);
   keepKeyboard(root);
   el.append(root);
   return {root, body, notice};
@@ -162,19 +169,68 @@ function download(message) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// Redraw on every new view or palette, show Python's notices and take its downloads; return what stops listening.
+// Who sits at a shared table, and what the table waits for: one line above the game (nothing when playing alone).
+function seatingLine(node, seating) {
+  node.hidden = !seating;
+  if (!seating) return;
+  const waiting = seating.closed ? "This table is closed: nothing more can be played at it."
+    : seating.free_seats ? `Waiting for ${seating.free_seats} more player${seating.free_seats > 1 ? "s" : ""} to sit down.`
+    : "";
+  node.replaceChildren(
+    h("span", {}, `Table ${seating.code}`),
+    h("span", {}, seating.seat === null ? "watching" : `you play as ${seating.name}`),
+    waiting ? h("strong", {"data-testid": "table-state"}, waiting) : null);
+}
+
+// Ask Python about four times a second whether the shared table has moved on (it sends a new view only when it
+// has). One clock per widget however many times the page shows it; none while the page is hidden, after the
+// table closed, or while the last ask is still unanswered (Python clears the intent once it has handled it).
+const SYNC_MS = 250;
+const SYNC_PATIENCE_MS = 3000;
+const tableClocks = new Map();
+function keepInStep(model) {
+  let clock = tableClocks.get(model);
+  if (!clock) {
+    const send = makeSender(model);
+    clock = {views: 0, asked: 0};
+    const answered = () => { if (model.get("intent") === null) clock.asked = 0; };
+    const tick = () => {
+      const seating = model.get("view")?.seating;
+      const waiting = clock.asked && performance.now() - clock.asked < SYNC_PATIENCE_MS;
+      if (!seating || seating.closed || document.hidden || waiting) return;
+      clock.asked = performance.now();
+      send({type: "sync"});
+    };
+    model.on("change:intent", answered);
+    clock.timer = setInterval(tick, SYNC_MS);
+    clock.stop = () => { clearInterval(clock.timer); model.off("change:intent", answered); };
+    tableClocks.set(model, clock);
+  }
+  clock.views += 1;
+  return () => {
+    clock.views -= 1;
+    if (clock.views === 0) { clock.stop(); tableClocks.delete(model); }
+  };
+}
+
+// Redraw on every new view or palette, show Python's notices and take its downloads; at a shared table, keep in
+// step with it; return what stops listening.
 function listen(model, draw, notice) {
   const showNotice = () => drawNotice(notice, model.get("notice"));
-  model.on("change:view", draw);
+  const seating = notice.parentElement.querySelector(":scope > .colorlab-seating");
+  const drawAll = () => { seatingLine(seating, model.get("view")?.seating); draw(); };
+  model.on("change:view", drawAll);
   model.on("change:notice", showNotice);
   model.on("change:palette", draw);
   model.on("msg:custom", download);
-  draw();
+  drawAll();
   showNotice();
+  const stopSync = model.get("view")?.seating ? keepInStep(model) : () => {};
   return () => {
-    model.off("change:view", draw);
+    model.off("change:view", drawAll);
     model.off("change:notice", showNotice);
     model.off("change:palette", draw);
     model.off("msg:custom", download);
+    stopSync();
   };
 }
