@@ -16,6 +16,12 @@ Skipping ahead never ends a round: nobody may give up on a task that can be
 solved. When only your cards can solve a revealed task, the page greys out
 "Skip ahead" (every hand lies face up, so saying so tells nothing hidden) and
 a skip is refused.
+
+At a shared table (``ColorFormGame(seat=seat)``) the table's clock decides, not
+the kernel's: STOP! sends your solution at once as a call, stamped by the table;
+the page shows who has called (not what) while the table settles the calls of
+the same moment. There is no Start, no Skip ahead and no kernel clock at a
+table; the junior variant is played turn by turn.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS
@@ -36,18 +43,28 @@ from colorlab.rules import GameOver, IllegalAction
 from colorlab.widgets.base import (
     GameWidget,
     IntentError,
+    check_table_game,
     palette_assets,
     widget_css,
     widget_esm,
+    with_seat_names,
 )
-from colorlab.widgets.words import with_names
+from colorlab.widgets.words import YOU
+
+if TYPE_CHECKING:
+    from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-YOU = 0
 LAPSE_GRACE = 2.0  # seconds past the showing time before a STOP with no solution shown is dropped
 ONLY_YOUR_CARDS = "Only your cards can solve a task now: look again, or ask for a hint (h)."
 PRESS_START = "Press Start first: the clock of this round has not started yet."
 NO_TASK_FOR_YOU = "No revealed task can be solved with your cards right now."
+AT_A_TABLE = {
+    "start": "At a table there is no Start: the table's clock runs by itself.",
+    "stop": "At a table, STOP! sends your solution at once: choose a task and put your cards first.",
+    "skip": "At a table nobody skips ahead: the round goes on until someone calls STOP.",
+}
+CALL_IS_IN = "STOP! Your call is in: the table settles it with every other call of the same moment."
 TURN_WORDS = ("Not turned", "Turned a quarter to the right", "Turned half way round", "Turned a quarter to the left")
 
 
@@ -87,7 +104,7 @@ def turn_cycles(rotation: int, mirrored: bool) -> str:
 
 
 class ColorFormGame(GameWidget):
-    """Play Col-Or-Form against 1 to 3 bots (or more, up to 5), seeing what seat 0 may see."""
+    """Play Col-Or-Form against 1 to 3 bots (or more, up to 5) or at a shared table, seeing what your seat may see."""
 
     title = "Col-Or-Form"
     _esm = widget_esm(STATIC / "view.js")
@@ -106,17 +123,20 @@ class ColorFormGame(GameWidget):
 
     def __init__(self, rules: Rules | None = None, bots: int = 2, level: str = "medium",
                  seed: int | None = None, bots_wait: bool = False,
-                 clock: Callable[[], float] = time.monotonic, **kwargs):
-        rules = rules or Rules(players=bots + 1)
+                 clock: Callable[[], float] = time.monotonic, *, seat: Seat | None = None, **kwargs):
         if level not in ReactionBot.levels:
             raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(ReactionBot.levels)}")
         self.level, self.bots_wait, self.clock = level, bots_wait, clock
-        self.phase, self.plans, self.hint = 0, {}, None
+        self.phase, self.plans, self.hint, self.bots = 0, {}, None, {}
         self.started_round: int | None = None
         self._no_task_notice = None
         self.phase_began, self.stop_called = clock(), None
-        seed = random.randrange(2**31) if seed is None else seed
-        super().__init__(GameRecord("colorform", rules, seed), **kwargs)
+        if seat is not None:
+            check_table_game(seat, "colorform")
+            super().__init__(seat=seat, **kwargs)
+        else:
+            seed = random.randrange(2**31) if seed is None else seed
+            super().__init__(GameRecord("colorform", rules or Rules(players=bots + 1), seed), **kwargs)
         self._make_bots()
         self._begin_phase()
         self.refresh()
@@ -129,9 +149,9 @@ class ColorFormGame(GameWidget):
                 "turns": {f"{k},{int(m)}": turn_words(k, m) for k in range(4) for m in (0, 1)}}
 
     def snapshot(self, state) -> dict:
-        view = observation(state, YOU)
+        view = observation(state, self.you)
         names = self.names(state)
-        view["events"] = [with_names(text, names) for text in view["events"]]
+        view["events"] = [with_seat_names(text, names, self.you) for text in view["events"]]
         live = self.cursor is None
         view.update(
             names=names,
@@ -143,18 +163,20 @@ class ColorFormGame(GameWidget):
             rules=state.rules.to_dict(),
             changed_rules=sorted(state.rules.differences()),
             hint=self.hint if live else None,
-            only_you_can_solve=live and only_you_can_solve(state),
+            only_you_can_solve=live and self.has_clock() and only_you_can_solve(state, self.you),
             final_ranking=[f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]],
         )
         return view
 
     def names(self, state: State) -> list[str]:
-        """How does the table name the players ("You", "Bot 1 (medium)", ...)?"""
+        """How does the table name the players ("You", "Bot 1 (medium)", ... or, at a table, its seats' names)?"""
+        if self.seat is not None:
+            return self.seat_names()
         return ["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)]
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show a message inside the widget, naming the players rather than their seats."""
-        super().say(with_names(text, self.names(self.state)) if text else text, kind)
+        super().say(with_seat_names(text, self.names(self.state), self.you) if text else text, kind)
 
     def still_picture(self) -> str:
         return table_svg(self.snapshot(self.state), self.palette)
@@ -191,8 +213,8 @@ class ColorFormGame(GameWidget):
         return placements
 
     def has_clock(self) -> bool:
-        """Does this table run on the kernel's clock now (not calm, not junior, not over)?"""
-        return not (self.bots_wait or self.state.junior or self.state.over)
+        """Does this table run on the kernel's clock now (not calm, not junior, not over, not a shared table)?"""
+        return not (self.bots_wait or self.seat is not None or self.state.junior or self.state.over)
 
     def waits_for_start(self) -> bool:
         """Is the table waiting for you to press Start before this round's clock runs?"""
@@ -201,6 +223,7 @@ class ColorFormGame(GameWidget):
     def start(self) -> None:
         """Press Start: the clock of this round starts now, and the bots begin to look."""
         self._check_playing()
+        self._not_at_a_table("start")
         if self.state.over:
             raise GameOver(f"the game is over ({self.state.end_reason})")
         if not self.has_clock():
@@ -222,6 +245,7 @@ class ColorFormGame(GameWidget):
     def call_stop(self) -> None:
         """Call STOP: the kernel notes the moment, and you have ``seconds_to_show`` to show a solution."""
         self._check_playing()
+        self._not_at_a_table("stop")
         if self.state.junior:
             raise IllegalAction("in junior there is no STOP: solve your task card or pass")
         if self.stop_called is not None:
@@ -238,16 +262,20 @@ class ColorFormGame(GameWidget):
         state = self.state
         self._check_playing()
         if state.junior:
-            self.play(Claim(YOU, task, rotation, placements or {}, mirrored))
+            self.play(Claim(self.you, task, rotation, placements or {}, mirrored))
             self._bots_take_turns()
             self._begin_phase()
+            return
+        if self.seat is not None:
+            self.play(Claim(self.you, task, rotation, placements or {}, mirrored))
+            self.say(CALL_IS_IN)
             return
         self._check_started()
         now, pending = self.clock(), self.stop_called is not None
         called = self.stop_called if pending else now
         self.stop_called = None  # a claim ends your STOP, whether or not the rules accept it
         moment = 0.0 if self.bots_wait else called - self.phase_began
-        mine = Claim(YOU, task, rotation, placements or {}, mirrored, round(moment, 3), round(now - called, 3))
+        mine = Claim(self.you, task, rotation, placements or {}, mirrored, round(moment, 3), round(now - called, 3))
         play(state, mine)  # an illegal claim is refused here, before any bot may call STOP
         if not pending and self._bots_call_if_due():
             self._report("Too late: a bot called STOP first. ")
@@ -297,6 +325,7 @@ class ColorFormGame(GameWidget):
     def skip(self) -> None:
         """Jump to the bots' next STOP; refused when only your cards can solve a task."""
         self._check_playing()
+        self._not_at_a_table("skip")
         if self.state.over:
             raise GameOver(f"the game is over ({self.state.end_reason})")
         if self.state.junior:
@@ -304,7 +333,7 @@ class ColorFormGame(GameWidget):
         if self.stop_called is not None:
             raise IllegalAction("you called STOP: show your solution first")
         self._check_started()
-        if only_you_can_solve(self.state):
+        if only_you_can_solve(self.state, self.you):
             raise IllegalAction(ONLY_YOUR_CARDS)
         self.play(Stop(self._same_moment(list(self.plans.values()))))
         self._begin_phase()
@@ -313,7 +342,7 @@ class ColorFormGame(GameWidget):
     def pass_turn(self) -> None:
         """Junior: put your task card under your pile; the bots then take their turns."""
         self._check_playing()
-        self.play(Pass(YOU))
+        self.play(Pass(self.you))
         self._bots_take_turns()
         self._begin_phase()
 
@@ -321,7 +350,7 @@ class ColorFormGame(GameWidget):
         """Find one solution for you, with the reason each figure fits."""
         self._check_playing()
         state = self.state
-        options = [(s, t) for t in state.revealed_tasks() for s in solve(state.tops, state.hands[YOU], t, state.rules)[:1]]
+        options = [(s, t) for t in state.revealed_tasks() for s in solve(state.tops, state.hands[self.you], t, state.rules)[:1]]
         if not options:
             self.hint = None
             self.say(NO_TASK_FOR_YOU)
@@ -340,7 +369,19 @@ class ColorFormGame(GameWidget):
         if self.cursor is not None:
             raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
 
+    def _not_at_a_table(self, what: str) -> None:
+        if self.seat is not None:
+            raise IllegalAction(AT_A_TABLE[what])
+
+    def table_moved(self) -> None:
+        """Another seat's move, or the table's STOP: a new situation, and (once shown) how a STOP went."""
+        self._begin_phase()
+        if self.view and self.record.actions and isinstance(self.record.actions[-1], Stop):
+            self._report()
+
     def _make_bots(self) -> None:
+        if self.seat is not None:
+            return
         seed = self.record.seed
         self.bots = {seat: ReactionBot(self.level, seed=seed * 7 + seat)
                      for seat in range(1, self.record.rules.players)}
@@ -371,28 +412,28 @@ class ColorFormGame(GameWidget):
                 self.plans[seat] = call
 
     def _bots_take_turns(self) -> None:
-        while self.state.junior and not self.state.over and self.state.active != YOU:
+        while self.seat is None and self.state.junior and not self.state.over and self.state.active != self.you:
             seat = self.state.active
             self.play(self.bots[seat].act(self.state, seat) or Pass(seat))
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):
-            if _is_yours(action):
+            if _is_yours(action, self.you):
                 return back
         return 0
 
 
-def only_you_can_solve(state: State) -> bool:
-    """Is the base round going on only because seat 0's cards can solve a task (no bot's can)?"""
+def only_you_can_solve(state: State, you: int = YOU) -> bool:
+    """Is the base round going on only because your cards can solve a task (no bot's can)?"""
     if state.over or state.junior:
         return False
-    return not any(can_solve(state, seat) for seat in range(state.players) if seat != YOU)
+    return not any(can_solve(state, seat) for seat in range(state.players) if seat != you)
 
 
-def _is_yours(action) -> bool:
+def _is_yours(action, you: int = YOU) -> bool:
     """Was this action (at least partly) the learner's?"""
     if isinstance(action, Stop):
-        return any(claim.player == YOU for claim in action.claims)
+        return any(claim.player == you for claim in action.claims)
     if isinstance(action, (Claim, Pass)):
-        return action.player == YOU
+        return action.player == you
     return isinstance(action, ChangeRules)

@@ -1,7 +1,8 @@
 // The Col-Or-Form table. It draws the view Python sends and reports what the learner does.
 // The kernel keeps the clock: the page asks it to start a round ("start"), pokes it ("tick") while
 // the bots' clock runs, says when you call STOP and sends your solution. The seconds shown here are
-// for the eye only.
+// for the eye only. At a shared table the table's clock decides: STOP! sends the solution at once, as a call,
+// and the page shows who has called while the table settles the calls; there is no Start and no Skip.
 
 const TICK_MS = 250;
 // "Show solution" sits beside STOP!, never under the pointer; for the s key, which does both, a
@@ -20,6 +21,8 @@ function render({ model, el }) {
   const elapsed = () => (performance.now() - ui.phaseStart) / 1000;
   const rules = () => view().rules;
   const showing = () => Boolean(view().stopped);
+  const atTable = () => Boolean(view().seating);
+  const iCalled = () => atTable() && view().seating.called.includes(view().you);
 
   function onView() {
     if (view().phase !== ui.phase) newPhase();
@@ -48,7 +51,7 @@ function render({ model, el }) {
       // still shows STOP! with the layout.
       return [header(v),
               h("div", {class: "colorform-table"},
-                h("div", {class: "colorform-play"}, layoutGrid(v), handRow(v), controls(v)), taskPanel(v)),
+                h("div", {class: "colorform-play"}, layoutGrid(v), handRow(v), controls(v), callsLine(v)), taskPanel(v)),
               hintBox(v), v.over ? finalRanking(v) : null, scoreboard(v), eventList(v), historyBar(v, send)];
     });
   }
@@ -158,9 +161,14 @@ function render({ model, el }) {
       junior
         ? h("button", {class: "colorform-stop", "data-key": "solve", "data-action": "solve",
                        disabled: !live || !myTurn || ui.task === null, onclick: claim}, "Solve")
-        : h("button", {class: "colorform-stop", "data-key": "stop", "data-action": "stop",
-                       disabled: !live || waiting || showing() || ui.task === null, onclick: callStop,
-                       "aria-label": showing() ? "STOP called" : "Call STOP"}, showing() ? "STOP called" : "STOP!"),
+        : atTable()
+          ? h("button", {class: "colorform-stop", "data-key": "stop", "data-action": "stop",
+                         disabled: !live || iCalled() || ui.task === null, onclick: claim,
+                         "aria-label": iCalled() ? "STOP called" : "Call STOP and show my solution"},
+              iCalled() ? "STOP called" : "STOP!")
+          : h("button", {class: "colorform-stop", "data-key": "stop", "data-action": "stop",
+                         disabled: !live || waiting || showing() || ui.task === null, onclick: callStop,
+                         "aria-label": showing() ? "STOP called" : "Call STOP"}, showing() ? "STOP called" : "STOP!"),
       showing()
         ? h("button", {class: "colorform-show", "data-key": "show", "data-action": "show", disabled: !live, onclick: show},
             "Show solution", h("span", {class: "colorform-countdown", "data-testid": "countdown"}, ""))
@@ -170,13 +178,22 @@ function render({ model, el }) {
       h("button", {"data-key": "hint", "data-action": "hint", disabled: !live, onclick: () => send({type: "hint"})}, "Hint"),
       junior
         ? h("button", {"data-key": "pass", "data-action": "pass", disabled: !live || !myTurn, onclick: () => send({type: "pass"})}, "Pass")
-        : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || waiting || showing() || v.only_you_can_solve,
+        : atTable() ? null : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || waiting || showing() || v.only_you_can_solve,
                        title: "Let the bots make their next move",
                        onclick: () => send({type: "skip"})}, "Skip ahead"),
       !junior && live && v.only_you_can_solve
         ? h("span", {class: "colorform-only-you", "data-testid": "only-you"},
             "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
         : null);
+  }
+
+  // At a shared table: who has called STOP (never what), while the table settles the calls of the same moment.
+  function callsLine(v) {
+    const called = atTable() ? v.seating.called : [];
+    if (!called.length) return null;
+    return h("p", {class: "colorform-calls", "data-testid": "calls"},
+      h("strong", {}, `STOP called by ${called.map((seat) => v.names[seat]).join(", ")}.`),
+      " The table is settling the calls of the same moment…");
   }
 
   function hintBox(v) {
@@ -255,6 +272,7 @@ function render({ model, el }) {
   // The s key both calls STOP and shows the solution: a quick second press is taken for a double press.
   function stopOrShowByKey() {
     if (view().variant === "junior") show();
+    else if (atTable()) { if (!iCalled() && ui.task !== null) claim(); }
     else if (!showing()) callStop();
     else if (performance.now() - ui.stopAsked >= SHOW_GUARD_MS) show();
   }
