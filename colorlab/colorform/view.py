@@ -163,7 +163,7 @@ class ColorFormGame(GameWidget):
             rules=state.rules.to_dict(),
             changed_rules=sorted(state.rules.differences()),
             hint=self.hint if live else None,
-            only_you_can_solve=live and self.has_clock() and only_you_can_solve(state, self.you),
+            only_you_can_solve=live and self.seat is None and only_you_can_solve(state, self.you),
             final_ranking=[f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]],
         )
         return view
