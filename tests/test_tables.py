@@ -1,0 +1,768 @@
+"""Shared tables in one process, against a real SQLite file and a real PostgreSQL server.
+
+The contract's surface (codes, seats, tokens, names), every refusal of a move, bots that move
+by themselves, the table's clock for Col-Or-Form's STOP calls, the teacher's side, and the
+schema's version. Races between processes are tested elsewhere.
+"""
+
+import dataclasses
+import json
+import math
+import random
+import sqlite3
+import string
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import sqlalchemy
+
+from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab.colorform.model import Stop
+from colorlab.record import GameRecord, game_spec
+from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
+from colorlab.tables import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
+                             TableStore, UnknownTable, WaitingForPlayers, WrongToken, table_game)
+
+LOOK_ALIKES = set("0O1IL2Z5S8B")
+
+# One table per game with a bot in its last seat; the other seats are learners.
+TABLES = {
+    "colorfox": (colorfox.Rules(players=3), {2: "GreedyBot"}),
+    "colorium": (colorium.Rules(players=3), {2: "GreedyBot"}),
+    "colourbrain": (colourbrain.Rules(teams=3), {2: "QuizBot"}),
+    "colorform": (colorform.Rules(variant="junior", players=3, tasks_per_player=4), {2: "ReactionBot"}),
+}
+# A learner who plays random legal moves: the game's own simplest bot, seeded by the test.
+LEARNERS = {"colorfox": "RandomBot", "colorium": "RandomBot", "colourbrain": "QuizBot (easy)",
+            "colorform": "ReactionBot (hard)"}
+
+
+def backend(url: str) -> str:
+    return sqlalchemy.make_url(url).get_backend_name()
+
+
+@pytest.fixture
+def store(store_url):
+    """A fresh store on the test's database."""
+    opened = TableStore(store_url)
+    yield opened
+    opened.engine.dispose()
+
+
+@pytest.fixture
+def other_url(store_url, tmp_path, request):
+    """A second fresh database of the same kind as `store_url`."""
+    if backend(store_url) == "sqlite":
+        yield f"sqlite:///{tmp_path / 'other.db'}"
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)
+
+
+def seated(store, game, seed=7, names=("Ada", "Bo", "Cy", "Di")):
+    """A table of `game` from TABLES with every learner's seat taken: (code, seats)."""
+    rules, bots = TABLES[game]
+    code = store.create(game, rules, seed=seed, bots=bots)
+    players = getattr(rules, "players", None) or rules.teams
+    return code, [store.join(code, seat=number, name=names[number]) for number in range(players)
+                  if number not in bots]
+
+
+def two_learners(store, game="colorfox", seed=3, **rules):
+    """A two-seat table of learners only: (code, first seat, second seat)."""
+    code = store.create(game, game_spec(game).rules_type(**rules), seed=seed)
+    return code, store.join(code, seat=0, name="Ada"), store.join(code, seat=1, name="Bo")
+
+
+def database_text(store) -> str:
+    """Every value in every colorlab table of the store, as one text."""
+    with store.engine.connect() as connection:
+        names = [name for name in sqlalchemy.inspect(connection).get_table_names() if name.startswith("colorlab_")]
+        rows = [row for name in names for row in connection.execute(sqlalchemy.text(f"SELECT * FROM {name}"))]
+    return "\n".join(" ".join(map(str, row)) for row in rows)
+
+
+def unchanged(store, code):
+    """What must not change when a move is refused: the record, the steps, the waiting calls."""
+    return store.record(code), store.table_row(code).steps, store.calls(code)
+
+
+def play_to_the_end(seats, seed, limit=5000):
+    """Play random legal moves for the learners' seats until the game is over; the bots move by themselves."""
+    game = seats[0].game
+    table = table_game(game)
+    learners = {seat.seat: table.make_bot(LEARNERS[game], seed * 100 + seat.seat) for seat in seats}
+    by_number = {seat.seat: seat for seat in seats}
+    for _ in range(limit):
+        state = seats[0].state()
+        if state.over:
+            return state
+        waiting = [number for number in table.waiting_for(state) if number in learners]
+        assert waiting, f"the game waits for {table.waiting_for(state)}, who are bots that did not move"
+        number = waiting[0]
+        by_number[number].play(learners[number].act(state, number), seen=by_number[number].step)
+    raise AssertionError(f"no end after {limit} moves")
+
+
+# --- 1. the contract's surface -----------------------------------------------------------------
+
+def test_a_store_opens_from_a_path_a_sqlite_url_and_a_postgresql_url(tmp_path, postgres_server):
+    path = tmp_path / "class.db"
+    url = postgres_server.new_database()
+    plain = "postgresql://" + url.split("://", 1)[1]
+    stores = [TableStore(path), TableStore(str(path)), TableStore(f"sqlite:///{path}"), TableStore(url),
+              TableStore(plain)]
+    code = stores[0].create("colorfox", colorfox.Rules(players=2), seed=1)
+    pg_code = stores[3].create("colorium", colorium.Rules(players=1), seed=1)
+    assert [entry["code"] for entry in stores[2].tables()] == [code]
+    assert [entry["code"] for entry in stores[4].tables()] == [pg_code]
+    assert [store.postgresql for store in stores] == [False, False, False, True, True]
+    for store in stores:
+        store.engine.dispose()
+    postgres_server.drop_database(url)
+
+
+def test_a_store_url_of_another_database_kind_is_a_table_error():
+    with pytest.raises(TableError, match="mysql"):
+        TableStore("mysql://teacher@localhost/class")
+
+
+def test_a_folder_that_does_not_exist_is_a_table_error(tmp_path):
+    with pytest.raises(TableError, match="cannot open"):
+        TableStore(tmp_path / "no such folder" / "class.db")
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_create_gives_a_short_code_without_look_alike_letters_for_every_game(store, game):
+    rules, bots = TABLES[game]
+    codes = [store.create(game, rules, bots=bots) for _ in range(12)]
+    assert len(set(codes)) == len(codes)
+    for code in codes:
+        assert 4 <= len(code) <= 6 and code.isalnum() and code == code.upper()
+        assert not set(code) & LOOK_ALIKES, code
+    assert {entry["game"] for entry in store.tables()} == {game}
+    assert {entry["code"] for entry in store.tables()} == set(codes)
+
+
+def test_create_with_default_rules_and_seed_opens_a_table(store):
+    code = store.create("colourbrain")
+    record = store.record(code)
+    assert record.rules == colourbrain.Rules() and 0 <= record.seed < 2**63 and record.actions == ()
+
+
+@pytest.mark.parametrize("game, rules, bots, words", [
+    ("chess", None, None, "chess"),
+    ("", None, None, "''"),
+    ("colorfox", colorium.Rules(), None, "colorfox.Rules"),
+    ("colorfox", colorfox.Rules(players=2), {1: "DeepBlue"}, "DeepBlue"),
+    ("colorfox", colorfox.Rules(players=2), {1: "QuizBot"}, "GreedyBot"),
+    ("colorfox", colorfox.Rules(players=2), {2: "GreedyBot"}, "seat 2"),
+    ("colorfox", colorfox.Rules(players=2), {-1: "GreedyBot"}, "seat -1"),
+    ("colorfox", colorfox.Rules(players=2), {True: "GreedyBot"}, "seat True"),
+])
+def test_a_table_that_cannot_exist_is_refused_with_the_reason(store, game, rules, bots, words):
+    with pytest.raises(TableError) as refusal:
+        store.create(game, rules, seed=1, bots=bots)
+    assert words in str(refusal.value)
+    assert store.tables() == []
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True, "7"])
+def test_a_seed_that_is_not_a_whole_number_in_range_is_refused(store, seed):
+    with pytest.raises(TableError, match="seed"):
+        store.create("colorfox", seed=seed)
+    assert store.tables() == []
+
+
+def test_tokens_are_long_random_and_only_their_hash_is_stored(store):
+    code = store.create("colourbrain", colourbrain.Rules(teams=4), seed=1)
+    tokens = [store.join(code, name=f"Team {number}").token for number in range(4)]
+    tokens += [store.join(store.create("colorfox", seed=2), name="Ada").token for _ in range(12)]
+    assert len(set(tokens)) == len(tokens)
+    alphabet = set(string.ascii_letters + string.digits + "-_")
+    for token in tokens:
+        assert set(token) <= alphabet
+        assert len(token) * math.log2(len(alphabet)) >= 128  # at least 128 bits can fit
+    # every position takes many values across tokens: the characters are not fixed or drawn from a few
+    for position in range(22):
+        assert len(Counter(token[position] for token in tokens)) >= 5
+    stored = database_text(store)
+    assert not [token for token in tokens if token in stored]
+
+
+def test_rejoin_opens_the_same_seat_from_another_kernel(store, store_url):
+    code = store.create("colorfox", colorfox.Rules(players=3), seed=1, bots={2: "GreedyBot"})
+    ada = store.join(code, seat=0, name="Ada")
+    bo = store.join(code, name="Bo")
+    later = TableStore(store_url)
+    again = later.rejoin(f" {code.lower()} ", ada.token)
+    assert (again.code, again.seat, again.name, again.token) == (code, 0, "Ada", ada.token)
+    assert later.rejoin(code, bo.token).seat == 1
+    action = colorfox.legal_actions(again.state())[0]
+    again.play(action)
+    assert store.record(code).actions[0] == action
+    later.engine.dispose()
+
+
+@pytest.mark.parametrize("token", ["", "x", "not the key", None, 12])
+def test_rejoin_with_a_wrong_token_is_refused(store, token):
+    code, ada, _ = two_learners(store)
+    with pytest.raises(WrongToken):
+        store.rejoin(code, token)
+    with pytest.raises(WrongToken):
+        store.rejoin(code, ada.token[:-1])
+
+
+def test_a_token_opens_only_its_own_table(store):
+    first, ada, _ = two_learners(store)
+    second = store.create("colorfox", seed=4)
+    with pytest.raises(WrongToken):
+        store.rejoin(second, ada.token)
+
+
+def test_join_takes_the_first_free_seat_and_refuses_taken_bot_and_missing_seats(store):
+    code = store.create("colorfox", colorfox.Rules(players=3), seed=1, bots={0: "GreedyBot"})
+    assert store.join(code, name="Ada").seat == 1
+    with pytest.raises(SeatTaken, match="Ada"):
+        store.join(code, seat=1, name="Bo")
+    with pytest.raises(SeatTaken, match="bot"):
+        store.join(code, seat=0, name="Bo")
+    for seat in (3, -1, "1", True):
+        with pytest.raises(SeatTaken):
+            store.join(code, seat=seat, name="Bo")
+    assert store.join(code, name="Bo").seat == 2
+    with pytest.raises(SeatTaken, match="full"):
+        store.join(code, name="Cy")
+    assert store.seat_names(code) == ["GreedyBot", "Ada", "Bo"]
+
+
+@pytest.mark.parametrize("code", ["", "ZZZZZ", "AAAAAA", "A-C-D", None, 12345, "ACDEF; DROP TABLE colorlab_seats"])
+def test_an_unknown_code_is_refused(store, code):
+    store.create("colorfox", seed=1)
+    with pytest.raises(UnknownTable):
+        store.join(code, name="Ada")
+    with pytest.raises(UnknownTable):
+        store.rejoin(code, "token")
+    with pytest.raises(UnknownTable):
+        store.record(code)
+    assert isinstance(UnknownTable("x"), TableError)
+
+
+def test_a_code_typed_in_lower_case_with_spaces_is_accepted(store):
+    code = store.create("colorium", colorium.Rules(players=2), seed=1)
+    seat = store.join(f"  {code.lower()}\t", name="Ada")
+    assert seat.code == code
+    assert store.watch(code.lower()).code == code
+    assert store.record(f" {code} ") == store.record(code)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 31, "Ada\x07", "Ada\x1b[31m", "Ada\u200b", "Ada\x00", None, 7])
+def test_names_that_are_empty_too_long_or_hold_control_characters_are_refused(store, name):
+    code = store.create("colorfox", seed=1)
+    with pytest.raises(TableError, match="name"):
+        store.join(code, name=name)
+    assert store.seat_names(code) == [None, None]
+
+
+def test_names_are_kept_tidy(store):
+    code = store.create("colourbrain", colourbrain.Rules(teams=3), seed=1)
+    names = [store.join(code, name=typed).name for typed in ("  Ada ", "Bo\tand\nCy", "Élodie 李")]
+    assert names == ["Ada", "Bo and Cy", "Élodie 李"]
+    assert store.seat_names(code) == names
+    assert store.join(store.create("colorfox", seed=1), name="x" * 30).name == "x" * 30
+
+
+# --- 2. every refusal of a move changes nothing ------------------------------------------------
+
+def test_an_illegal_action_raises_the_games_own_error_and_changes_nothing(store):
+    code, ada, _ = two_learners(store)
+    state = ada.state()
+    foreign = next(card for hand in state.hands[1:] for card in hand)
+    before = unchanged(store, code)
+    with pytest.raises(colorfox.model.CardNotInHand):
+        ada.play(colorfox.Place(0, foreign.number, 1, 0))
+    assert unchanged(store, code) == before
+    assert ada.state() == state
+
+
+def test_acting_for_another_seat_is_refused(store):
+    code, ada, bo = two_learners(store)
+    before = unchanged(store, code)
+    with pytest.raises(NotYourSeat, match="seat 0"):
+        bo.play(colorfox.legal_actions(bo.state())[0])
+    assert unchanged(store, code) == before
+
+
+def test_moving_out_of_turn_raises_the_games_not_your_turn(store):
+    code, ada, bo = two_learners(store)
+    spot = colorfox.model.legal_spots(bo.state(), 1)
+    action = colorfox.Place(1, *spot[0]) if spot else colorfox.Pass(1)
+    before = unchanged(store, code)
+    with pytest.raises(NotYourTurn):
+        bo.play(action)
+    assert unchanged(store, code) == before
+
+
+@pytest.mark.parametrize("game, change", [("colorfox", {"half_turn": True}), ("colorform", {"stop_window": 1.0}),
+                                          ("colourbrain", {"copier_back": True}), ("colorium", {"five_points": 3})])
+def test_a_rule_change_at_a_table_is_refused(store, game, change):
+    code, ada, _ = two_learners(store, game)
+    before = unchanged(store, code)
+    with pytest.raises(IllegalAction, match="rules"):
+        ada.play(ChangeRules(change))
+    assert unchanged(store, code) == before
+
+
+def test_a_closed_table_refuses_moves_and_new_players(store):
+    code, ada, _ = two_learners(store)
+    open_code = store.create("colorfox", seed=1)
+    store.close(code)
+    store.close(open_code)
+    before = unchanged(store, code)
+    with pytest.raises(TableClosed):
+        ada.play(colorfox.legal_actions(ada.state())[0])
+    with pytest.raises(TableClosed):
+        store.join(open_code, name="Cy")
+    assert unchanged(store, code) == before
+    assert isinstance(TableClosed("x"), IllegalAction) and isinstance(TableClosed("x"), TableError)
+
+
+def test_no_move_before_every_seat_is_taken(store):
+    code = store.create("colorfox", colorfox.Rules(players=3), seed=1, bots={2: "GreedyBot"})
+    ada = store.join(code, seat=0, name="Ada")
+    with pytest.raises(WaitingForPlayers):
+        ada.play(colorfox.legal_actions(ada.state())[0])
+    assert store.table_row(code).steps == 0
+    assert ada.view()["seating"]["free_seats"] == 1 and not ada.view()["seating"]["started"]
+    store.join(code, seat=1, name="Bo")
+    ada.play(colorfox.legal_actions(ada.state())[0])
+    assert store.table_row(code).steps >= 1
+
+
+@pytest.mark.parametrize("forge", ["wrong", "other seat's", "watcher's"])
+def test_a_forged_seat_is_refused(store, forge):
+    code, ada, bo = two_learners(store)
+    token = {"wrong": "x" * 43, "other seat's": bo.token, "watcher's": ""}[forge]
+    forged = Seat(store, code, 0, "Ada", token)
+    before = unchanged(store, code)
+    with pytest.raises(WrongToken):
+        forged.play(colorfox.legal_actions(ada.state())[0])
+    watcher = store.watch(code)
+    with pytest.raises(NotYourSeat):
+        watcher.play(colorfox.legal_actions(ada.state())[0])
+    watcher.seat = 0
+    with pytest.raises(WrongToken):
+        watcher.play(colorfox.legal_actions(ada.state())[0])
+    assert unchanged(store, code) == before
+
+
+def test_a_move_chosen_before_the_table_moved_on_is_stale(store):
+    code, ada, bo = two_learners(store, "colorium", seed=2, players=2)
+    looked = ada.step
+    first = colorium.agents.legal_picks(ada.state(), 0)[0]
+    ada.play(first, seen=looked)
+    assert ada.step == looked + 1
+    # snake order 0, 1, 1, 0: Ada looked at the pool before Bo took two dice
+    old = ada.step
+    for _ in range(2):
+        bo.play(colorium.agents.legal_picks(bo.state(), 1)[0], seen=bo.step)
+    before = unchanged(store, code)
+    with pytest.raises(StaleMove, match="look again"):
+        ada.play(colorium.agents.legal_picks(ada.state(), 0)[0], seen=old)
+    for seen in (-1, ada.step + 1, True, "3"):
+        with pytest.raises(StaleMove):
+            ada.play(colorium.agents.legal_picks(ada.state(), 0)[0], seen=seen)
+    assert unchanged(store, code) == before
+    ada.play(colorium.agents.legal_picks(ada.state(), 0)[0], seen=ada.step)
+
+
+def test_colourbrain_teams_answer_at_once_so_another_teams_answer_is_not_stale(store):
+    code = store.create("colourbrain", colourbrain.Rules(teams=3), seed=5)
+    teams = [store.join(code, name=name) for name in ("Reds", "Blues", "Greens")]
+    looked = [team.step for team in teams]
+    question = teams[0].state().question
+    for team in teams[:2]:
+        team.play(colourbrain.Answer(team.seat, question.answer), seen=looked[team.seat])
+    assert store.table_row(code).steps == 2
+    teams[2].play(colourbrain.Answer(2, question.answer), seen=looked[2])
+    assert teams[0].state().asked == 1
+    # the question has moved on: an answer chosen for the old one is stale
+    before = unchanged(store, code)
+    with pytest.raises(StaleMove):
+        teams[0].play(colourbrain.Answer(0, question.answer), seen=looked[0])
+    assert unchanged(store, code) == before
+
+
+def test_a_team_answers_only_once_per_question(store):
+    code = store.create("colourbrain", colourbrain.Rules(teams=3), seed=5)
+    reds = store.join(code, name="Reds")
+    store.join(code, name="Blues")
+    store.join(code, name="Greens")
+    question = reds.state().question
+    reds.play(colourbrain.Answer(0, question.answer))
+    before = unchanged(store, code)
+    with pytest.raises(NotYourTurn):
+        reds.play(colourbrain.Answer(0, question.answer))
+    assert unchanged(store, code) == before
+
+
+# --- 3. bots -------------------------------------------------------------------------------------
+
+def test_bots_move_as_soon_as_anyone_touches_the_table(store):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=1, bots={0: "GreedyBot"})
+    bo = store.join(code, seat=1, name="Bo")
+    assert store.table_row(code).steps == 0  # nobody has looked yet
+    view = bo.view()
+    assert view["seating"]["step"] >= 1 and view["to_move"] == 1
+    assert store.record(code).actions[0].player == 0
+    assert store.tables()[0]["actions"] == view["seating"]["step"]
+
+
+def test_a_table_of_bots_plays_to_the_end_when_watched(store):
+    code = store.create("colorium", colorium.Rules(players=2), seed=4, bots={0: "GreedyBot", 1: "RandomBot"})
+    view = store.watch(code).view()
+    assert view["over"] and view["seating"]["started"]
+    record = store.record(code)
+    record.check()
+    assert store.tables()[0]["over"] and store.tables()[0]["scores"] == colorium.scores(record.final_state())
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_learners_and_bots_play_a_whole_game_whose_record_replays_to_the_table(store, game):
+    code, seats = seated(store, game, seed=11)
+    final = play_to_the_end(seats, seed=11)
+    record = store.record(code)
+    record.check()
+    assert record.final_state() == final
+    bots = set(TABLES[game][1])
+    spec, table = game_spec(game), table_game(game)
+    assert {table.seat_of(action) for action in record.actions} & bots, "the bots never moved"
+    entry = store.tables()[0]
+    assert entry["over"] and entry["actions"] == len(record.actions) and entry["scores"] == table.scores(final)
+    assert GameRecord.from_json(record.to_json()) == record
+    assert spec.name == game
+
+
+def test_a_whole_base_colorform_game_of_stop_calls_replays_to_the_table(store):
+    code, ada, bo = two_learners(store, "colorform", seed=12, stop_window=0.0)
+    solver = colorform.ReactionBot("hard")
+    for _ in range(3000):
+        state = ada.state()
+        if state.over:
+            break
+        called = {call.seat for call in store.calls(code)}
+        ready = [(seat, claim) for seat in (ada, bo) if seat.seat not in called
+                 and (claim := solver.act(state, seat.seat)) is not None]
+        if ready:
+            ready[0][0].play(ready[0][1], seen=ready[0][0].step)
+    record = store.record(code)
+    record.check()
+    assert record.final_state() == ada.state() and ada.state().over
+    stops = [action for action in record.actions if isinstance(action, Stop)]
+    assert len(stops) == len(record.actions) > 3
+    assert {claim.player for stop in stops for claim in stop.claims} == {0, 1}
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_bots_moves_are_the_same_in_every_store(store, store_url, other_url, game):
+    records = []
+    for url in (store_url, other_url):
+        opened = TableStore(url)
+        code, seats = seated(opened, game, seed=23)
+        play_to_the_end(seats, seed=5)
+        records.append(opened.record(code))
+        opened.engine.dispose()
+    assert records[0] == records[1]
+    bots = TABLES[game][1]
+    assert any(table_game(game).seat_of(action) in bots for action in records[0].actions)
+
+
+def test_two_kernels_touching_a_bot_table_write_its_moves_once(store, store_url):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=8, bots={0: "GreedyBot"})
+    bo = store.join(code, seat=1, name="Bo")
+    other = TableStore(store_url)
+    watched = other.watch(code).view()
+    mine = bo.view()
+    assert mine["seating"]["step"] == watched["seating"]["step"] == 1
+    assert len(store.record(code).actions) == 1
+    other.engine.dispose()
+
+
+# --- 4. the table's clock (Col-Or-Form's STOP calls) --------------------------------------------
+
+WINDOW = 0.4
+
+
+def clock(store) -> float:
+    """The table's clock: the server's for PostgreSQL, this machine's for a SQLite file."""
+    with store.engine.connect() as connection:
+        if store.postgresql:
+            return float(connection.execute(sqlalchemy.text("SELECT EXTRACT(EPOCH FROM clock_timestamp())")).scalar())
+    return time.time()
+
+
+def racing_table(store, window=WINDOW):
+    """A base Col-Or-Form table where both learners can solve a different task: (code, seats, claims)."""
+    rules = colorform.Rules(players=2, stop_window=window, rotations=False)
+    solver = colorform.ReactionBot("hard")
+    for seed in range(200):
+        state = colorform.new_game(rules, seed)
+        claims = [solver.act(state, seat) for seat in range(2)]
+        if all(claims) and claims[0].task != claims[1].task:
+            code = store.create("colorform", rules, seed=seed)
+            return code, [store.join(code, seat=seat, name=f"P{seat}") for seat in range(2)], claims
+    raise AssertionError("no deal where both players can solve a different task")
+
+
+def since(store, code) -> float:
+    with store.engine.connect() as connection:
+        return connection.execute(sqlalchemy.text("SELECT since FROM colorlab_tables WHERE code = :code"),
+                                  {"code": code}).scalar_one()
+
+
+def test_calls_within_the_window_are_settled_together_and_stamped_by_the_tables_clock(store):
+    code, seats, claims = racing_table(store)
+    start = since(store, code)
+    stamps = []
+    for seat, claim, sent in zip(seats, claims, (999.0, 0.0)):
+        before = clock(store)
+        seat.play(dataclasses.replace(claim, time=sent))
+        stamps.append((before - start, clock(store) - start))
+        time.sleep(WINDOW / 4)
+    assert store.table_row(code).steps == 0
+    assert seats[1].view()["seating"]["called"] == [0, 1]
+    time.sleep(WINDOW)
+    seats[0].view()
+    stop = store.record(code).actions[-1]
+    assert isinstance(stop, Stop) and [claim.player for claim in stop.claims] == [0, 1]
+    for claim, (earliest, latest) in zip(stop.claims, stamps):
+        assert earliest - 0.002 <= claim.time <= latest + 0.002
+    assert stop.claims[1].time - stop.claims[0].time <= WINDOW
+    assert [dataclasses.replace(claim, time=0.0) for claim in stop.claims] == [
+        dataclasses.replace(claim, time=0.0) for claim in claims]
+
+
+def test_nothing_is_settled_before_the_window_closes(store):
+    code, seats, claims = racing_table(store, window=1.0)
+    seats[0].play(claims[0])
+    called = time.monotonic()
+    while time.monotonic() - called < 0.7:
+        view = seats[1].view()
+        assert view["seating"]["step"] == 0 and view["seating"]["called"] == [0]
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert seats[1].view()["seating"]["step"] == 1
+    assert store.calls(code) == []
+
+
+def test_a_call_after_the_window_is_not_in_the_first_stop(store):
+    code, seats, claims = racing_table(store)
+    seats[0].play(claims[0])
+    time.sleep(WINDOW + 0.2)
+    try:
+        seats[1].play(claims[1])
+    except IllegalAction:
+        pass  # the first STOP changed the table, and the late claim no longer applies
+    record = store.record(code)
+    first = record.actions[0]
+    assert isinstance(first, Stop) and [claim.player for claim in first.claims] == [0]
+    assert first.claims[0].time < WINDOW
+    assert all(claim.player == 1 for action in record.actions[1:] for claim in action.claims)
+
+
+def test_a_second_call_from_the_same_seat_waits_for_the_first(store):
+    code, seats, claims = racing_table(store, window=1.0)
+    seats[0].play(claims[0])
+    with pytest.raises(AlreadyCalled):
+        seats[0].play(claims[0])
+    with pytest.raises(NotYourSeat):
+        seats[0].play(claims[1])
+    assert [call.seat for call in store.calls(code)] == [0]
+
+
+def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
+    rules = colorform.Rules(players=2, stop_window=0.0, rotations=False)
+    table = table_game("colorform")
+    from colorlab.tables import bot_seed
+    planned = None
+    for seed in range(200):
+        bot = table.make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0))
+        claim = bot.act(colorform.new_game(rules, seed), 1)
+        if claim is not None and claim.time < 1.5:
+            planned = seed, claim
+            break
+    assert planned, "no deal where the bot sees a solution quickly"
+    seed, claim = planned
+    code = store.create("colorform", rules, seed=seed, bots={1: "ReactionBot (hard)"})
+    ada = store.join(code, seat=0, name="Ada")
+    start = since(store, code)
+    assert ada.view()["seating"]["step"] == 0
+    while clock(store) - start < claim.time + 0.05:
+        time.sleep(0.05)
+    ada.view()
+    stop = store.record(code).actions[0]
+    assert stop == Stop((claim,))
+
+
+# --- 6. the teacher's side -----------------------------------------------------------------------
+
+def test_tables_lists_every_table_with_its_seats_actions_and_scores(store):
+    fox, ada, bo = two_learners(store)
+    ada.play(colorfox.legal_actions(ada.state())[0])
+    quiz = store.create("colourbrain", colourbrain.Rules(teams=3), seed=2, bots={1: "QuizBot (hard)"})
+    store.join(quiz, seat=0, name="Reds")
+    done = store.create("colorium", colorium.Rules(players=2), seed=4, bots={0: "RandomBot", 1: "RandomBot"})
+    store.watch(done).view()
+    listed = {entry["code"]: entry for entry in store.tables()}
+    assert set(listed) == {fox, quiz, done}
+    assert [entry["code"] for entry in store.tables()] == [fox, quiz, done]  # oldest first
+    assert listed[fox]["game"] == "colorfox" and listed[fox]["actions"] == len(store.record(fox).actions) >= 1
+    assert [(seat["name"], seat["human"], seat["free"]) for seat in listed[fox]["seats"]] == [
+        ("Ada", True, False), ("Bo", True, False)]
+    assert [(seat["name"], seat["bot"], seat["human"], seat["free"]) for seat in listed[quiz]["seats"]] == [
+        ("Reds", None, True, False), ("QuizBot (hard)", "QuizBot (hard)", False, False), (None, None, True, True)]
+    assert not listed[quiz]["started"] and listed[quiz]["actions"] == 0 and not listed[quiz]["over"]
+    assert listed[done]["over"] and not listed[fox]["over"]
+    for code, entry in listed.items():
+        final = store.record(code).final_state()
+        assert entry["scores"] == table_game(entry["game"]).scores(final)
+    json.dumps(store.tables())
+
+
+def test_the_record_replays_to_the_tables_state(store):
+    code, seats = seated(store, "colorfox", seed=3)
+    for _ in range(12):
+        state = seats[0].state()
+        mover = [seat for seat in seats if seat.seat in table_game("colorfox").waiting_for(state)]
+        if mover:
+            mover[0].play(colorfox.legal_actions(state)[-1])
+    record = store.record(code)
+    record.check()
+    assert record.final_state() == seats[1].state()
+    assert record.game == "colorfox" and record.seed == 3 and record.rules == TABLES["colorfox"][0]
+    assert not record.practice
+
+
+def test_closing_keeps_the_record_and_stops_the_bots(store):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=1, bots={0: "GreedyBot"})
+    store.join(code, seat=1, name="Bo")
+    store.close(code)
+    store.close(code)  # closing twice is harmless
+    assert store.watch(code).view()["seating"]["closed"]
+    assert store.table_row(code).steps == 0
+    assert store.tables()[0]["closed"]
+    assert store.record(code).actions == ()
+    with pytest.raises(UnknownTable):
+        store.close("QQQQQ")
+
+
+def test_records_and_export_write_one_file_per_table_that_loads_back_equal(store, tmp_path):
+    codes = [seated(store, game, seed=number)[0] for number, game in enumerate(sorted(TABLES))]
+    for code in codes:
+        store.watch(code).view()
+    finished = store.create("colorfox", colorfox.Rules(players=2), seed=9, bots={0: "GreedyBot", 1: "SetBuilder"})
+    store.watch(finished).view()
+    codes.append(finished)
+    records = store.records()
+    assert records == [store.record(code) for code in codes]
+    paths = store.export(tmp_path / "lab")
+    assert len(paths) == len(set(paths)) == len(codes)
+    assert sorted(path.name for path in (tmp_path / "lab").iterdir()) == sorted(path.name for path in paths)
+    for path, code in zip(paths, codes):
+        assert code in path.name
+        loaded = GameRecord.load(path)
+        assert loaded == store.record(code) and len(loaded.actions) == len(store.record(code).actions)
+    assert store.export(tmp_path / "lab") == paths  # exporting again replaces the same files
+
+
+# --- 7. the schema -------------------------------------------------------------------------------
+
+def run_sql(url: str, *statements: str) -> None:
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as connection:
+        for statement in statements:
+            connection.execute(sqlalchemy.text(statement))
+    engine.dispose()
+
+
+def table_names(url: str) -> set[str]:
+    engine = sqlalchemy.create_engine(url)
+    names = set(sqlalchemy.inspect(engine).get_table_names())
+    engine.dispose()
+    return names
+
+
+def test_a_new_store_creates_its_schema_on_first_use(store_url):
+    assert table_names(store_url) == set()
+    TableStore(store_url).engine.dispose()
+    assert {"colorlab_store", "colorlab_tables", "colorlab_seats", "colorlab_actions"} <= table_names(store_url)
+    second = TableStore(store_url)  # opening again finds the schema and keeps it
+    assert second.tables() == []
+    second.engine.dispose()
+
+
+@pytest.mark.parametrize("version, words", [("2", "newer"), ("0", "older")])
+def test_a_store_of_another_schema_version_is_refused_naming_both(store_url, version, words):
+    TableStore(store_url).engine.dispose()
+    run_sql(store_url, f"UPDATE colorlab_store SET value = '{version}' WHERE key = 'schema'")
+    with pytest.raises(TableError) as refusal:
+        TableStore(store_url)
+    message = str(refusal.value)
+    assert words in message and f"schema {version}" in message and "schema 1" in message
+
+
+@pytest.mark.parametrize("damage", ["no store table", "no version row", "unreadable version"])
+def test_a_database_with_colorlab_tables_but_no_version_is_refused_and_left_untouched(store_url, damage):
+    TableStore(store_url).engine.dispose()
+    statement = {"no store table": "DROP TABLE colorlab_store",
+                 "no version row": "DELETE FROM colorlab_store",
+                 "unreadable version": "UPDATE colorlab_store SET value = 'one' WHERE key = 'schema'"}[damage]
+    run_sql(store_url, statement)
+    names = table_names(store_url)
+    with pytest.raises(TableError, match="version"):
+        TableStore(store_url)
+    assert table_names(store_url) == names
+
+
+def test_a_database_of_something_else_gets_the_schema_beside_its_own_tables(store_url):
+    run_sql(store_url, "CREATE TABLE marks (pupil VARCHAR(20), mark INTEGER)", "INSERT INTO marks VALUES ('Ada', 9)")
+    opened = TableStore(store_url)
+    assert opened.tables() == []
+    opened.engine.dispose()
+    assert "marks" in table_names(store_url)
+
+
+@pytest.mark.parametrize("garbage", [b"\x00\x01garbage" * 400, b"name,score\nAda,9\n", b"SQLite format 3\x00" + b"\xff" * 200])
+def test_a_file_that_is_not_a_database_is_a_table_error_and_is_left_as_it_was(tmp_path, garbage):
+    path = tmp_path / "class.db"
+    path.write_bytes(garbage)
+    with pytest.raises(TableError, match="cannot open the table store"):
+        TableStore(path)
+    assert path.read_bytes() == garbage
+    assert sorted(Path(tmp_path).iterdir()) == [path]
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path):
+    path = tmp_path / "class.db"
+    TableStore(path).engine.dispose()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_states_replayed_by_a_new_store_match_the_first_stores(store, store_url):
+    code, seats = seated(store, "colourbrain", seed=31)
+    rng = random.Random(0)
+    for _ in range(9):
+        state = seats[0].state()
+        for seat in seats:
+            if seat.seat in table_game("colourbrain").waiting_for(state):
+                seat.play(table_game("colourbrain").make_bot("QuizBot (easy)", rng.randrange(99)).act(state, seat.seat))
+                break
+    later = TableStore(store_url)
+    assert later.watch(code).view() == store.watch(code).view()
+    assert later.record(code) == store.record(code)
+    later.engine.dispose()
