@@ -131,6 +131,12 @@ def test_a_store_url_of_another_database_kind_is_a_table_error():
         TableStore("mysql://teacher@localhost/class")
 
 
+def test_a_postgresql_database_that_does_not_exist_is_a_table_error(postgres_server):
+    url = postgres_server.url("no_such_class")
+    with pytest.raises(TableError, match="no_such_class"):
+        TableStore(url)
+
+
 def test_a_folder_that_does_not_exist_is_a_table_error(tmp_path):
     with pytest.raises(TableError, match="cannot open"):
         TableStore(tmp_path / "no such folder" / "class.db")
@@ -208,13 +214,25 @@ def test_rejoin_opens_the_same_seat_from_another_kernel(store, store_url):
     later.engine.dispose()
 
 
-@pytest.mark.parametrize("token", ["", "x", "not the key", None, 12])
+@pytest.mark.parametrize("token", ["", "x", "not the key", None, 12, "\ud800 a broken character"])
 def test_rejoin_with_a_wrong_token_is_refused(store, token):
     code, ada, _ = two_learners(store)
     with pytest.raises(WrongToken):
         store.rejoin(code, token)
     with pytest.raises(WrongToken):
         store.rejoin(code, ada.token[:-1])
+
+
+def test_a_seat_and_a_store_never_show_their_secrets(store_url):
+    url = store_url
+    if backend(url) == "postgresql":
+        url = url.replace("tester@", "tester:hush-hush@")
+    opened = TableStore(url)
+    code = opened.create("colorfox", seed=1)
+    ada = opened.join(code, name="Ada")
+    assert ada.token not in repr(ada) and ada.token not in str(ada)
+    assert "hush-hush" not in repr(opened)
+    opened.engine.dispose()
 
 
 def test_a_token_opens_only_its_own_table(store):
@@ -307,6 +325,16 @@ def test_moving_out_of_turn_raises_the_games_not_your_turn(store):
     assert unchanged(store, code) == before
 
 
+def test_a_learner_cannot_send_a_stop_with_times_of_its_own(store):
+    code, seats, claims = racing_table(store)
+    before = unchanged(store, code)
+    with pytest.raises(NotYourSeat):
+        seats[0].play(Stop((claims[0],)))
+    with pytest.raises(NotYourSeat):
+        seats[0].play(Stop((claims[0], dataclasses.replace(claims[1], time=0.1))))
+    assert unchanged(store, code) == before
+
+
 @pytest.mark.parametrize("game, change", [("colorfox", {"half_turn": True}), ("colorform", {"stop_window": 1.0}),
                                           ("colourbrain", {"copier_back": True}), ("colorium", {"five_points": 3})])
 def test_a_rule_change_at_a_table_is_refused(store, game, change):
@@ -343,10 +371,10 @@ def test_no_move_before_every_seat_is_taken(store):
     assert store.table_row(code).steps >= 1
 
 
-@pytest.mark.parametrize("forge", ["wrong", "other seat's", "watcher's"])
+@pytest.mark.parametrize("forge", ["wrong", "other seat's", "watcher's", "no", "a number as"])
 def test_a_forged_seat_is_refused(store, forge):
     code, ada, bo = two_learners(store)
-    token = {"wrong": "x" * 43, "other seat's": bo.token, "watcher's": ""}[forge]
+    token = {"wrong": "x" * 43, "other seat's": bo.token, "watcher's": "", "no": None, "a number as": 7}[forge]
     forged = Seat(store, code, 0, "Ada", token)
     before = unchanged(store, code)
     with pytest.raises(WrongToken):
@@ -645,6 +673,27 @@ def test_the_record_replays_to_the_tables_state(store):
     assert record.final_state() == seats[1].state()
     assert record.game == "colorfox" and record.seed == 3 and record.rules == TABLES["colorfox"][0]
     assert not record.practice
+
+
+def test_the_teacher_sees_moves_made_in_other_kernels(store, store_url):
+    code, ada, bo = two_learners(store)
+    teacher = TableStore(store_url)
+    assert teacher.record(code).actions == () and len(teacher.records()[0].actions) == 0
+    ada.play(colorfox.legal_actions(ada.state())[0])
+    assert teacher.tables()[0]["actions"] == 1
+    assert len(teacher.record(code).actions) == 1
+    assert teacher.records() == [store.record(code)]
+    teacher.engine.dispose()
+
+
+def test_the_teachers_export_holds_moves_made_in_other_kernels(store, store_url, tmp_path):
+    code, ada, bo = two_learners(store)
+    teacher = TableStore(store_url)
+    teacher.export(tmp_path / "before")
+    ada.play(colorfox.legal_actions(ada.state())[0])
+    [path] = teacher.export(tmp_path / "after")
+    assert GameRecord.load(path) == store.record(code) and len(store.record(code).actions) == 1
+    teacher.engine.dispose()
 
 
 def test_closing_keeps_the_record_and_stops_the_bots(store):
