@@ -384,6 +384,8 @@ class GameWidget(GuardedWidget):
         """Apply an action through the game's model and keep it in the record (at a table: the table's)."""
         if self.seat is not None:
             self.seat.play(action, seen=self.seen)
+            if self.notice.get("kind") == "error":  # an earlier refusal no longer holds once a move went through
+                self.say("")
             self.catch_up()
             return self.state
         spec = self.record.spec
@@ -402,13 +404,14 @@ class GameWidget(GuardedWidget):
 
     def refresh(self) -> None:
         """Send the browser the state it should show now."""
+        if self.seat is not None:
+            self._seating = self.seat.view()["seating"]
         shown = self._states[self.cursor] if self.cursor is not None else self.state
         view = self.snapshot(shown)
         view["history"] = {"step": len(self._states) - 1 if self.cursor is None else self.cursor,
                            "length": len(self._states) - 1, "live": self.cursor is None}
         view["practice"] = {"undo": self.allows_undo, "loading": self.allows_loading, "note": self.practice_note()}
         if self.seat is not None:
-            self._seating = self.seat.view()["seating"]
             view["seating"] = self._seating
         self.view = view
 
