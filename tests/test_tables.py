@@ -23,7 +23,8 @@ from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.tables import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
-                             TableStore, UnknownTable, WaitingForPlayers, WrongToken, table_game)
+                             TableStore, UnknownTable, WaitingForPlayers, WrongToken, bot_seed, table_game)
+from colorlab.tables.store import CODE_LENGTH, CODE_LETTERS
 
 LOOK_ALIKES = set("0O1IL2Z5S8B")
 
@@ -150,6 +151,7 @@ def test_create_gives_a_short_code_without_look_alike_letters_for_every_game(sto
     for code in codes:
         assert 4 <= len(code) <= 6 and code.isalnum() and code == code.upper()
         assert not set(code) & LOOK_ALIKES, code
+    assert not set(CODE_LETTERS) & LOOK_ALIKES and len(CODE_LETTERS) ** CODE_LENGTH > 10**6
     assert {entry["game"] for entry in store.tables()} == {game}
     assert {entry["code"] for entry in store.tables()} == set(codes)
 
@@ -296,13 +298,28 @@ def test_names_are_kept_tidy(store):
 
 # --- 2. every refusal of a move changes nothing ------------------------------------------------
 
-def test_an_illegal_action_raises_the_games_own_error_and_changes_nothing(store):
-    code, ada, _ = two_learners(store)
+def illegal(game, state):
+    """An action of seat 0, at its turn, that the game's rules refuse: (action, the game's error)."""
+    if game == "colorfox":
+        foreign = next(card for hand in state.hands[1:] for card in hand)
+        return colorfox.Place(0, foreign.number, 1, 0), colorfox.model.CardNotInHand
+    if game == "colorium":
+        return colorium.Pick(0, len(state.pool)), colorium.model.BadPick
+    if game == "colourbrain":
+        return colourbrain.Answer(0, ("ultraviolet",) * state.question.count), colourbrain.model.BadAnswer
+    hidden = next(number for number in range(1, 31) if number not in {task.number for task in state.revealed_tasks()})
+    return colorform.Claim(0, hidden), colorform.model.TaskNotAvailable
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_an_illegal_action_raises_the_games_own_error_and_changes_nothing(store, game):
+    code, ada, _ = two_learners(store, game)
     state = ada.state()
-    foreign = next(card for hand in state.hands[1:] for card in hand)
+    action, error = illegal(game, state)
     before = unchanged(store, code)
-    with pytest.raises(colorfox.model.CardNotInHand):
-        ada.play(colorfox.Place(0, foreign.number, 1, 0))
+    with pytest.raises(error) as refusal:
+        ada.play(action, seen=ada.step)
+    assert isinstance(refusal.value, IllegalAction) and str(refusal.value)
     assert unchanged(store, code) == before
     assert ada.state() == state
 
@@ -315,10 +332,21 @@ def test_acting_for_another_seat_is_refused(store):
     assert unchanged(store, code) == before
 
 
-def test_moving_out_of_turn_raises_the_games_not_your_turn(store):
-    code, ada, bo = two_learners(store)
-    spot = colorfox.model.legal_spots(bo.state(), 1)
-    action = colorfox.Place(1, *spot[0]) if spot else colorfox.Pass(1)
+def out_of_turn(game, state):
+    """A move of seat 1 that would be fine if it were seat 1's turn."""
+    if game == "colorfox":
+        spot = colorfox.model.legal_spots(state, 1)
+        return colorfox.Place(1, *spot[0]) if spot else colorfox.Pass(1)
+    if game == "colorium":
+        return colorium.agents.legal_picks(state, 1)[0]
+    return colorform.Pass(1)
+
+
+@pytest.mark.parametrize("game, rules", [("colorfox", {}), ("colorium", {"players": 2}),
+                                         ("colorform", {"variant": "junior"})])
+def test_moving_out_of_turn_raises_the_games_not_your_turn(store, game, rules):
+    code, ada, bo = two_learners(store, game, **rules)
+    action = out_of_turn(game, bo.state())
     before = unchanged(store, code)
     with pytest.raises(NotYourTurn):
         bo.play(action)
@@ -369,6 +397,14 @@ def test_no_move_before_every_seat_is_taken(store):
     store.join(code, seat=1, name="Bo")
     ada.play(colorfox.legal_actions(ada.state())[0])
     assert store.table_row(code).steps >= 1
+
+
+def test_bots_wait_until_every_seat_is_taken(store):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=1, bots={0: "GreedyBot"})
+    assert store.watch(code).view()["seating"]["step"] == 0
+    assert store.table_row(code).steps == 0
+    store.join(code, name="Bo")
+    assert store.watch(code).view()["seating"]["step"] == 1
 
 
 @pytest.mark.parametrize("forge", ["wrong", "other seat's", "watcher's", "no", "a number as"])
@@ -615,7 +651,6 @@ def test_a_second_call_from_the_same_seat_waits_for_the_first(store):
 def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
     rules = colorform.Rules(players=2, stop_window=0.0, rotations=False)
     table = table_game("colorform")
-    from colorlab.tables import bot_seed
     planned = None
     for seed in range(200):
         bot = table.make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0))
