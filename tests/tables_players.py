@@ -16,7 +16,9 @@ import os
 import queue
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any
 
 from colorlab.record import game_spec
@@ -33,6 +35,36 @@ class WorkerFailed(AssertionError):
 
 # --- starting workers -----------------------------------------------------------------------
 
+class Workers:
+    """A few spawned processes kept for a test module, so that each race costs no start-up.
+
+    `barrier(n)` gives a barrier the workers can be sent (through the pool's queue), to
+    release n of them at one moment.
+    """
+
+    def __init__(self, processes: int):
+        self.pool = ProcessPoolExecutor(max_workers=processes, mp_context=SPAWN)
+        self.manager = SPAWN.Manager()
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exception) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.manager.shutdown()
+
+    def barrier(self, parties: int):
+        return self.manager.Barrier(parties)
+
+    def run(self, target: Callable, argument_lists: Sequence[tuple], timeout: float = 60.0) -> list:
+        """Run target(*arguments) in a worker per argument list at once; give their results in order."""
+        futures = [self.pool.submit(target, *arguments) for arguments in argument_lists]
+        done, waiting = wait(futures, timeout=timeout)
+        if waiting:
+            raise WorkerFailed(f"{len(waiting)} workers did not answer within {timeout} s")
+        return [future.result() for future in futures]
+
+
 def _report(answers, index: int, target: Callable, arguments: tuple) -> None:
     """Run one worker's target and send back its result or its traceback."""
     try:
@@ -42,7 +74,7 @@ def _report(answers, index: int, target: Callable, arguments: tuple) -> None:
 
 
 def start(target: Callable, argument_lists: Sequence[tuple]) -> tuple[list, Any]:
-    """Start one spawned process per argument list; give the processes and the queue they answer on."""
+    """Start a process of its own per argument list (one a test may kill); give them and the queue they answer on."""
     answers = SPAWN.Queue()
     processes = [SPAWN.Process(target=_report, args=(answers, index, target, tuple(arguments)), daemon=True)
                  for index, arguments in enumerate(argument_lists)]
@@ -52,7 +84,7 @@ def start(target: Callable, argument_lists: Sequence[tuple]) -> tuple[list, Any]
 
 
 def results(processes: list, answers, timeout: float = 60.0) -> list:
-    """Wait for every worker's answer (in the order they were started); fail with a worker's traceback."""
+    """Wait for every started process's answer (in the order they were started); fail with a traceback."""
     deadline = time.monotonic() + timeout
     found: dict[int, Any] = {}
     try:
@@ -74,10 +106,14 @@ def results(processes: list, answers, timeout: float = 60.0) -> list:
     return [found[index] for index in range(len(processes))]
 
 
-def run_in_processes(target: Callable, argument_lists: Sequence[tuple], timeout: float = 60.0) -> list:
-    """Run target(*arguments) in one spawned process per argument list; give their results in order."""
-    processes, answers = start(target, argument_lists)
-    return results(processes, answers, timeout)
+@contextmanager
+def opened(url: str) -> Iterator[TableStore]:
+    """This worker's own store, closed at the end of the job (a pooled worker does many jobs)."""
+    store = TableStore(url)
+    try:
+        yield store
+    finally:
+        store.engine.dispose()
 
 
 # --- checking every action a worker sees ----------------------------------------------------
@@ -150,14 +186,16 @@ def play_seat(url: str, code: str, token: str, seed: int, start_together, timeou
     Before each move the worker catches up and checks every new step's invariants.
     A call (Col-Or-Form's STOP) is sent once per step: the table settles it.
     """
-    store = TableStore(url)
-    seat = store.rejoin(code, token)
-    agent = learner(seat.game, seed)
-    start_together.wait(timeout=30)
+    with opened(url) as store:
+        seat = store.rejoin(code, token)
+        start_together.wait(timeout=30)
+        return _play_to_the_end(seat, learner(seat.game, seed), time.monotonic() + timeout)
+
+
+def _play_to_the_end(seat, agent, deadline: float) -> dict:
     acknowledged, refused, checked, called_at = [], [], 0, None
-    deadline = time.monotonic() + timeout
     while True:
-        assert time.monotonic() < deadline, f"seat {seat.seat} of {seat.game}: the game did not end in {timeout} s"
+        assert time.monotonic() < deadline, f"seat {seat.seat} of {seat.game}: the game did not end in time"
         replay = seat.catch_up()
         checked = check_new_steps(seat.game, replay, checked)
         state, step = replay.state, replay.steps
@@ -183,23 +221,24 @@ def play_seat(url: str, code: str, token: str, seed: int, start_together, timeou
 
 def race_move(url: str, code: str, token: str, action_json: str, seen: int | None, start_together) -> dict:
     """Rejoin a seat, wait for the others at the barrier, then send one move at the same moment as them."""
-    store = TableStore(url)
-    seat = store.rejoin(code, token)
-    action = game_spec(seat.game).action_from_dict(json.loads(action_json))
-    seat.catch_up()
-    start_together.wait(timeout=30)
-    try:
-        seat.play(action, seen=seen)
-    except IllegalAction as refusal:
-        return {"ok": False, "error": type(refusal).__name__, "message": str(refusal)}
-    return {"ok": True}
+    with opened(url) as store:
+        seat = store.rejoin(code, token)
+        action = game_spec(seat.game).action_from_dict(json.loads(action_json))
+        seat.catch_up()
+        start_together.wait(timeout=30)
+        try:
+            seat.play(action, seen=seen)
+        except IllegalAction as refusal:
+            return {"ok": False, "error": type(refusal).__name__, "message": str(refusal)}
+        return {"ok": True}
 
 
 def race_catch_up(url: str, code: str, start_together) -> int:
     """Only look at a table, at the same moment as another process; give the steps seen."""
-    store = TableStore(url)
-    start_together.wait(timeout=30)
-    return store.catch_up(code).steps
+    with opened(url) as store:
+        store.table_row(code)  # connected before the barrier, so that the two looks meet
+        start_together.wait(timeout=30)
+        return store.catch_up(code).steps
 
 
 # --- being killed ---------------------------------------------------------------------------

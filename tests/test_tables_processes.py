@@ -21,8 +21,15 @@ from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.tables import TableStore, table_game
 from tests.test_colourbrain import a_wrong_answer
-from tests.tables_players import (SPAWN, actions_to_json, append_forever, hold_write_lock, play_seat, results,
-                                  run_in_processes, same_but_time, start, timed_move)
+from tests.tables_players import (Workers, actions_to_json, append_forever, hold_write_lock, play_seat, race_move,
+                                  results, same_but_time, start, timed_move)
+
+
+@pytest.fixture(scope="module")
+def workers():
+    """Three spawned processes for the module: one per learner."""
+    with Workers(3) as pool:
+        yield pool
 
 
 def seat_actions(game: str, record: GameRecord, seat: int) -> list[str]:
@@ -44,14 +51,15 @@ def as_sent(game: str, acknowledged: list[str]) -> list[str]:
     return actions_to_json(game, claims)
 
 
-def play_at_one_table(url: str, game: str, rules, learners: list[int], bots: dict[int, str], seed: int) -> tuple:
+def play_at_one_table(workers: Workers, url: str, game: str, rules, learners: list[int], bots: dict[int, str],
+                      seed: int) -> tuple:
     """Open a table, seat the learners, let one process per learner play it to the end; give the code and reports."""
     store = TableStore(url)
     code = store.create(game, rules, seed=seed, bots=bots)
     tokens = [store.join(code, seat=seat, name=f"Learner {seat}").token for seat in learners]
-    start_together = SPAWN.Barrier(len(learners))
-    reports = run_in_processes(play_seat, [(url, code, token, seed * 10 + index, start_together)
-                                           for index, token in enumerate(tokens)], timeout=90)
+    start_together = workers.barrier(len(learners))
+    reports = workers.run(play_seat, [(url, code, token, seed * 10 + index, start_together)
+                                      for index, token in enumerate(tokens)], timeout=90)
     return code, reports
 
 
@@ -75,29 +83,29 @@ def check_the_whole_game(url: str, game: str, code: str, reports: list[dict]) ->
     return record
 
 
-def test_three_colorfox_learners_in_three_processes_and_a_bot_play_a_whole_game(store_url):
-    code, reports = play_at_one_table(store_url, "colorfox", colorfox.Rules(players=4), learners=[0, 1, 2],
-                                      bots={3: "GreedyBot"}, seed=11)
+def test_three_colorfox_learners_in_three_processes_and_a_bot_play_a_whole_game(store_url, workers):
+    code, reports = play_at_one_table(workers, store_url, "colorfox", colorfox.Rules(players=4),
+                                      learners=[0, 1, 2], bots={3: "GreedyBot"}, seed=11)
     record = check_the_whole_game(store_url, "colorfox", code, reports)
     assert seat_actions("colorfox", record, 3), "the bot never moved"
 
 
-def test_three_colorium_players_draw_at_the_same_time_in_three_processes(store_url):
-    code, reports = play_at_one_table(store_url, "colorium", colorium.Rules(players=3, width=6, height=6),
-                                      learners=[0, 1, 2], bots={}, seed=12)
+def test_three_colorium_players_draw_at_the_same_time_in_three_processes(store_url, workers):
+    rules = colorium.Rules(players=3, width=6, height=6)
+    code, reports = play_at_one_table(workers, store_url, "colorium", rules, learners=[0, 1, 2], bots={}, seed=12)
     check_the_whole_game(store_url, "colorium", code, reports)
 
 
-def test_three_colourbrain_teams_answer_at_once_in_three_processes_beside_a_bot_team(store_url):
-    code, reports = play_at_one_table(store_url, "colourbrain", colourbrain.Rules(teams=4, target=6),
+def test_three_colourbrain_teams_answer_at_once_in_three_processes_beside_a_bot_team(store_url, workers):
+    code, reports = play_at_one_table(workers, store_url, "colourbrain", colourbrain.Rules(teams=4, target=6),
                                       learners=[0, 1, 2], bots={3: "QuizBot"}, seed=13)
     record = check_the_whole_game(store_url, "colourbrain", code, reports)
     assert seat_actions("colourbrain", record, 3), "the bot team never answered"
 
 
-def test_colorform_claims_race_from_three_processes_and_the_table_settles_them_by_its_clock(store_url):
+def test_colorform_claims_race_from_three_processes_and_the_table_settles_them_by_its_clock(store_url, workers):
     rules = colorform.Rules(players=3, stop_window=0.1)
-    code, reports = play_at_one_table(store_url, "colorform", rules, learners=[0, 1, 2], bots={}, seed=14)
+    code, reports = play_at_one_table(workers, store_url, "colorform", rules, learners=[0, 1, 2], bots={}, seed=14)
     record = check_the_whole_game(store_url, "colorform", code, reports)
     stops = [action for action in record.actions if isinstance(action, Stop)]
     for stop in stops:
@@ -106,6 +114,22 @@ def test_colorform_claims_race_from_three_processes_and_the_table_settles_them_b
             "a STOP holds calls that were not made within the same-moment window"
     assert any(len({claim.player for claim in stop.claims}) > 1 for stop in stops), \
         "no two processes' claims ever met in one STOP"
+
+
+def test_the_teachers_store_sees_the_moves_made_from_other_processes(store_url, workers):
+    teacher = TableStore(store_url)
+    code = teacher.create("colorfox", colorfox.Rules(players=2), seed=8)
+    seats = [teacher.join(code, seat=seat, name=f"Learner {seat}") for seat in (0, 1)]
+    assert teacher.record(code).actions == ()
+    state = teacher.watch(code).state()
+    mover = seats[colorfox.to_move(state)]
+    move = colorfox.GreedyBot(seed=1).act(state, mover.seat)
+    [told] = workers.run(race_move, [(store_url, code, mover.token, actions_to_json("colorfox", [move])[0], 0,
+                                      workers.barrier(1))])
+    assert told == {"ok": True}
+    assert teacher.tables()[0]["actions"] == 1
+    assert teacher.record(code).actions == (move,), "the teacher's record misses a move made in another kernel"
+    assert [record.actions for record in teacher.records()] == [(move,)]
 
 
 # --- killed processes -----------------------------------------------------------------------

@@ -1,0 +1,258 @@
+"""Races at a shared table, and every request a table refuses.
+
+Races: processes released at one moment by a barrier send the same move, or
+different seats' moves, or only look at a table whose next move is a bot's. Refusals:
+wrong tokens, wrong seats, stale moves, full seats, unknown codes, closed tables and
+moves before everyone sits down each raise their own error with a clear message,
+and the table, read afresh by another store, is unchanged.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from colorlab import colorform, colorfox, colorium, colourbrain
+from colorlab.colorform.agents import ReactionBot
+from colorlab.colorform.model import Stop
+from colorlab.colorfox.agents import GreedyBot
+from colorlab.colorfox.model import Pass, to_move
+from colorlab.colorium.agents import GreedyBot as ColoriumBot
+from colorlab.record import game_spec
+from colorlab.rules import NotYourTurn
+from colorlab.tables import (NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableStore, UnknownTable,
+                             WaitingForPlayers, WrongToken, bot_seed, table_game)
+from tests.tables_players import Workers, actions_to_json, race_catch_up, race_move, same_but_time
+
+RACERS = 8
+
+
+@pytest.fixture(scope="module")
+def workers():
+    """Eight spawned processes for the module, started once: each race costs no start-up."""
+    with Workers(RACERS) as pool:
+        yield pool
+
+
+def seated(url: str, game: str, rules, seed: int = 3) -> tuple[TableStore, str, list[Seat]]:
+    """A table with a learner in every seat."""
+    store = TableStore(url)
+    code = store.create(game, rules, seed=seed)
+    return store, code, [store.join(code, seat=seat, name=f"Learner {seat}") for seat in range(rules.players)]
+
+
+def snapshot(url: str, code: str) -> tuple:
+    """The table as a store that took no part reads it: its record and its line in the list of tables."""
+    store = TableStore(url)
+    return store.record(code), store.tables()
+
+
+def race(workers: Workers, url: str, code: str, sends: list[tuple[str, object]], seen: int | None) -> list[dict]:
+    """Send each (token, action) from its own process, all released at one moment; give what each was told."""
+    game = TableStore(url).table_row(code).game
+    start_together = workers.barrier(len(sends))
+    return workers.run(race_move, [(url, code, token, actions_to_json(game, [action])[0], seen, start_together)
+                                   for token, action in sends])
+
+
+# --- the same move from many processes ------------------------------------------------------
+
+def colorfox_move(url: str) -> tuple[str, Seat, object]:
+    store, code, seats = seated(url, "colorfox", colorfox.Rules(players=2))
+    mover = seats[to_move(seats[0].state())]
+    return code, mover, GreedyBot(seed=1).act(mover.state(), mover.seat)
+
+
+def colourbrain_answer(url: str) -> tuple[str, Seat, object]:
+    store, code, seats = seated(url, "colourbrain", colourbrain.Rules(teams=2))
+    return code, seats[0], colourbrain.Answer(0, seats[0].state().question.answer)
+
+
+def colorform_claim(url: str) -> tuple[str, Seat, object]:
+    store, code, seats = seated(url, "colorform", colorform.Rules(players=2, stop_window=0.1))
+    state = seats[0].state()
+    claims = [(seat, claim) for seat in seats if (claim := ReactionBot("hard", seed=1).act(state, seat.seat))]
+    return code, *claims[0]
+
+
+MOVES = {"colorfox": colorfox_move, "colourbrain": colourbrain_answer, "colorform": colorform_claim}
+
+
+@pytest.mark.parametrize("with_seen", [True, False], ids=["seen", "unseen"])
+@pytest.mark.parametrize("game", sorted(MOVES))
+def test_the_same_move_from_eight_processes_at_once_is_played_once(store_url, workers, game, with_seen):
+    code, seat, action = MOVES[game](store_url)
+    before, _ = snapshot(store_url, code)
+    told = race(workers, store_url, code, [(seat.token, action)] * RACERS, seat.step if with_seen else None)
+    assert sum(answer["ok"] for answer in told) == 1, told
+    refusals = [answer for answer in told if not answer["ok"]]
+    for refusal in refusals:
+        assert refusal["message"] and "Error" not in refusal["message"], refusal
+    errors = {refusal["error"] for refusal in refusals}
+    if game == "colorform":
+        # a racer that comes after the same-moment window closed finds the STOP settled and its look stale
+        assert "AlreadyCalled" in errors and errors <= ({"AlreadyCalled", "StaleMove"} if with_seen else
+                                                        {"AlreadyCalled", "TaskNotAvailable"}), errors
+        time.sleep(0.15)  # the same-moment window closes; whoever looks next settles the call
+        after = TableStore(store_url).catch_up(code).record
+        [stop] = after.actions[len(before.actions):]
+        assert isinstance(stop, Stop) and [same_but_time(claim) for claim in stop.claims] == [same_but_time(action)]
+    else:
+        # a move chosen for an older step is stale; without a step the game's own rules refuse the repeat
+        assert errors == {"StaleMove"} if with_seen and game == "colorfox" else "StaleMove" not in errors, errors
+        after = TableStore(store_url).record(code)
+        assert after.actions == before.actions + (action,), "the table does not have exactly one more action"
+
+
+# --- different seats at the same moment -----------------------------------------------------
+
+def test_three_teams_answering_at_the_same_moment_are_all_played(store_url, workers):
+    store, code, seats = seated(store_url, "colourbrain", colourbrain.Rules(teams=3))
+    question = seats[0].state().question
+    answers = [colourbrain.Answer(seat.seat, question.answer) for seat in seats]
+    before, _ = snapshot(store_url, code)
+    told = race(workers, store_url, code, [(seat.token, answer) for seat, answer in zip(seats, answers)], seats[0].step)
+    assert all(answer["ok"] for answer in told), told
+    after, tables = snapshot(store_url, code)
+    assert after.actions[:len(before.actions)] == before.actions
+    assert sorted(after.actions[len(before.actions):], key=lambda answer: answer.team) == answers
+    assert tables[0]["actions"] == len(before.actions) + 3
+
+
+def test_three_colorium_players_drawing_at_the_same_moment_are_all_played(store_url, workers):
+    store, code, seats = seated(store_url, "colorium", colorium.Rules(players=3))
+    bot = ColoriumBot(seed=1)
+    while (state := seats[0].state()).phase == "draft":
+        mover = seats[state.order[0]]
+        mover.play(bot.act(state, mover.seat), seen=mover.step)
+    draws = [bot.act(state, seat.seat) for seat in seats]
+    before, _ = snapshot(store_url, code)
+    told = race(workers, store_url, code, [(seat.token, draw) for seat, draw in zip(seats, draws)], seats[0].step)
+    assert all(answer["ok"] for answer in told), told
+    after, _ = snapshot(store_url, code)
+    assert sorted(after.actions[len(before.actions):], key=lambda draw: draw.player) == draws
+
+
+# --- bots move for whoever touches the table next -------------------------------------------
+
+def bot_turn(game: str, rules, seed: int, bot: str, seat: int) -> list:
+    """The moves a seeded bot in `seat` makes from the start until a learner's move is due."""
+    spec, table = game_spec(game), table_game(game)
+    state, moves = spec.new_game(rules, seed), []
+    while seat in table.waiting_for(state):
+        action = table.make_bot(bot, bot_seed(seed, seat, len(moves))).act(state, seat)
+        state = spec.play(state, action)
+        moves.append(action)
+    return moves
+
+
+def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_every_time(store_url, workers):
+    rules, seed = colorfox.Rules(players=2), 21
+    expected = bot_turn("colorfox", rules, seed, "RandomBot", 0)
+    assert expected, "the bot moves first at this table"
+    store = TableStore(store_url)
+    for _ in range(3):
+        code = store.create("colorfox", rules, seed=seed, bots={0: "RandomBot"})
+        store.join(code, seat=1, name="Ada")
+        start_together = workers.barrier(2)
+        steps = workers.run(race_catch_up, [(store_url, code, start_together)] * 2)
+        assert steps == [len(expected)] * 2
+        assert TableStore(store_url).record(code).actions == tuple(expected), "the bot moved twice or differently"
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+def refused(url: str, code: str, error: type, attempt, *words: str) -> str:
+    """Make the attempt, expect `error` with a message holding `words`; the table must not change."""
+    before = snapshot(url, code)
+    with pytest.raises(error) as caught:
+        attempt()
+    message = str(caught.value)
+    assert all(word in message for word in words), f"{message!r} does not say {words}"
+    assert "Traceback" not in message and "sqlalchemy" not in message.lower()
+    assert snapshot(url, code) == before, "a refused request changed the table"
+    return message
+
+
+def test_wrong_tokens_are_refused(store_url):
+    store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
+    other = store.create("colorfox", colorfox.Rules(players=2))
+    stranger = store.join(other, seat=0, name="Stranger")
+    for token in ("", "not a key", seats[1].token[:-1], stranger.token, None):
+        refused(store_url, code, WrongToken, lambda: store.rejoin(code, token), code)
+    mover = seats[to_move(seats[0].state())]
+    action = GreedyBot(seed=1).act(mover.state(), mover.seat)
+    for token in ("forged", seats[1 - mover.seat].token, stranger.token):
+        forged = Seat(store, code, mover.seat, mover.name, token)
+        refused(store_url, code, WrongToken, lambda: forged.play(action, seen=mover.step), code)
+
+
+def test_moves_for_another_seat_are_refused(store_url):
+    store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
+    mover = seats[to_move(seats[0].state())]
+    other = seats[1 - mover.seat]
+    action = GreedyBot(seed=1).act(mover.state(), mover.seat)
+    refused(store_url, code, NotYourSeat, lambda: other.play(action, seen=other.step), f"seat {other.seat}")
+    refused(store_url, code, NotYourSeat, lambda: store.watch(code).play(action), "seat")
+    refused(store_url, code, NotYourTurn, lambda: other.play(Pass(other.seat), seen=other.step))
+
+
+def test_stale_moves_are_refused(store_url):
+    store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
+    bot = GreedyBot(seed=1)
+    looked = seats[0].step
+    mover = seats[to_move(seats[0].state())]
+    mover.play(bot.act(mover.state(), mover.seat), seen=mover.step)
+    mover = seats[to_move(seats[0].state())]
+    action = bot.act(mover.state(), mover.seat)
+    refused(store_url, code, StaleMove, lambda: mover.play(action, seen=looked), "look again")
+    for never in (-1, mover.step + 1, 10**6, True, "0"):
+        refused(store_url, code, StaleMove, lambda: mover.play(action, seen=never))
+
+
+def test_taken_seats_full_tables_and_missing_seats_are_refused(store_url):
+    store = TableStore(store_url)
+    code = store.create("colorfox", colorfox.Rules(players=3), bots={2: "GreedyBot"})
+    store.join(code, seat=0, name="Ada")
+    refused(store_url, code, SeatTaken, lambda: store.join(code, seat=0, name="Bob"), "Ada")
+    refused(store_url, code, SeatTaken, lambda: store.join(code, seat=2, name="Bob"), "GreedyBot")
+    for seat in (3, -1, True, "1"):
+        refused(store_url, code, SeatTaken, lambda: store.join(code, seat=seat, name="Bob"), code)
+    store.join(code, name="Cy")
+    refused(store_url, code, SeatTaken, lambda: store.join(code, name="Bob"), "full")
+
+
+def test_unknown_codes_are_refused(store_url):
+    store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
+    missing = "ACDEF" if code != "ACDEF" else "ACDEG"
+    for typed in (missing, "", "abc", "0OIL5", "A" * 50, None, 12345):
+        for attempt in (lambda: store.join(typed, name="Bob"), lambda: store.rejoin(typed, seats[0].token),
+                        lambda: store.record(typed), lambda: store.watch(typed), lambda: store.close(typed)):
+            refused(store_url, code, UnknownTable, attempt, "no table")
+
+
+def test_a_closed_table_refuses_moves_and_newcomers(store_url):
+    store = TableStore(store_url)
+    waiting = store.create("colorfox", colorfox.Rules(players=3))
+    store.join(waiting, seat=0, name="Ada")
+    store.close(waiting)
+    refused(store_url, waiting, TableClosed, lambda: store.join(waiting, seat=1, name="Late"), "closed")
+    store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
+    mover = seats[to_move(seats[0].state())]
+    action = GreedyBot(seed=1).act(mover.state(), mover.seat)
+    store.close(code)
+    refused(store_url, code, TableClosed, lambda: mover.play(action, seen=mover.step), "closed")
+    assert [entry["closed"] for entry in TableStore(store_url).tables()] == [True, True]
+
+
+def test_moves_before_every_seat_is_taken_are_refused(store_url):
+    store = TableStore(store_url)
+    rules, seed = colorfox.Rules(players=3), 4
+    first = to_move(colorfox.new_game(rules, seed))
+    code = store.create("colorfox", rules, seed=seed)
+    mover = store.join(code, seat=first, name="Ada")
+    store.join(code, seat=(first + 1) % 3, name="Bob")
+    action = GreedyBot(seed=1).act(mover.state(), first)
+    refused(store_url, code, WaitingForPlayers, lambda: mover.play(action, seen=mover.step), "seat")
+    assert not TableStore(store_url).tables()[0]["started"]
