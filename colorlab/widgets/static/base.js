@@ -176,10 +176,10 @@ function seatingLine(node, seating) {
   const waiting = seating.closed ? "This table is closed: nothing more can be played at it."
     : seating.free_seats ? `Waiting for ${seating.free_seats} more player${seating.free_seats > 1 ? "s" : ""} to sit down.`
     : "";
-  node.replaceChildren(
+  node.replaceChildren(...[
     h("span", {}, `Table ${seating.code}`),
     h("span", {}, seating.seat === null ? "watching" : `you play as ${seating.name}`),
-    waiting ? h("strong", {"data-testid": "table-state"}, waiting) : null);
+    waiting ? h("strong", {"data-testid": "table-state"}, waiting) : null].filter(Boolean));
 }
 
 // Ask Python about four times a second whether the shared table has moved on (it sends a new view only when it
