@@ -12,6 +12,7 @@ import random
 import sqlite3
 import string
 import time
+import types
 from collections import Counter
 from pathlib import Path
 
@@ -461,6 +462,20 @@ def test_colourbrain_teams_answer_at_once_so_another_teams_answer_is_not_stale(s
     assert unchanged(store, code) == before
 
 
+def test_a_refused_move_at_a_table_where_a_bot_was_due_leaves_every_kernel_in_step(store, store_url):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=6, bots={0: "GreedyBot"})
+    bo = store.join(code, seat=1, name="Bo")
+    with pytest.raises(IllegalAction):
+        bo.play(colorfox.Place(1, 999, 5, 5))
+    assert store.table_row(code).steps == 0
+    other = TableStore(store_url)
+    view = bo.view()
+    assert view == {**other.rejoin(code, bo.token).view()}
+    assert bo.state() == store.record(code).final_state() == other.record(code).final_state()
+    assert view["seating"]["step"] == 1
+    other.engine.dispose()
+
+
 def test_a_team_answers_only_once_per_question(store):
     code = store.create("colourbrain", colourbrain.Rules(teams=3), seed=5)
     reds = store.join(code, name="Reds")
@@ -638,6 +653,19 @@ def test_a_call_after_the_window_is_not_in_the_first_stop(store):
     assert all(claim.player == 1 for action in record.actions[1:] for claim in action.claims)
 
 
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_kernel_with_a_wrong_clock_cannot_move_a_postgresql_tables_clock(store, monkeypatch):
+    code, seats, claims = racing_table(store)
+    start = since(store, code)
+    before = clock(store)
+    real = time.time
+    monkeypatch.setattr("colorlab.tables.database.time", types.SimpleNamespace(time=lambda: real() + 1000.0))
+    seats[0].play(claims[0])
+    after = clock(store)
+    [call] = store.calls(code)
+    assert before - start - 0.002 <= call.seconds <= after - start + 0.002
+
+
 def test_a_second_call_from_the_same_seat_waits_for_the_first(store):
     code, seats, claims = racing_table(store, window=1.0)
     seats[0].play(claims[0])
@@ -669,6 +697,32 @@ def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
     ada.view()
     stop = store.record(code).actions[0]
     assert stop == Stop((claim,))
+
+
+def test_a_learners_call_and_a_bots_planned_call_in_one_window_make_one_stop(store):
+    rules = colorform.Rules(players=2, stop_window=2.0, rotations=False)
+    table = table_game("colorform")
+    solver = colorform.ReactionBot("hard")
+    for seed in range(300):
+        state = colorform.new_game(rules, seed)
+        plan = table.make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0)).act(state, 1)
+        mine = solver.act(state, 0)
+        if plan is not None and mine is not None and plan.time < 1.8:
+            break
+    else:
+        raise AssertionError("no deal where the learner and the bot both see a solution")
+    code = store.create("colorform", rules, seed=seed, bots={1: "ReactionBot (hard)"})
+    ada = store.join(code, seat=0, name="Ada")
+    ada.play(mine)
+    start, [call] = since(store, code), store.calls(code)
+    while clock(store) - start < call.seconds + 2.0 - 0.2:
+        assert ada.view()["seating"]["step"] == 0
+        time.sleep(0.2)
+    time.sleep(0.4)
+    ada.view()
+    [stop] = store.record(code).actions
+    assert [claim.player for claim in stop.claims] == [0, 1]
+    assert stop.claims[1] == plan and stop.claims[0].time < plan.time
 
 
 # --- 6. the teacher's side -----------------------------------------------------------------------
