@@ -23,7 +23,7 @@ from typing import Any
 
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction, NotYourTurn
-from colorlab.tables import AlreadyCalled, StaleMove, TableStore
+from colorlab.tables import AlreadyCalled, StaleMove, TableError, TableStore
 
 SPAWN = multiprocessing.get_context("spawn")
 POLL_SECONDS = 0.005
@@ -231,6 +231,17 @@ def race_move(url: str, code: str, token: str, action_json: str, seen: int | Non
         except IllegalAction as refusal:
             return {"ok": False, "error": type(refusal).__name__, "message": str(refusal)}
         return {"ok": True}
+
+
+def race_join(url: str, code: str, seat: int | None, name: str, start_together) -> dict:
+    """Ask for a seat at the same moment as other processes; give the seat got, or the refusal."""
+    with opened(url) as store:
+        store.table_row(code)
+        start_together.wait(timeout=30)
+        try:
+            return {"seat": store.join(code, seat=seat, name=name).seat}
+        except TableError as refusal:
+            return {"seat": None, "error": type(refusal).__name__, "message": str(refusal)}
 
 
 def race_catch_up(url: str, code: str, start_together) -> int:

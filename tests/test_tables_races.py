@@ -23,7 +23,7 @@ from colorlab.record import game_spec
 from colorlab.rules import NotYourTurn
 from colorlab.tables import (NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableStore, UnknownTable,
                              WaitingForPlayers, WrongToken, bot_seed, table_game)
-from tests.tables_players import Workers, actions_to_json, race_catch_up, race_move, same_but_time
+from tests.tables_players import Workers, actions_to_json, race_catch_up, race_join, race_move, same_but_time
 
 RACERS = 8
 
@@ -132,6 +132,56 @@ def test_three_colorium_players_drawing_at_the_same_moment_are_all_played(store_
     assert all(answer["ok"] for answer in told), told
     after, _ = snapshot(store_url, code)
     assert sorted(after.actions[len(before.actions):], key=lambda draw: draw.player) == draws
+
+
+def test_eight_processes_asking_for_seats_at_once_get_each_seat_once(store_url, workers):
+    store = TableStore(store_url)
+    code = store.create("colorfox", colorfox.Rules(players=3))
+    start_together = workers.barrier(RACERS)
+    one_seat = workers.run(race_join, [(store_url, code, 1, f"Learner {n}", start_together) for n in range(RACERS)])
+    assert [answer["seat"] for answer in one_seat].count(1) == 1, one_seat
+    assert {answer["error"] for answer in one_seat if answer["seat"] is None} == {"SeatTaken"}
+    start_together = workers.barrier(RACERS)
+    any_seat = workers.run(race_join, [(store_url, code, None, f"Newcomer {n}", start_together)
+                                       for n in range(RACERS)])
+    assert sorted(answer["seat"] for answer in any_seat if answer["seat"] is not None) == [0, 2], any_seat
+    assert all("full" in answer["message"] for answer in any_seat if answer["seat"] is None), any_seat
+    [entry] = TableStore(store_url).tables()
+    assert entry["started"] and all(not seat["free"] for seat in entry["seats"])
+
+
+class BusyClock:
+    """The table's clock as a busy store reads it: every reading comes `tick` seconds after the one before."""
+
+    def __init__(self, tick: float, now: float = 1_000_000.0):
+        self.tick, self.now = tick, now
+
+    def __call__(self, connection) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def test_a_stop_call_acknowledged_at_the_edge_of_the_same_moment_window_is_settled_with_the_first(
+        store_url, monkeypatch):
+    clock = BusyClock(tick=0.01)
+    monkeypatch.setattr("colorlab.tables.store.server_time", clock)
+    rules = colorform.Rules(players=2, stop_window=0.5)
+    store, code, seats = seated(store_url, "colorform", rules)
+    state = seats[0].state()
+    first_claim, edge_claim = (ReactionBot("hard", seed=1).act(state, seat) for seat in (0, 1))
+    seats[0].play(first_claim, seen=0)
+    [first] = store.calls(code)
+    window_closes = store.table_row(code).since + first.seconds + rules.stop_window
+    clock.now = window_closes - 1.5 * clock.tick  # the second call reaches the table just inside the window
+    try:
+        seats[1].play(edge_claim, seen=0)
+        acknowledged = True
+    except StaleMove:
+        acknowledged = False
+    clock.now += 1.0
+    [stop] = store.catch_up(code).record.actions
+    assert (1 in [claim.player for claim in stop.claims]) == acknowledged, \
+        "a STOP call the table acknowledged was left out of the STOP it settled"
 
 
 # --- bots move for whoever touches the table next -------------------------------------------
