@@ -192,7 +192,7 @@ function render({ model, el }) {
     const called = atTable() ? v.seating.called : [];
     if (!called.length) return null;
     return h("p", {class: "colorform-calls", "data-testid": "calls"},
-      h("strong", {}, `STOP called by ${called.map((seat) => v.names[seat]).join(", ")}.`),
+      h("strong", {}, `STOP called by ${called.map((seat) => seat === v.you ? "you" : v.names[seat]).join(", ")}.`),
       " The table is settling the calls of the same moment…");
   }
 

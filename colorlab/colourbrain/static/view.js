@@ -3,6 +3,9 @@
 
 const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-"];
 
+// At a shared table this screen is one team's, called "You": say "your answer", not "You's answer".
+const isOwn = (v, team) => Boolean(v.seating) && Number(team) === v.seating.seat;
+
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {chosen: [], copier: false, seenAsked: -1, showReveal: false};
@@ -59,8 +62,9 @@ function render({ model, el }) {
 
   function picker(v, team) {
     const need = v.question.count - (ui.copier ? 1 : 0);
-    return h("div", {class: "colourbrain-picker", role: "group", "aria-label": `${v.names[team]} answers`},
-      h("p", {class: "colourbrain-turn"}, `${v.names[team]}: choose ${need} colour(s), secretly`),
+    const own = isOwn(v, team);
+    return h("div", {class: "colourbrain-picker", role: "group", "aria-label": own ? "Your answer" : `${v.names[team]} answers`},
+      h("p", {class: "colourbrain-turn"}, `${own ? "Choose" : `${v.names[team]}: choose`} ${need} colour(s), secretly`),
       h("div", {class: "colourbrain-colours"}, colours().map((colour, i) => h("button", {
           class: `colourbrain-colour${ui.chosen.includes(colour) ? " is-chosen" : ""}`, "data-key": `colour-${colour}`,
           "data-colour": colour, "aria-pressed": String(ui.chosen.includes(colour)),
@@ -70,7 +74,7 @@ function render({ model, el }) {
         h("input", {type: "checkbox", "data-key": "copier", "data-action": "copier", checked: ui.copier,
                     onchange: (e) => { ui.copier = e.target.checked; draw(); }}), " play the Colour-Copier for one colour") : null,
       h("button", {class: "colourbrain-lock", "data-key": "lock", "data-action": "lock",
-                   disabled: ui.chosen.length !== need, onclick: () => lock(team)}, `Lock ${v.names[team]}'s answer`));
+                   disabled: ui.chosen.length !== need, onclick: () => lock(team)}, own ? "Lock your answer" : `Lock ${v.names[team]}'s answer`));
   }
 
   function copyPanel(v) {
@@ -79,7 +83,7 @@ function render({ model, el }) {
       h("ul", {}, v.names.map((name, t) => h("li", {}, `${name}: `,
         (v.answers[t] || []).map((c) => c === "copier" ? h("em", {}, " Colour-Copier ") : swatch(c, {title: c}))))),
       Object.entries(v.copy_options).map(([team, options]) => h("div", {class: "colourbrain-copychoice"},
-        `${v.names[team]} copies: `, options.map((c) => h("button", {"data-key": `copy-${team}-${c}`,
+        isOwn(v, team) ? "You copy: " : `${v.names[team]} copies: `, options.map((c) => h("button", {"data-key": `copy-${team}-${c}`,
           "data-copy": `${team}-${c}`, onclick: () => send({type: "copy", team: Number(team), colour: c})}, swatch(c), ` ${c}`)))));
   }
 
