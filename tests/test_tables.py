@@ -11,6 +11,7 @@ import math
 import random
 import sqlite3
 import string
+import threading
 import time
 import types
 from collections import Counter
@@ -474,6 +475,49 @@ def test_a_refused_move_at_a_table_where_a_bot_was_due_leaves_every_kernel_in_st
     assert bo.state() == store.record(code).final_state() == other.record(code).final_state()
     assert view["seating"]["step"] == 1
     other.engine.dispose()
+
+
+def test_the_same_move_sent_from_two_devices_of_one_seat_is_played_once(store, store_url):
+    code, ada, _ = two_learners(store)
+    phone = TableStore(store_url)
+    again = phone.rejoin(code, ada.token)
+    looked = again.step
+    action = colorfox.legal_actions(again.state())[0]
+    ada.play(action, seen=looked)
+    before = unchanged(store, code)
+    with pytest.raises(StaleMove):
+        again.play(action, seen=looked)
+    with pytest.raises(IllegalAction):
+        again.play(action)
+    assert unchanged(store, code) == before and store.record(code).actions == (action,)
+    phone.engine.dispose()
+
+
+def test_a_kernel_that_looks_from_other_threads_while_it_plays_stays_in_step(store):
+    code, seats = seated(store, "colorium", seed=2)
+    failures = []
+    done = threading.Event()
+
+    def look():
+        while not done.is_set():
+            try:
+                for seat in seats:
+                    seat.view()
+            except Exception as error:  # noqa: BLE001  (any error at all fails the test below)
+                failures.append(error)
+                return
+
+    lookers = [threading.Thread(target=look) for _ in range(3)]
+    for looker in lookers:
+        looker.start()
+    try:
+        final = play_to_the_end(seats, seed=2)
+    finally:
+        done.set()
+        for looker in lookers:
+            looker.join()
+    assert failures == []
+    assert store.record(code).final_state() == final
 
 
 def test_a_team_answers_only_once_per_question(store):

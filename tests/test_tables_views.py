@@ -185,6 +185,9 @@ def test_a_seats_view_never_holds_the_seed_a_token_or_another_hand(store, game):
                     answer is not None and team == seat.seat for team, answer in enumerate(state.answers)]
             if game == "colorform":
                 assert "deck" not in view and view["figure_pile"] == len(state.figure_pile)
+                face_down = [task for pile in state.own_piles for task in pile] + list(state.task_pile)
+                face_down += [task for won in state.won for task, face_up in won if not face_up]
+                assert not hidden_numbers(view) & {task.number for task in face_down}, "a face-down task is in the view"
         state = seats[0].state()
         waiting = [seat for seat in seats if seat.seat in table.waiting_for(state)]
         if state.over or not waiting:
