@@ -186,29 +186,38 @@ def test_a_stop_call_acknowledged_at_the_edge_of_the_same_moment_window_is_settl
 
 # --- bots move for whoever touches the table next -------------------------------------------
 
-def bot_turn(game: str, rules, seed: int, bot: str, seat: int) -> list:
-    """The moves a seeded bot in `seat` makes from the start until a learner's move is due."""
+def bots_first(game: str, rules, seed: int, bots: dict[int, str]) -> list:
+    """The moves the seeded bots make from the start until a learner's move is due (whoever looks)."""
     spec, table = game_spec(game), table_game(game)
     state, moves = spec.new_game(rules, seed), []
-    while seat in table.waiting_for(state):
-        action = table.make_bot(bot, bot_seed(seed, seat, len(moves))).act(state, seat)
+    while due := [seat for seat in table.waiting_for(state) if seat in bots]:
+        seat = due[0]
+        action = table.make_bot(bots[seat], bot_seed(seed, seat, len(moves))).act(state, seat)
         state = spec.play(state, action)
         moves.append(action)
     return moves
 
 
-def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_every_time(store_url, workers):
-    rules, seed = colorfox.Rules(players=2), 21
-    expected = bot_turn("colorfox", rules, seed, "RandomBot", 0)
-    assert expected, "the bot moves first at this table"
+BOT_TABLES = {"colorfox": (colorfox.Rules(players=2), {0: "RandomBot"}, 1),
+              "colourbrain": (colourbrain.Rules(teams=3), {0: "QuizBot (easy)", 1: "QuizBot (easy)"}, 2)}
+
+
+@pytest.mark.parametrize("game", sorted(BOT_TABLES))
+def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_every_time(store_url, workers, game):
+    rules, bots, seed = BOT_TABLES[game]
+    table, start = table_game(game), game_spec(game).new_game(rules, seed)
+    [(seat, name), *_] = bots.items()
+    assert len({table.make_bot(name, n).act(start, seat) for n in range(20)}) > 1, "the bot has a real choice"
+    expected = bots_first(game, rules, seed, bots)
+    assert len(expected) >= len(bots), "every bot moves before the learner"
     store = TableStore(store_url)
     for _ in range(3):
-        code = store.create("colorfox", rules, seed=seed, bots={0: "RandomBot"})
-        store.join(code, seat=1, name="Ada")
+        code = store.create(game, rules, seed=seed, bots=bots)
+        store.join(code, name="Ada")
         start_together = workers.barrier(2)
         steps = workers.run(race_catch_up, [(store_url, code, start_together)] * 2)
         assert steps == [len(expected)] * 2
-        assert TableStore(store_url).record(code).actions == tuple(expected), "the bot moved twice or differently"
+        assert TableStore(store_url).record(code).actions == tuple(expected), "the bots moved twice or differently"
 
 
 # --- refusals -------------------------------------------------------------------------------
