@@ -350,7 +350,8 @@ class ColorFormGame(GameWidget):
         """Find one solution for you, with the reason each figure fits."""
         self._check_playing()
         state = self.state
-        options = [(s, t) for t in state.revealed_tasks() for s in solve(state.tops, state.hands[self.you], t, state.rules)[:1]]
+        hand = state.hands[self.you]
+        options = [(s, t) for t in state.revealed_tasks() for s in solve(state.tops, hand, t, state.rules)[:1]]
         if not options:
             self.hint = None
             self.say(NO_TASK_FOR_YOU)
