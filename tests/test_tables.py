@@ -140,6 +140,39 @@ def test_a_postgresql_database_that_does_not_exist_is_a_table_error(postgres_ser
         TableStore(url)
 
 
+def test_a_store_in_memory_is_refused_or_the_same_in_every_thread():
+    """A table lives on for other kernels; a widget may look from another thread of its own kernel."""
+    try:
+        opened = TableStore("sqlite://")
+    except TableError as refusal:
+        assert "memory" in str(refusal)
+        return
+    code = opened.create("colorfox", seed=1)
+    seen = []
+
+    def look():
+        try:
+            seen.append([entry["code"] for entry in opened.tables()])
+        except Exception as error:  # noqa: BLE001  (the test shows whatever the thread met)
+            seen.append(repr(error))
+
+    looker = threading.Thread(target=look)
+    looker.start()
+    looker.join()
+    assert seen == [[code]]
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_store_whose_database_went_away_answers_with_a_table_error(store, store_url, postgres_server):
+    code, ada, _ = two_learners(store)
+    postgres_server.drop_database(store_url)
+    for request in (store.tables, lambda: store.record(code), lambda: store.rejoin(code, ada.token), ada.view,
+                    lambda: ada.play(colorfox.Pass(0)), lambda: store.join(code, name="Cy"),
+                    lambda: store.watch(code), lambda: store.close(code)):
+        with pytest.raises(TableError, match="did not answer"):
+            request()
+
+
 def test_a_folder_that_does_not_exist_is_a_table_error(tmp_path):
     with pytest.raises(TableError, match="cannot open"):
         TableStore(tmp_path / "no such folder" / "class.db")
