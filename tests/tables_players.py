@@ -302,13 +302,14 @@ def hold_write_lock(url: str, code: str, journal: str) -> None:
         time.sleep(120)
 
 
-def timed_move(url: str, code: str, token: str, action_json: str, seen: int) -> float:
-    """Send one move; give the seconds it took to be acknowledged."""
-    store = TableStore(url)
-    seat = store.rejoin(code, token)
-    action = game_spec(seat.game).action_from_dict(json.loads(action_json))
+def timed_move(url: str, code: str, token: str, action_json: str, seen: int, journal: str) -> float:
+    """Open the store and send one move, writing "sending" first; give the seconds until it was acknowledged."""
     began = time.monotonic()
-    seat.play(action, seen=seen)
+    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.write(descriptor, b"sending\n")
+    with opened(url) as store:
+        seat = store.rejoin(code, token)
+        seat.play(game_spec(seat.game).action_from_dict(json.loads(action_json)), seen=seen)
     return time.monotonic() - began
 
 
