@@ -247,7 +247,7 @@ def observation(state: State, player: int) -> dict:
         "over": state.over,
         "end_reason": state.end_reason,
         "winners": winners(state),
-        "ranking": ranking(state) if state.over else [],
+        "ranking": [list(entry) for entry in ranking(state)] if state.over else [],
         "events": list(state.events),
     }
 

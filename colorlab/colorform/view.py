@@ -47,9 +47,8 @@ from colorlab.widgets.base import (
     palette_assets,
     widget_css,
     widget_esm,
-    with_seat_names,
 )
-from colorlab.widgets.words import YOU
+from colorlab.widgets.words import YOU, with_names
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
@@ -151,7 +150,7 @@ class ColorFormGame(GameWidget):
     def snapshot(self, state) -> dict:
         view = observation(state, self.you)
         names = self.names(state)
-        view["events"] = [with_seat_names(text, names, self.you) for text in view["events"]]
+        view["events"] = [with_names(text, names, self.you) for text in view["events"]]
         live = self.cursor is None
         view.update(
             names=names,
@@ -176,7 +175,7 @@ class ColorFormGame(GameWidget):
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show a message inside the widget, naming the players rather than their seats."""
-        super().say(with_seat_names(text, self.names(self.state), self.you) if text else text, kind)
+        super().say(with_names(text, self.names(self.state), self.you) if text else text, kind)
 
     def still_picture(self) -> str:
         return table_svg(self.snapshot(self.state), self.palette)

@@ -68,6 +68,9 @@ class StoreError(Exception):
 def database_url(where: str | Path) -> str:
     """Which SQLAlchemy URL does a path or URL name? A plain path is a SQLite file."""
     where = str(where)
+    if where in ("sqlite://", ":memory:") or ":memory:" in where or "mode=memory" in where:
+        raise StoreError("a table store in memory would live only in this kernel: give a file path "
+                         "or a postgresql:// URL, so that other kernels can sit at its tables")
     if "://" not in where:
         return f"sqlite:///{Path(where).expanduser().resolve()}"
     scheme, rest = where.split("://", 1)

@@ -85,8 +85,11 @@ class AlreadyCalled(IllegalAction):
     """A second real-time call from the same seat before the first one is settled."""
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+def _hash(token: Any) -> str:
+    """The SHA-256 of a token as the store keeps it ('' for anything that is not a token: it opens nothing)."""
+    if not isinstance(token, str):
+        return ""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def bot_seed(seed: int, seat: int, step: int) -> int:
@@ -134,7 +137,10 @@ class TableStore:
 
     def __init__(self, where: str | Path):
         self.where = where
-        self.engine = open_engine(where)
+        try:
+            self.engine = open_engine(where)
+        except (StoreError, sqlalchemy.exc.ArgumentError) as error:
+            raise TableError(str(error)) from None
         self.postgresql = is_postgresql(self.engine)
         self._replays: dict[str, Replay] = {}
         self._lock = threading.RLock()
@@ -193,8 +199,8 @@ class TableStore:
                                    {"now": server_time(connection), "code": row.code})
 
     def record(self, code: str) -> GameRecord:
-        """The whole record of a table (seed included): it replays to the table's state."""
-        return self._replay(clean_code(code)).record
+        """The whole record of a table (seed included), as the store holds it now: it replays to the table's state."""
+        return self._latest(clean_code(code)).record
 
     def records(self) -> list[GameRecord]:
         """The records of every table, oldest first, for the rule-variant lab."""
@@ -213,7 +219,7 @@ class TableStore:
 
     def tables(self) -> list[dict]:
         """Every table: code, game, seats (name, human or bot), actions so far, whose move (seats), over, scores."""
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
             seats = connection.execute(text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")).all()
         by_code: dict[str, list] = {}
@@ -264,7 +270,7 @@ class TableStore:
     def rejoin(self, code: str, token: str) -> Seat:
         """The seat this secret token opens: after a page reload, a kernel restart or on a new device."""
         code = clean_code(code)
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             self._table_row(connection, code)
             seats = self._seats(connection, code)
         if isinstance(token, str) and token:
@@ -285,8 +291,9 @@ class TableStore:
                 raise TableClosed(f"table {code} is closed: nothing more can be played at it")
             if row.started is None:
                 raise WaitingForPlayers("the game starts when every seat is taken; some seats are still free")
+            now = server_time(connection)  # one reading per transaction: what is settled and what is stamped agree
             replay = self._caught_up(connection, row)
-            self._settle(connection, row, replay, table)
+            self._settle(connection, row, replay, table, now)
             state, steps = replay.state, replay.steps
             if seen is not None:
                 if isinstance(seen, bool) or not isinstance(seen, int) or not 0 <= seen <= steps:
@@ -299,43 +306,53 @@ class TableStore:
             if owner != seat.seat:
                 raise NotYourSeat(f"you sit in seat {seat.seat}; that action is for seat {owner}")
             if table.is_call(state, action):
-                self._call(connection, row, replay, table, seat.seat, action)
+                self._call(connection, row, replay, table, seat.seat, action, now)
             else:
-                self._append(connection, row, replay, action, seat.seat)
-            self._settle(connection, row, replay, table)
+                self._append(connection, row, replay, action, seat.seat, now)
+            self._settle(connection, row, replay, table, now)
 
     def catch_up(self, code: str) -> Replay:
         """Read the table's latest actions (letting any bot whose move it is play first)."""
         with self._lock:
             replay = self._replay(code)
-            with self.engine.connect() as connection:
+            with self._reading() as connection:
                 row = self._table_row(connection, code)
                 if row.steps != replay.steps:
                     replay = self._caught_up(connection, row)
-                due = self._due(connection, row, replay)
-            if due:
+                due = self._next_auto(connection, row, replay, table_game(row.game), server_time(connection))
+            if due is not None:
                 with self._writing(code) as (connection, row):
                     replay = self._caught_up(connection, row)
-                    self._settle(connection, row, replay, table_game(row.game))
+                    self._settle(connection, row, replay, table_game(row.game), server_time(connection))
             return self._replays[code]
 
     def calls(self, code: str) -> list[Call]:
         """The real-time calls waiting at a table now (their content stays in the kernel)."""
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             row = self._table_row(connection, code)
             return self._pending_calls(connection, row, table_game(row.game))
 
     def table_row(self, code: str) -> Any:
         """The table's row: game, closed, started, steps, seats are read from it."""
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             return self._table_row(connection, code)
 
     def seat_names(self, code: str) -> list[str | None]:
         """Who sits in each seat: a learner's name, a bot's name, or None for a free seat."""
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             return [entry.name for entry in self._seats(connection, code)]
 
     # --- inside a transaction -------------------------------------------------------------
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """One read-only look at the store, or a TableError if it does not answer."""
+        with self._lock:
+            try:
+                with self.engine.connect() as connection:
+                    yield connection
+            except sqlalchemy.exc.DBAPIError as error:
+                raise TableError(f"the table store did not answer: {error.orig}") from None
 
     @contextmanager
     def _writing(self, code: str | None) -> Iterator[tuple[Connection, Any]]:
@@ -389,11 +406,16 @@ class TableStore:
             if taken is None:
                 return code
 
+    def _latest(self, code: str) -> Replay:
+        """This process's copy of a table, brought up to the store's latest action (no bot moves)."""
+        with self._reading() as connection:
+            return self._caught_up(connection, self._table_row(connection, code))
+
     def _replay(self, code: str) -> Replay:
         """This process's copy of a table, read from the store when it has none yet."""
         with self._lock:
             if code not in self._replays:
-                with self.engine.connect() as connection:
+                with self._reading() as connection:
                     self._caught_up(connection, self._table_row(connection, code))
             return self._replays[code]
 
@@ -422,11 +444,11 @@ class TableStore:
                 replay.states.append(state)
         return replay
 
-    def _append(self, connection: Connection, row: Any, replay: Replay, action: Any, seat: int | None) -> None:
+    def _append(self, connection: Connection, row: Any, replay: Replay, action: Any, seat: int | None,
+                now: float) -> None:
         """Check an action with the model and write it as the table's next step."""
         spec = game_spec(row.game)
         state = spec.play(replay.state, action)
-        now = server_time(connection)
         connection.execute(text("INSERT INTO colorlab_actions (code, step, seat, action, at) "
                                 "VALUES (:code, :step, :seat, :action, :now)"),
                            {"code": row.code, "step": replay.steps, "seat": seat,
@@ -439,12 +461,13 @@ class TableStore:
         replay.record = replay.record.then(action)
         replay.states.append(state)
 
-    def _call(self, connection: Connection, row: Any, replay: Replay, table: TableGame, seat: int, action: Any) -> None:
+    def _call(self, connection: Connection, row: Any, replay: Replay, table: TableGame, seat: int, action: Any,
+              now: float) -> None:
         """Note a real-time call, stamped by the table's clock, after checking it could be played."""
         calls = self._pending_calls(connection, row, table)
         if any(call.seat == seat for call in calls):
             raise AlreadyCalled("you have already called: wait for the others' calls to be settled")
-        seconds = server_time(connection) - self._since(connection, row.code)
+        seconds = now - self._since(connection, row.code)
         call = Call(seat, action, round(seconds, 3))
         game_spec(row.game).play(replay.state, table.call_action(replay.state, [call]))
         connection.execute(text("INSERT INTO colorlab_calls (code, step, seat, action, seconds) "
@@ -470,25 +493,22 @@ class TableStore:
                                    {"code": row.code}).all()
         return {seat: table.make_bot(bot, bot_seed(row.seed, seat, step)) for seat, bot in found}
 
-    def _next_auto(self, connection: Connection, row: Any, replay: Replay, table: TableGame) -> Any | None:
+    def _next_auto(self, connection: Connection, row: Any, replay: Replay, table: TableGame, now: float) -> Any | None:
         """What would happen now without any learner (a bot's move, a call window that has closed)?"""
         if row.started is None or row.closed is not None or replay.state.over:
             return None
         calls = self._pending_calls(connection, row, table)
-        seconds = server_time(connection) - row.since
+        seconds = now - row.since
         return table.auto_action(replay.state, self._bots(connection, row, table, replay.steps), calls, seconds)
 
-    def _due(self, connection: Connection, row: Any, replay: Replay) -> bool:
-        return self._next_auto(connection, row, replay, table_game(row.game)) is not None
-
-    def _settle(self, connection: Connection, row: Any, replay: Replay, table: TableGame) -> None:
+    def _settle(self, connection: Connection, row: Any, replay: Replay, table: TableGame, now: float) -> None:
         """Play, one after another, every action that needs no learner now."""
         while True:
             row = self._table_row(connection, row.code)
-            action = self._next_auto(connection, row, replay, table)
+            action = self._next_auto(connection, row, replay, table, now)
             if action is None:
                 return
-            self._append(connection, row, replay, action, table.seat_of(action))
+            self._append(connection, row, replay, action, table.seat_of(action), now)
             connection.execute(text("UPDATE colorlab_tables SET calls = 0 WHERE code = :code"), {"code": row.code})
 
 
@@ -537,12 +557,16 @@ class Seat:
     def view(self) -> dict:
         """What may this seat see, as plain JSON values: who sits where (`seating`) and the game's own view."""
         replay = self.catch_up()
+        return {"seating": self.seating(replay), **self.table.view(replay.state, self.seat)}
+
+    def seating(self, replay: Replay | None = None) -> dict:
+        """Who sits where, the step, whose move it is and who has called: the table part of the view."""
+        replay = replay or self.catch_up()
         row = self.store.table_row(self.code)
         names = self.names()
         free = sum(name == "free seat" for name in names)
         calls = self.store.calls(self.code)
-        seating = {"code": self.code, "game": self.game, "seat": self.seat, "name": self.name, "names": names,
-                 "step": replay.steps, "free_seats": free, "started": row.started is not None,
-                 "closed": row.closed is not None, "waiting_for": self.table.waiting_for(replay.state),
-                 "called": [call.seat for call in calls]}
-        return {"seating": seating, **self.table.view(replay.state, self.seat)}
+        return {"code": self.code, "game": self.game, "seat": self.seat, "name": self.name, "names": names,
+                "step": replay.steps, "free_seats": free, "started": row.started is not None,
+                "closed": row.closed is not None, "waiting_for": self.table.waiting_for(replay.state),
+                "called": [call.seat for call in calls]}

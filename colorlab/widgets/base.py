@@ -38,7 +38,6 @@ import itertools
 import logging
 import math
 import random
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +47,7 @@ import traitlets
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour, glyph_inks
 from colorlab.record import GameRecord, RecordError
 from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase, brief
-from colorlab.widgets.words import SEAT, YOU, with_names
+from colorlab.widgets.words import YOU, with_names
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
@@ -133,28 +132,6 @@ def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
         if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
             raise IntentError(f"{name} must be {' or '.join(k.__name__ for k in allowed)}, not {brief(value)}")
     return raw
-
-
-def with_seat_names(text: str, speakers: list[str], you: int = YOU) -> str:
-    """Say a model's text with the players' names, the learner at seat `you` being "you".
-
-    Examples
-    ========
-
-    >>> from colorlab.widgets.base import with_seat_names
-    >>> with_seat_names("it is player 0's pick, not player 1's", ["Ada", "You"], you=1)
-    "It is Ada's pick, not yours"
-    """
-    def swapped(seat: int) -> int:
-        return YOU if seat == you else you if seat == YOU else seat
-
-    def renumbered(match: re.Match) -> str:
-        start, end = match.start(1) - match.start(), match.end(1) - match.start()
-        return match[0][:start] + str(swapped(int(match[1]))) + match[0][end:]
-
-    if you == YOU or you >= len(speakers):
-        return with_names(text, speakers)
-    return with_names(SEAT.sub(renumbered, text), [speakers[swapped(seat)] for seat in range(len(speakers))])
 
 
 def table_trouble(error: Exception) -> str:
@@ -405,7 +382,7 @@ class GameWidget(GuardedWidget):
     def refresh(self) -> None:
         """Send the browser the state it should show now."""
         if self.seat is not None:
-            self._seating = self.seat.view()["seating"]
+            self._seating = self.seat.seating()
         shown = self._states[self.cursor] if self.cursor is not None else self.state
         view = self.snapshot(shown)
         view["history"] = {"step": len(self._states) - 1 if self.cursor is None else self.cursor,
@@ -537,7 +514,7 @@ class GameWidget(GuardedWidget):
         try:
             check_intent(raw, {"sync": {}})
             moved = self.catch_up()
-            seating = self.seat.view()["seating"]
+            seating = self.seat.seating()
         except Exception as error:  # the store may be unreachable for a while: say so once, the page tries again
             trouble = str(error) if isinstance(error, self.REFUSALS) else table_trouble(error)
             if self.notice.get("text") != trouble:
@@ -633,7 +610,7 @@ class BotTable(GameWidget):
 
     def said(self, text: str, state: Any) -> str:
         """A model's text with the players' names instead of their seats."""
-        return with_seat_names(text, self.speakers(state), self.you)
+        return with_names(text, self.speakers(state), self.you)
 
     def bot_seat(self, state: Any) -> int | None:
         """Which bot should move now, if any? (Each game says.)"""

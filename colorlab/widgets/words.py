@@ -10,8 +10,8 @@ SEAT = re.compile(r"\b[Pp]layer (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z
 YOU_VERBS = {"has": "have", "is": "are", "does": "do", "was": "were"}
 
 
-def with_names(text: str, speakers: list[str]) -> str:
-    """Say a model's text with the players' names, the learner at seat 0 being "you".
+def with_names(text: str, speakers: list[str], you: int | None = YOU) -> str:
+    """Say a model's text with the players' names, the learner at seat `you` being "you".
 
     Examples
     ========
@@ -21,12 +21,14 @@ def with_names(text: str, speakers: list[str]) -> str:
     "It is Bot 1's pick, not yours"
     >>> with_names("player 0 has 2 exchange(s) to make", ["You", "Bot 1"])
     'You have 2 exchange(s) to make'
+    >>> with_names("it is player 0's pick, not player 1's", ["Ada", "You"], you=1)
+    "It is Ada's pick, not yours"
     """
     def name(match: re.Match) -> str:
         seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
         if seat >= len(speakers):
             return match[0]
-        if seat != YOU:
+        if seat != you:
             return speakers[seat] + (owner or "") + verb
         said = ("your" if word_after and not verb else "yours") if owner else "you"
         if verb:
