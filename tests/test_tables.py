@@ -70,8 +70,7 @@ def seated(store, game, seed=7, names=("Ada", "Bo", "Cy", "Di")):
     """A table of `game` from TABLES with every learner's seat taken: (code, seats)."""
     rules, bots = TABLES[game]
     code = store.create(game, rules, seed=seed, bots=bots)
-    players = getattr(rules, "players", None) or rules.teams
-    return code, [store.join(code, seat=number, name=names[number]) for number in range(players)
+    return code, [store.join(code, seat=number, name=names[number]) for number in range(rules.players)
                   if number not in bots]
 
 
@@ -273,7 +272,7 @@ def test_a_seat_and_a_store_never_show_their_secrets(store_url):
 
 
 def test_a_token_opens_only_its_own_table(store):
-    first, ada, _ = two_learners(store)
+    _, ada, _ = two_learners(store)
     second = store.create("colorfox", seed=4)
     with pytest.raises(WrongToken):
         store.rejoin(second, ada.token)
@@ -295,7 +294,8 @@ def test_join_takes_the_first_free_seat_and_refuses_taken_bot_and_missing_seats(
     assert store.seat_names(code) == ["GreedyBot", "Ada", "Bo"]
 
 
-@pytest.mark.parametrize("code", ["", "ZZZZZ", "AAAAAA", "A-C-D", None, 12345, "ACDEF; DROP TABLE colorlab_seats"])
+@pytest.mark.parametrize("code", ["", "QQQQQ", "ZZZZZ", "AAAAAA", "A-C-D", None, 12345,
+                                  "ACDEF; DROP TABLE colorlab_seats"])
 def test_an_unknown_code_is_refused(store, code):
     store.create("colorfox", seed=1)
     with pytest.raises(UnknownTable):
@@ -504,7 +504,7 @@ def test_a_refused_move_at_a_table_where_a_bot_was_due_leaves_every_kernel_in_st
     assert store.table_row(code).steps == 0
     other = TableStore(store_url)
     view = bo.view()
-    assert view == {**other.rejoin(code, bo.token).view()}
+    assert view == other.rejoin(code, bo.token).view()
     assert bo.state() == store.record(code).final_state() == other.record(code).final_state()
     assert view["seating"]["step"] == 1
     other.engine.dispose()
@@ -595,12 +595,11 @@ def test_learners_and_bots_play_a_whole_game_whose_record_replays_to_the_table(s
     record.check()
     assert record.final_state() == final
     bots = set(TABLES[game][1])
-    spec, table = game_spec(game), table_game(game)
+    table = table_game(game)
     assert {table.seat_of(action) for action in record.actions} & bots, "the bots never moved"
     entry = store.tables()[0]
     assert entry["over"] and entry["actions"] == len(record.actions) and entry["scores"] == table.scores(final)
     assert GameRecord.from_json(record.to_json()) == record
-    assert spec.name == game
 
 
 def test_a_whole_base_colorform_game_of_stop_calls_replays_to_the_table(store):
@@ -614,7 +613,10 @@ def test_a_whole_base_colorform_game_of_stop_calls_replays_to_the_table(store):
         ready = [(seat, claim) for seat in (ada, bo) if seat.seat not in called
                  and (claim := solver.act(state, seat.seat)) is not None]
         if ready:
-            ready[0][0].play(ready[0][1], seen=ready[0][0].step)
+            try:
+                ready[0][0].play(ready[0][1], seen=ready[0][0].step)
+            except StaleMove:
+                continue  # the window of a waiting call closed meanwhile: the table settled it first
     record = store.record(code)
     record.check()
     assert record.final_state() == ada.state() and ada.state().over
@@ -951,7 +953,8 @@ def test_a_database_of_something_else_gets_the_schema_beside_its_own_tables(stor
     assert "marks" in table_names(store_url)
 
 
-@pytest.mark.parametrize("garbage", [b"\x00\x01garbage" * 400, b"name,score\nAda,9\n", b"SQLite format 3\x00" + b"\xff" * 200])
+@pytest.mark.parametrize("garbage", [b"\x00\x01garbage" * 400, b"name,score\nAda,9\n",
+                                     b"SQLite format 3\x00" + b"\xff" * 200])
 def test_a_file_that_is_not_a_database_is_a_table_error_and_is_left_as_it_was(tmp_path, garbage):
     path = tmp_path / "class.db"
     path.write_bytes(garbage)

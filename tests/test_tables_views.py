@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab import colorfox, colorform, colourbrain
 from colorlab.tables import TableStore, table_game
 from tests.test_colourbrain import hidden_twin as quiz_twin
 from tests.test_tables import TABLES, seated
@@ -88,7 +88,7 @@ def played_states(store, game, seed=SEED, moves=80):
 
 
 def viewers(state):
-    return [None, *range(state.players if hasattr(state, "players") else state.teams)]
+    return [None, *range(state.rules.players)]
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
@@ -248,9 +248,10 @@ def test_another_seats_stop_call_never_shows_its_claim_before_it_is_settled(stor
     rules = colorform.Rules(players=2, stop_window=2.0)
     solver = colorform.ReactionBot("hard")
     seed = next(seed for seed in range(200) if solver.act(colorform.new_game(rules, seed), 0))
-    claim = solver.act(colorform.new_game(rules, seed), 0)
-    wrong = dataclasses.replace(claim, task=next(task.number for task in colorform.new_game(rules, seed).revealed_tasks()
-                                                if task.number != claim.task), placements=())
+    deal = colorform.new_game(rules, seed)
+    claim = solver.act(deal, 0)
+    other_task = next(task.number for task in deal.revealed_tasks() if task.number != claim.task)
+    wrong = dataclasses.replace(claim, task=other_task, placements=())
     views = []
     for called in (claim, wrong):
         code = store.create("colorform", rules, seed=seed)
