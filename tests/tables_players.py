@@ -21,9 +21,17 @@ from concurrent.futures import ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Any
 
+from sqlalchemy import text
+
+from colorlab.colorform.agents import ReactionBot
+from colorlab.colorfox.agents import GreedyBot as ColorFoxBot
+from colorlab.colorium.agents import GreedyBot as ColoriumBot
+from colorlab.colourbrain import Answer, QuizBot
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction, NotYourTurn
 from colorlab.tables import AlreadyCalled, StaleMove, TableError, TableStore
+from tests import test_colorfox_model, test_colorform_model, test_colorium_model
+from tests.test_colourbrain import a_wrong_answer, check_cards
 
 SPAWN = multiprocessing.get_context("spawn")
 POLL_SECONDS = 0.005
@@ -118,32 +126,21 @@ def opened(url: str) -> Iterator[TableStore]:
 
 # --- checking every action a worker sees ----------------------------------------------------
 
-def _colorfox_checks(before, action, after) -> None:
-    from tests.test_colorfox_model import check_invariants, check_step
-    check_invariants(after)
-    check_step(before, action, after)
-
-
-def _colorium_checks(before, action, after) -> None:
-    from tests.test_colorium_model import check_invariants, check_step
-    check_invariants(after)
-    check_step(before, action, after)
+def _model_checks(module):
+    """A game's own invariants after every step (from its model tests)."""
+    def checks(before, action, after) -> None:
+        module.check_invariants(after)
+        module.check_step(before, action, after)
+    return checks
 
 
 def _colourbrain_checks(before, action, after) -> None:
-    from tests.test_colourbrain import check_cards
     check_cards(before, after)
     assert all(score >= 0 for score in after.scores) and after.pot >= 0, "points went below zero"
 
 
-def _colorform_checks(before, action, after) -> None:
-    from tests.test_colorform_model import check_invariants, check_step
-    check_invariants(after)
-    check_step(before, action, after)
-
-
-CHECKS = {"colorfox": _colorfox_checks, "colorium": _colorium_checks, "colourbrain": _colourbrain_checks,
-          "colorform": _colorform_checks}
+CHECKS = {"colorfox": _model_checks(test_colorfox_model), "colorium": _model_checks(test_colorium_model),
+          "colourbrain": _colourbrain_checks, "colorform": _model_checks(test_colorform_model)}
 
 
 def check_new_steps(game: str, replay, checked: int) -> int:
@@ -155,19 +152,10 @@ def check_new_steps(game: str, replay, checked: int) -> int:
 
 # --- playing a whole game for one seat ------------------------------------------------------
 
-def learner(game: str, seed: int):
-    """The game's own bot, standing in for a learner who looks at the table and decides."""
-    if game == "colorfox":
-        from colorlab.colorfox.agents import GreedyBot
-        return GreedyBot(seed=seed)
-    if game == "colorium":
-        from colorlab.colorium.agents import GreedyBot
-        return GreedyBot(seed=seed)
-    if game == "colourbrain":
-        from colorlab.colourbrain.agents import QuizBot
-        return QuizBot("medium", seed=seed)
-    from colorlab.colorform.agents import ReactionBot
-    return ReactionBot("medium", seed=seed)
+# The game's own bots, standing in for learners who look at the table and decide, by their seed.
+LEARNERS = {"colorfox": lambda seed: ColorFoxBot(seed=seed), "colorium": lambda seed: ColoriumBot(seed=seed),
+            "colourbrain": lambda seed: QuizBot("medium", seed=seed),
+            "colorform": lambda seed: ReactionBot("medium", seed=seed)}
 
 
 def actions_to_json(game: str, actions) -> list[str]:
@@ -189,10 +177,11 @@ def play_seat(url: str, code: str, token: str, seed: int, start_together, timeou
     with opened(url) as store:
         seat = store.rejoin(code, token)
         start_together.wait(timeout=30)
-        return _play_to_the_end(seat, learner(seat.game, seed), time.monotonic() + timeout)
+        return _play_to_the_end(seat, LEARNERS[seat.game](seed), time.monotonic() + timeout)
 
 
 def _play_to_the_end(seat, agent, deadline: float) -> dict:
+    """Look, check, move when the game waits for this seat; look again after a refusal; stop when it is over."""
     acknowledged, refused, checked, called_at = [], [], 0, None
     while True:
         assert time.monotonic() < deadline, f"seat {seat.seat} of {seat.game}: the game did not end in time"
@@ -254,20 +243,25 @@ def race_catch_up(url: str, code: str, start_together) -> int:
 
 # --- being killed ---------------------------------------------------------------------------
 
-def append_forever(url: str, code: str, tokens: Sequence[str], journal: str) -> None:
-    """Answer wrongly for every team held, forever; after each acknowledged move write "step action" to `journal`.
+def note(journal: str, line: str) -> None:
+    """Add a line to a worker's journal in one write to a file opened for appending.
 
-    A line is written with one os.write on a file opened for appending, so a SIGKILL
-    right after it can lose nothing the kernel already holds.
+    Once os.write returns the line is the kernel's: a SIGKILL right after it loses nothing.
     """
-    from tests.test_colourbrain import a_wrong_answer
-    from colorlab.colourbrain import Answer
+    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        os.write(descriptor, f"{line}\n".encode())
+    finally:
+        os.close(descriptor)
 
+
+def append_forever(url: str, code: str, tokens: Sequence[str], journal: str) -> None:
+    """Answer wrongly for every team held, forever; note each acknowledged move (its step and action) in `journal`."""
     store = TableStore(url)
     seats = [store.rejoin(code, token) for token in tokens]
     spec = game_spec(seats[0].game)
-    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-    os.write(descriptor, b"ready\n")
+    store.catch_up(code)  # replaying a long record takes time: be ready to move before saying so
+    note(journal, "ready")
     while True:
         for seat in seats:
             replay = seat.catch_up()
@@ -277,8 +271,7 @@ def append_forever(url: str, code: str, tokens: Sequence[str], journal: str) -> 
                 continue
             action = Answer(seat.seat, a_wrong_answer(state.question))
             seat.play(action, seen=step)
-            line = json.dumps([step, spec.action_to_dict(action)], sort_keys=True)
-            os.write(descriptor, line.encode() + b"\n")
+            note(journal, json.dumps([step, spec.action_to_dict(action)], sort_keys=True))
 
 
 def hold_write_lock(url: str, code: str, journal: str) -> None:
@@ -286,8 +279,6 @@ def hold_write_lock(url: str, code: str, journal: str) -> None:
 
     SQLite: the store's own ``BEGIN IMMEDIATE``; PostgreSQL: the table's row locked ``FOR UPDATE``.
     """
-    from sqlalchemy import text
-
     store = TableStore(url)
     lock = " FOR UPDATE" if store.postgresql else ""
     with store.engine.connect().execution_options(write=True) as connection, connection.begin():
@@ -297,16 +288,14 @@ def hold_write_lock(url: str, code: str, journal: str) -> None:
                                 "VALUES (:code, :step, 0, :action, 0)"),
                            {"code": code, "step": row.steps, "action": json.dumps({"type": "half written"})})
         connection.execute(text("UPDATE colorlab_tables SET steps = steps + 1 WHERE code = :code"), {"code": code})
-        descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        os.write(descriptor, b"locked\n")
+        note(journal, "locked")
         time.sleep(120)
 
 
 def timed_move(url: str, code: str, token: str, action_json: str, seen: int, journal: str) -> float:
     """Open the store and send one move, writing "sending" first; give the seconds until it was acknowledged."""
     began = time.monotonic()
-    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-    os.write(descriptor, b"sending\n")
+    note(journal, "sending")
     with opened(url) as store:
         seat = store.rejoin(code, token)
         seat.play(game_spec(seat.game).action_from_dict(json.loads(action_json)), seen=seen)

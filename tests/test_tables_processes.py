@@ -141,6 +141,7 @@ def wrong_answer_table(store: TableStore) -> tuple[str, list[str]]:
 
 
 def journal_lines(path) -> list[str]:
+    """What a worker has written to its journal so far."""
     return path.read_text().splitlines() if path.exists() else []
 
 
@@ -153,6 +154,7 @@ def wait_for_line(path, line: str, timeout: float = 30.0) -> None:
 
 
 def kill(process) -> None:
+    """Kill a worker with SIGKILL: no clean-up of any kind runs in it."""
     os.kill(process.pid, signal.SIGKILL)
     process.join(timeout=10)
     assert process.exitcode == -signal.SIGKILL
@@ -179,12 +181,12 @@ def test_a_process_killed_at_random_moments_while_appending_loses_no_acknowledge
             assert record.actions[step] == spec.action_from_dict(action), f"acknowledged move {step} was lost"
         [entry] = store.tables()
         assert entry["actions"] == len(record.actions)
-        seat = store.rejoin(code, tokens[0])
-        state = seat.state()
-        if 0 in seat.table.waiting_for(state):
-            before = seat.step
-            seat.play(colourbrain.Answer(0, a_wrong_answer(state.question)), seen=before)
-            assert len(TableStore(store_url).record(code).actions) == before + 1, "the table refused a move after a kill"
+        state = store.watch(code).state()
+        team = table_game("colourbrain").waiting_for(state)[0]
+        store.rejoin(code, tokens[team]).play(colourbrain.Answer(team, a_wrong_answer(state.question)),
+                                              seen=len(record.actions))
+        assert TableStore(store_url).record(code).actions[len(record.actions):] == \
+            (colourbrain.Answer(team, a_wrong_answer(state.question)),), "the table took no move after the kill"
     assert len(acknowledged) >= 10
 
 

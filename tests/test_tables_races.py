@@ -59,17 +59,20 @@ def race(workers: Workers, url: str, code: str, sends: list[tuple[str, object]],
 # --- the same move from many processes ------------------------------------------------------
 
 def colorfox_move(url: str) -> tuple[str, Seat, object]:
+    """A ColorFox table, the seat to move and its move."""
     store, code, seats = seated(url, "colorfox", colorfox.Rules(players=2))
     mover = seats[to_move(seats[0].state())]
     return code, mover, GreedyBot(seed=1).act(mover.state(), mover.seat)
 
 
 def colourbrain_answer(url: str) -> tuple[str, Seat, object]:
+    """A Colourbrain quiz, a team and its answer to the first question."""
     store, code, seats = seated(url, "colourbrain", colourbrain.Rules(teams=2))
     return code, seats[0], colourbrain.Answer(0, seats[0].state().question.answer)
 
 
 def colorform_claim(url: str) -> tuple[str, Seat, object]:
+    """A Col-Or-Form table, a player who can solve a task and the claim (a STOP call) it sends."""
     store, code, seats = seated(url, "colorform", colorform.Rules(players=2, stop_window=0.1))
     state = seats[0].state()
     claims = [(seat, claim) for seat in seats if (claim := ReactionBot("hard", seed=1).act(state, seat.seat))]
