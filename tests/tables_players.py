@@ -302,6 +302,15 @@ def timed_move(url: str, code: str, token: str, action_json: str, seen: int, jou
     return time.monotonic() - began
 
 
+def call_and_wait(url: str, code: str, token: str, claim_json: str, journal: str) -> None:
+    """Send a STOP call, note "called" once the table has acknowledged it, then wait to be killed."""
+    with opened(url) as store:
+        seat = store.rejoin(code, token)
+        seat.play(game_spec(seat.game).action_from_dict(json.loads(claim_json)), seen=seat.step)
+        note(journal, "called")
+        time.sleep(120)
+
+
 def same_but_time(claim) -> Any:
     """A Col-Or-Form claim with the time the table stamps on it cleared."""
     return dataclasses.replace(claim, time=0.0)

@@ -21,8 +21,8 @@ from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.tables import TableStore, table_game
 from tests.test_colourbrain import a_wrong_answer
-from tests.tables_players import (Workers, actions_to_json, append_forever, hold_write_lock, play_seat, race_move,
-                                  results, same_but_time, start, timed_move)
+from tests.tables_players import (Workers, actions_to_json, append_forever, call_and_wait, hold_write_lock, play_seat,
+                                  race_move, results, same_but_time, start, timed_move)
 
 
 @pytest.fixture(scope="module")
@@ -214,3 +214,19 @@ def test_a_process_killed_holding_the_write_lock_blocks_nobody_for_long_and_leav
     record.check()
     assert record.actions == before.actions + (colourbrain.Answer(0, state.question.answer),)
     assert after.tables()[0]["actions"] == 1, "the killed process's half-written step stayed"
+
+
+def test_a_stop_call_from_a_process_killed_after_the_table_acknowledged_it_is_still_settled(store_url, tmp_path):
+    rules = colorform.Rules(players=2, stop_window=0.2)
+    store = TableStore(store_url)
+    code = store.create("colorform", rules, seed=6)
+    seats = [store.join(code, seat=seat, name=f"Learner {seat}") for seat in (0, 1)]
+    claim = colorform.ReactionBot("hard", seed=1).act(seats[0].state(), 0)
+    journal = tmp_path / "journal.txt"
+    callers, _ = start(call_and_wait, [(store_url, code, seats[0].token, actions_to_json("colorform", [claim])[0],
+                                        str(journal))])
+    wait_for_line(journal, "called")
+    kill(callers[0])
+    time.sleep(rules.stop_window + 0.05)
+    [stop] = TableStore(store_url).catch_up(code).record.actions
+    assert [same_but_time(call) for call in stop.claims] == [same_but_time(claim)], "the killed caller's STOP was lost"
