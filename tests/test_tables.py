@@ -213,6 +213,16 @@ def test_a_table_that_cannot_exist_is_refused_with_the_reason(store, game, rules
     assert store.tables() == []
 
 
+@pytest.mark.parametrize("game, rules, words", [
+    ("colorium", colorium.Rules(mission_ids="no such mission"), "mission_ids"),
+    ("colourbrain", colourbrain.Rules(question_file="no such file.json"), "question_file"),
+], ids=["colorium-missions", "colourbrain-questions"])
+def test_rules_that_cannot_start_a_game_are_a_table_error_naming_the_rule(store, game, rules, words):
+    with pytest.raises(TableError, match=words):
+        store.create(game, rules, seed=1)
+    assert store.tables() == []
+
+
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True, "7"])
 def test_a_seed_that_is_not_a_whole_number_in_range_is_refused(store, seed):
     with pytest.raises(TableError, match="seed"):
