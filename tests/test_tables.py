@@ -314,6 +314,8 @@ def test_an_unknown_code_is_refused(store, code):
         store.rejoin(code, "token")
     with pytest.raises(UnknownTable):
         store.record(code)
+    with pytest.raises(UnknownTable):
+        store.watch(code)
     assert isinstance(UnknownTable("x"), TableError)
 
 
@@ -325,7 +327,8 @@ def test_a_code_typed_in_lower_case_with_spaces_is_accepted(store):
     assert store.record(f" {code} ") == store.record(code)
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 31, "Ada\x07", "Ada\x1b[31m", "Ada\u200b", "Ada\x00", None, 7])
+@pytest.mark.parametrize("name", ["", "   ", "\u3000", "x" * 31, "Ada\x07", "Ada\x1b[31m", "Ada\u200b", "\u202eAda",
+                                  "Ada\x00", None, 7])
 def test_names_that_are_empty_too_long_or_hold_control_characters_are_refused(store, name):
     code = store.create("colorfox", seed=1)
     with pytest.raises(TableError, match="name"):
@@ -835,7 +838,9 @@ def test_tables_lists_every_table_with_its_seats_actions_and_scores(store):
     assert listed[done]["over"] and not listed[fox]["over"]
     for code, entry in listed.items():
         final = store.record(code).final_state()
-        assert entry["scores"] == table_game(entry["game"]).scores(final)
+        table = table_game(entry["game"])
+        assert entry["scores"] == table.scores(final)
+        assert entry["waiting_for"] == table.waiting_for(final)
     json.dumps(store.tables())
 
 
@@ -876,13 +881,15 @@ def test_the_teachers_export_holds_moves_made_in_other_kernels(store, store_url,
 
 def test_closing_keeps_the_record_and_stops_the_bots(store):
     code = store.create("colorfox", colorfox.Rules(players=2), seed=1, bots={0: "GreedyBot"})
-    store.join(code, seat=1, name="Bo")
+    bo = store.join(code, seat=1, name="Bo")
     store.close(code)
     store.close(code)  # closing twice is harmless
     assert store.watch(code).view()["seating"]["closed"]
     assert store.table_row(code).steps == 0
     assert store.tables()[0]["closed"]
     assert store.record(code).actions == ()
+    looking = store.rejoin(code, bo.token)  # a learner may still look at a closed table
+    assert looking.view()["seating"]["closed"] and looking.view()["seating"]["step"] == 0
     with pytest.raises(UnknownTable):
         store.close("QQQQQ")
 
