@@ -22,6 +22,13 @@ def moment(state: State, team: int) -> tuple:
     return (state.asked, state.step)
 
 
+def table_rules(rules) -> None:
+    """Refuse a teacher's question file: it lies in one folder, and the other kernels at the table could not read it."""
+    if rules.question_file:
+        raise ValueError("question_file: a table asks the colorlab question bank, since a teacher's question "
+                         "file lies in one folder where the other devices' kernels cannot read it")
+
+
 def _quiz_bot(level: str):
     return lambda seed: QuizBot(level, seed=seed)
 
@@ -34,4 +41,5 @@ TABLE = register_table(TableGame(
     view=observation,
     scores=lambda state: list(state.scores),
     moment=moment,
+    table_rules=table_rules,
 ))

@@ -52,6 +52,7 @@ class TableGame:
       move, or (real-time games) the resolution of calls whose window has closed;
     - `is_call(state, action)`: is this action a real-time call, collected before it is played?
     - `call_action(state, calls)`: which action do these calls, made at the same moment, become?
+    - `table_rules(rules)`: refuse (ValueError) rules that work in one kernel but not at a shared table.
     """
 
     name: str
@@ -64,6 +65,7 @@ class TableGame:
     next_auto: Callable[[Any, Mapping[int, Agent], list[Call], float], Any | None] | None = None
     is_call: Callable[[Any, Any], bool] = lambda state, action: False
     call_action: Callable[[Any, list[Call]], Any] | None = None
+    table_rules: Callable[[Any], None] = lambda rules: None
 
     def auto_action(self, state: Any, bots: Mapping[int, Agent], calls: list[Call], seconds: float) -> Any | None:
         """What happens next without any learner, `seconds` after the table last changed?"""

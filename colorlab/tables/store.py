@@ -157,7 +157,7 @@ class TableStore:
 
     def create(self, game: str, rules: RulesBase | None = None, seed: int | None = None,
                bots: Mapping[int, str] | None = None) -> str:
-        """Open a new table and return its join code; `bots` puts a bot (by name) in seats."""
+        """Open a new table and return its join code; `bots` puts a bot (its name or class) in seats."""
         try:
             spec, table = game_spec(game), table_game(game)
         except (RecordError, LookupError) as error:
@@ -168,13 +168,18 @@ class TableStore:
         seed = secrets.randbelow(2**63) if seed is None else seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise TableError("a seed is a whole number from 0 to 2**63 - 1")
-        bots = dict(bots or {})
+        # A bot may be named, or given as its class (colorfox.GreedyBot): the store keeps its name.
+        bots = {seat: name.__name__ if isinstance(name, type) else name for seat, name in (bots or {}).items()}
         for seat, name in bots.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
                 raise TableError(f"there is no seat {seat!r}; seats are numbered 0 to {rules.players - 1}")
             if name not in table.bots:
                 raise TableError(f"{name!r} is not a {game} bot; choose one of {', '.join(table.bots)}")
-        first = spec.new_game(rules, seed)
+        try:
+            table.table_rules(rules)
+            first = spec.new_game(rules, seed)
+        except (ValueError, LookupError) as error:
+            raise TableError(f"these rules cannot start a {game} game: {error}") from None
         with self._writing(None) as (connection, _):
             now = server_time(connection)
             code = self._free_code(connection)
