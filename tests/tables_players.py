@@ -17,7 +17,7 @@ import queue
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,7 +29,7 @@ from colorlab.colorium.agents import GreedyBot as ColoriumBot
 from colorlab.colourbrain import Answer, QuizBot
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction, NotYourTurn
-from colorlab.tables import AlreadyCalled, StaleMove, TableError, TableStore
+from colorlab.tables import AlreadyCalled, StaleMove, TableClosed, TableError, TableStore
 from tests import test_colorfox_model, test_colorform_model, test_colorium_model
 from tests.test_colourbrain import a_wrong_answer, check_cards
 
@@ -64,9 +64,13 @@ class Workers:
     def barrier(self, parties: int):
         return self.manager.Barrier(parties)
 
+    def start(self, target: Callable, argument_lists: Sequence[tuple]) -> list[Future]:
+        """Start target(*arguments) in a worker per argument list at once; give the futures of their results."""
+        return [self.pool.submit(target, *arguments) for arguments in argument_lists]
+
     def run(self, target: Callable, argument_lists: Sequence[tuple], timeout: float = 60.0) -> list:
         """Run target(*arguments) in a worker per argument list at once; give their results in order."""
-        futures = [self.pool.submit(target, *arguments) for arguments in argument_lists]
+        futures = self.start(target, argument_lists)
         done, waiting = wait(futures, timeout=timeout)
         if waiting:
             raise WorkerFailed(f"{len(waiting)} workers did not answer within {timeout} s")
@@ -233,12 +237,49 @@ def race_join(url: str, code: str, seat: int | None, name: str, start_together) 
             return {"seat": None, "error": type(refusal).__name__, "message": str(refusal)}
 
 
+def race_open(url: str, start_together) -> str:
+    """Open a store at the same moment as other processes (the first use creates its schema); say how it went."""
+    start_together.wait(timeout=30)
+    try:
+        with opened(url) as store:
+            return f"opened, {len(store.tables())} tables"
+    except TableError as refusal:
+        return f"refused: {refusal}"
+
+
 def race_catch_up(url: str, code: str, start_together) -> int:
     """Only look at a table, at the same moment as another process; give the steps seen."""
     with opened(url) as store:
         store.table_row(code)  # connected before the barrier, so that the two looks meet
         start_together.wait(timeout=30)
         return store.catch_up(code).steps
+
+
+def answer_until_closed(url: str, code: str, token: str, start_together) -> dict:
+    """Answer wrongly for one team until the table is closed; give the acknowledged moves and the refusal, if any.
+
+    A team that has answered waits for the others; once the table is closed it stops waiting.
+    """
+    with opened(url) as store:
+        seat = store.rejoin(code, token)
+        acknowledged = []
+        start_together.wait(timeout=30)
+        while True:
+            replay = seat.catch_up()
+            state, step = replay.state, replay.steps
+            if seat.seat not in seat.table.waiting_for(state):
+                if store.table_row(code).closed is not None:
+                    return {"seat": seat.seat, "acknowledged": acknowledged, "refusal": None}
+                time.sleep(POLL_SECONDS)
+                continue
+            action = Answer(seat.seat, a_wrong_answer(state.question))
+            try:
+                seat.play(action, seen=step)
+            except TableClosed as refusal:
+                return {"seat": seat.seat, "acknowledged": acknowledged, "refusal": str(refusal)}
+            except StaleMove:
+                continue
+            acknowledged.append(action)
 
 
 # --- being killed ---------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from colorlab.record import game_spec
 from colorlab.rules import NotYourTurn
 from colorlab.tables import (NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableStore, UnknownTable,
                              WaitingForPlayers, WrongToken, bot_seed, table_game)
-from tests.tables_players import Workers, actions_to_json, race_catch_up, race_join, race_move, same_but_time
+from tests.tables_players import (Workers, actions_to_json, answer_until_closed, race_catch_up, race_join, race_move,
+                                  race_open, same_but_time)
 
 RACERS = 8
 
@@ -137,6 +138,12 @@ def test_three_colorium_players_drawing_at_the_same_moment_are_all_played(store_
     assert sorted(after.actions[len(before.actions):], key=lambda draw: draw.player) == draws
 
 
+def test_eight_processes_opening_a_new_store_at_once_all_open_it(store_url, workers):
+    told = workers.run(race_open, [(store_url, workers.barrier(RACERS))] * RACERS)
+    assert told == ["opened, 0 tables"] * RACERS
+    assert TableStore(store_url).tables() == []
+
+
 def test_eight_processes_asking_for_seats_at_once_get_each_seat_once(store_url, workers):
     store = TableStore(store_url)
     code = store.create("colorfox", colorfox.Rules(players=3))
@@ -185,6 +192,24 @@ def test_a_stop_call_acknowledged_at_the_edge_of_the_same_moment_window_is_settl
     [stop] = store.catch_up(code).record.actions
     assert (1 in [claim.player for claim in stop.claims]) == acknowledged, \
         "a STOP call the table acknowledged was left out of the STOP it settled"
+
+
+def test_closing_a_table_while_three_processes_play_at_it_stops_them_and_keeps_every_acknowledged_move(
+        store_url, workers):
+    store, code, seats = seated(store_url, "colourbrain", colourbrain.Rules(teams=3))
+    start_together = workers.barrier(len(seats) + 1)
+    playing = workers.start(answer_until_closed, [(store_url, code, seat.token, start_together) for seat in seats])
+    start_together.wait(timeout=30)
+    time.sleep(0.3)
+    store.close(code)
+    told = [future.result(timeout=60) for future in playing]
+    record, tables = snapshot(store_url, code)
+    assert any(report["refusal"] for report in told), "nobody tried to move at the closed table"
+    for report in told:
+        assert report["acknowledged"] and "closed" in (report["refusal"] or "closed"), report
+        assert [answer for answer in record.actions if answer.team == report["seat"]] == report["acknowledged"], \
+            f"the record does not hold team {report['seat']}'s acknowledged answers once each, in order"
+    assert tables[0]["closed"] and tables[0]["actions"] == len(record.actions)
 
 
 # --- bots move for whoever touches the table next -------------------------------------------
