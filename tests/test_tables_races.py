@@ -250,15 +250,19 @@ def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_e
 
 # --- refusals -------------------------------------------------------------------------------
 
-def refused(url: str, code: str, error: type, attempt, *words: str) -> str:
-    """Make the attempt, expect `error` with a message holding `words`; the table must not change."""
-    before = snapshot(url, code)
+def refused(store: TableStore, code: str, error: type, attempt, *words: str) -> str:
+    """Make the attempt, expect `error` with a message holding `words`; the table must not change.
+
+    Neither in the store (read afresh by another store) nor in this kernel's own copy of the table.
+    """
+    before, own = snapshot(store.where, code), list(store.catch_up(code).states)
     with pytest.raises(error) as caught:
         attempt()
     message = str(caught.value)
     assert all(word in message for word in words), f"{message!r} does not say {words}"
     assert "Traceback" not in message and "sqlalchemy" not in message.lower()
-    assert snapshot(url, code) == before, "a refused request changed the table"
+    assert snapshot(store.where, code) == before, "a refused request changed the table"
+    assert list(store.catch_up(code).states) == own, "a refused request changed this kernel's copy of the table"
     return message
 
 
@@ -267,12 +271,12 @@ def test_wrong_tokens_are_refused(store_url):
     other = store.create("colorfox", colorfox.Rules(players=2))
     stranger = store.join(other, seat=0, name="Stranger")
     for token in ("", "not a key", seats[1].token[:-1], stranger.token, None):
-        refused(store_url, code, WrongToken, lambda: store.rejoin(code, token), code)
+        refused(store, code, WrongToken, lambda: store.rejoin(code, token), code)
     mover = seats[to_move(seats[0].state())]
     action = GreedyBot(seed=1).act(mover.state(), mover.seat)
     for token in ("forged", seats[1 - mover.seat].token, stranger.token):
         forged = Seat(store, code, mover.seat, mover.name, token)
-        refused(store_url, code, WrongToken, lambda: forged.play(action, seen=mover.step), code)
+        refused(store, code, WrongToken, lambda: forged.play(action, seen=mover.step), code)
 
 
 def test_moves_for_another_seat_are_refused(store_url):
@@ -280,9 +284,9 @@ def test_moves_for_another_seat_are_refused(store_url):
     mover = seats[to_move(seats[0].state())]
     other = seats[1 - mover.seat]
     action = GreedyBot(seed=1).act(mover.state(), mover.seat)
-    refused(store_url, code, NotYourSeat, lambda: other.play(action, seen=other.step), f"seat {other.seat}")
-    refused(store_url, code, NotYourSeat, lambda: store.watch(code).play(action), "seat")
-    refused(store_url, code, NotYourTurn, lambda: other.play(Pass(other.seat), seen=other.step))
+    refused(store, code, NotYourSeat, lambda: other.play(action, seen=other.step), f"seat {other.seat}")
+    refused(store, code, NotYourSeat, lambda: store.watch(code).play(action), "seat")
+    refused(store, code, NotYourTurn, lambda: other.play(Pass(other.seat), seen=other.step))
 
 
 def test_stale_moves_are_refused(store_url):
@@ -293,21 +297,21 @@ def test_stale_moves_are_refused(store_url):
     mover.play(bot.act(mover.state(), mover.seat), seen=mover.step)
     mover = seats[to_move(seats[0].state())]
     action = bot.act(mover.state(), mover.seat)
-    refused(store_url, code, StaleMove, lambda: mover.play(action, seen=looked), "look again")
+    refused(store, code, StaleMove, lambda: mover.play(action, seen=looked), "look again")
     for never in (-1, mover.step + 1, 10**6, True, "0"):
-        refused(store_url, code, StaleMove, lambda: mover.play(action, seen=never))
+        refused(store, code, StaleMove, lambda: mover.play(action, seen=never))
 
 
 def test_taken_seats_full_tables_and_missing_seats_are_refused(store_url):
     store = TableStore(store_url)
     code = store.create("colorfox", colorfox.Rules(players=3), bots={2: "GreedyBot"})
     store.join(code, seat=0, name="Ada")
-    refused(store_url, code, SeatTaken, lambda: store.join(code, seat=0, name="Bob"), "Ada")
-    refused(store_url, code, SeatTaken, lambda: store.join(code, seat=2, name="Bob"), "GreedyBot")
+    refused(store, code, SeatTaken, lambda: store.join(code, seat=0, name="Bob"), "Ada")
+    refused(store, code, SeatTaken, lambda: store.join(code, seat=2, name="Bob"), "GreedyBot")
     for seat in (3, -1, True, "1"):
-        refused(store_url, code, SeatTaken, lambda: store.join(code, seat=seat, name="Bob"), code)
+        refused(store, code, SeatTaken, lambda: store.join(code, seat=seat, name="Bob"), code)
     store.join(code, name="Cy")
-    refused(store_url, code, SeatTaken, lambda: store.join(code, name="Bob"), "full")
+    refused(store, code, SeatTaken, lambda: store.join(code, name="Bob"), "full")
 
 
 def test_unknown_codes_are_refused(store_url):
@@ -316,7 +320,7 @@ def test_unknown_codes_are_refused(store_url):
     for typed in (missing, "", "abc", "0OIL5", "A" * 50, None, 12345):
         for attempt in (lambda: store.join(typed, name="Bob"), lambda: store.rejoin(typed, seats[0].token),
                         lambda: store.record(typed), lambda: store.watch(typed), lambda: store.close(typed)):
-            refused(store_url, code, UnknownTable, attempt, "no table")
+            refused(store, code, UnknownTable, attempt, "no table")
 
 
 def test_a_closed_table_refuses_moves_and_newcomers(store_url):
@@ -324,12 +328,12 @@ def test_a_closed_table_refuses_moves_and_newcomers(store_url):
     waiting = store.create("colorfox", colorfox.Rules(players=3))
     store.join(waiting, seat=0, name="Ada")
     store.close(waiting)
-    refused(store_url, waiting, TableClosed, lambda: store.join(waiting, seat=1, name="Late"), "closed")
+    refused(store, waiting, TableClosed, lambda: store.join(waiting, seat=1, name="Late"), "closed")
     store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
     mover = seats[to_move(seats[0].state())]
     action = GreedyBot(seed=1).act(mover.state(), mover.seat)
     store.close(code)
-    refused(store_url, code, TableClosed, lambda: mover.play(action, seen=mover.step), "closed")
+    refused(store, code, TableClosed, lambda: mover.play(action, seen=mover.step), "closed")
     assert [entry["closed"] for entry in TableStore(store_url).tables()] == [True, True]
 
 
@@ -341,5 +345,5 @@ def test_moves_before_every_seat_is_taken_are_refused(store_url):
     mover = store.join(code, seat=first, name="Ada")
     store.join(code, seat=(first + 1) % 3, name="Bob")
     action = GreedyBot(seed=1).act(mover.state(), first)
-    refused(store_url, code, WaitingForPlayers, lambda: mover.play(action, seen=mover.step), "seat")
+    refused(store, code, WaitingForPlayers, lambda: mover.play(action, seen=mover.step), "seat")
     assert not TableStore(store_url).tables()[0]["started"]
