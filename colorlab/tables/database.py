@@ -89,7 +89,9 @@ def open_engine(where: str | Path) -> Engine:
         event.listen(engine, "connect", _sqlite_connected)
         event.listen(engine, "begin", _sqlite_begin)
     else:
-        engine = sqlalchemy.create_engine(url, pool_pre_ping=True)
+        # No ping before each use: after a server restart one request fails (a TableError the widget shows
+        # and retries), and every other request saves a round trip.
+        engine = sqlalchemy.create_engine(url)
     return engine
 
 

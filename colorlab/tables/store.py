@@ -143,6 +143,7 @@ class TableStore:
             raise TableError(str(error)) from None
         self.postgresql = is_postgresql(self.engine)
         self._replays: dict[str, Replay] = {}
+        self._bot_seats: dict[str, dict[int, str]] = {}  # bots are seated when a table opens and never change
         self._lock = threading.RLock()
         try:
             prepare(self.engine)
@@ -317,15 +318,20 @@ class TableStore:
             self._settle(connection, row, replay, table, now)
 
     def catch_up(self, code: str) -> Replay:
-        """Read the table's latest actions (letting any bot whose move it is play first)."""
+        """Read the table's latest actions (letting any bot whose move it is play first).
+
+        The Replay returned is this process's live copy: it grows as the table does.
+        """
         with self._lock:
             replay = self._replay(code)
             with self._reading() as connection:
                 row = self._table_row(connection, code)
                 if row.steps != replay.steps:
                     replay = self._caught_up(connection, row)
-                due = self._next_auto(connection, row, replay, table_game(row.game), server_time(connection))
-            if due is not None:
+                table = table_game(row.game)
+                due = (self._moves_by_itself(connection, row, table)
+                       and self._next_auto(connection, row, replay, table, server_time(connection)) is not None)
+            if due:
                 with self._writing(code) as (connection, row):
                     replay = self._caught_up(connection, row)
                     self._settle(connection, row, replay, table_game(row.game), server_time(connection))
@@ -493,10 +499,21 @@ class TableStore:
                                         "step = :step ORDER BY seconds, seat"), {"code": row.code, "step": row.steps})
         return [Call(seat, spec.action_from_dict(json.loads(raw)), seconds) for seat, raw, seconds in found]
 
+    def _bot_names(self, connection: Connection, code: str) -> dict[int, str]:
+        """Which seats are bots', and which bots? (Read once per process: bots never leave their seats.)"""
+        if code not in self._bot_seats:
+            found = connection.execute(text("SELECT seat, bot FROM colorlab_seats WHERE code = :code "
+                                            "AND bot IS NOT NULL"), {"code": code}).all()
+            self._bot_seats[code] = dict(found)
+        return self._bot_seats[code]
+
     def _bots(self, connection: Connection, row: Any, table: TableGame, step: int) -> dict:
-        found = connection.execute(text("SELECT seat, bot FROM colorlab_seats WHERE code = :code AND bot IS NOT NULL"),
-                                   {"code": row.code}).all()
-        return {seat: table.make_bot(bot, bot_seed(row.seed, seat, step)) for seat, bot in found}
+        return {seat: table.make_bot(bot, bot_seed(row.seed, seat, step))
+                for seat, bot in self._bot_names(connection, row.code).items()}
+
+    def _moves_by_itself(self, connection: Connection, row: Any, table: TableGame) -> bool:
+        """Can anything happen at this table without a learner (bots, or calls settled by the clock)?"""
+        return table.next_auto is not None or bool(self._bot_names(connection, row.code))
 
     def _next_auto(self, connection: Connection, row: Any, replay: Replay, table: TableGame, now: float) -> Any | None:
         """What would happen now without any learner (a bot's move, a call window that has closed)?"""
@@ -508,6 +525,8 @@ class TableStore:
 
     def _settle(self, connection: Connection, row: Any, replay: Replay, table: TableGame, now: float) -> None:
         """Play, one after another, every action that needs no learner now."""
+        if not self._moves_by_itself(connection, row, table):
+            return
         while True:
             row = self._table_row(connection, row.code)
             action = self._next_auto(connection, row, replay, table, now)
