@@ -1,0 +1,29 @@
+"""Where a class's tables live, for every page the classroom server serves.
+
+The server (``make classroom``) tells its kernels where the store is through the
+environment: ``COLORLAB_TABLES`` holds a file path or a PostgreSQL URL. Without it
+the store is a SQLite file in the user's own colorlab folder, never inside the
+folder of lessons that is served to the class, so it can never be downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from colorlab.tables.store import TableStore
+
+STORE_VARIABLE = "COLORLAB_TABLES"
+
+
+def default_store_path() -> Path:
+    """Where does a class's SQLite store live when nobody says: ~/.colorlab/classroom.db."""
+    return Path.home() / ".colorlab" / "classroom.db"
+
+
+def class_store(where: str | Path | None = None) -> TableStore:
+    """The class's table store: `where`, else $COLORLAB_TABLES, else the default SQLite file."""
+    where = where or os.environ.get(STORE_VARIABLE) or default_store_path()
+    if "://" not in str(where):
+        Path(where).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    return TableStore(where)
