@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
 from colorlab.colorfox.model import State, observation, scores, to_move
-from colorlab.tables.games import TableGame, register_table
+from colorlab.tables.games import TableGame, bot_makers, register_table
 
 
 def waiting_for(state: State) -> list[int]:
@@ -21,8 +21,7 @@ def view(state: State, seat: int | None) -> dict:
 
 TABLE = register_table(TableGame(
     name="colorfox",
-    bots={"RandomBot": lambda seed: RandomBot(seed=seed), "GreedyBot": lambda seed: GreedyBot(seed=seed),
-          "SetBuilder": lambda seed: SetBuilder(seed=seed)},
+    bots=bot_makers(RandomBot, GreedyBot, SetBuilder),
     seat_of=lambda action: getattr(action, "player", None),
     waiting_for=waiting_for,
     view=view,

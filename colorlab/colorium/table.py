@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
 from colorlab.colorium.model import State, observation, scores
-from colorlab.tables.games import TableGame, register_table
+from colorlab.tables.games import TableGame, bot_makers, register_table
 
 
 def waiting_for(state: State) -> list[int]:
@@ -23,8 +23,7 @@ def moment(state: State, seat: int) -> tuple:
 
 TABLE = register_table(TableGame(
     name="colorium",
-    bots={"RandomBot": lambda seed: RandomBot(seed=seed), "GreedyBot": lambda seed: GreedyBot(seed=seed),
-          "MissionBot": lambda seed: MissionBot(seed=seed)},
+    bots=bot_makers(RandomBot, GreedyBot, MissionBot),
     seat_of=lambda action: getattr(action, "player", None),
     waiting_for=waiting_for,
     view=observation,

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
-from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (BONUSES, COLOUR_NAMES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours,
-                                     legal_wilds, pieces, score_parts, winners)
+                                     legal_wilds, observation, pieces)
 from colorlab.colorium.picture import table_svg
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, placements
@@ -112,21 +111,10 @@ class ColoriumGame(BotTable):
         speakers = self.speakers(state)
         names = speakers if self.seat is not None else \
             ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
-        parts = score_parts(state)
         live, you = self.cursor is None, self.you
         return {
-            "game": "colorium", "you": you, "names": names, "round": state.round, "phase": state.phase,
-            "active": state.active, "over": state.over,
-            "boards": [list(board.rows) for board in state.boards],
-            "drawn_shapes": [list(board.drawn) for board in state.boards],
-            "pool": [[kind, face] for kind, face in state.pool],
-            "order": list(state.order), "picks": [list(pick) for pick in state.picks],
-            "drawn": list(state.drawn), "out": list(state.out),
-            "bonuses": [list(marks) for marks in state.bonuses],
-            "row_points": [[list(entry) for entry in entries] for entries in state.row_points],
-            "missions": [{"id": m, "title": MISSIONS[m].title, "text": MISSIONS[m].text} for m in state.missions],
-            "parts": parts, "scores": [sum(p.values()) for p in parts],
-            "winners": winners(state),
+            **observation(state, you),
+            "names": names,
             "options": self.my_options(state) if live else [],
             "wild_colours": list(state.rules.colours) if live and legal_wilds(state, you) else [],
             "my_pick": live and state.phase == "draft" and state.order[0] == you,

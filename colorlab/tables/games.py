@@ -25,6 +25,11 @@ def bots_move(state: Any, bots: Mapping[int, Agent], waiting_for: Callable[[Any]
     return None
 
 
+def bot_makers(*kinds: type) -> dict[str, Callable[[int], Agent]]:
+    """Bot name -> a maker taking a seed, for bots whose class takes `seed=` (at their default level)."""
+    return {kind.__name__: (lambda seed, kind=kind: kind(seed=seed)) for kind in kinds}
+
+
 @dataclasses.dataclass(frozen=True)
 class Call:
     """A real-time call (Col-Or-Form's STOP) waiting for its same-moment window to close.
