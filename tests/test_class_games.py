@@ -1,0 +1,132 @@
+"""Lesson 50's records and tools: the sample class is genuine table records, and the class's numbers are the lab's."""
+
+import re
+
+import pytest
+
+from colorlab import colorfox, colorform, colourbrain
+from colorlab.class_games import (SAMPLE, bots_on_the_same_deals, class_folder, class_results, game_row,
+                                  load_records, record_files, rules_in_words)
+from colorlab.colourbrain.model import Answer
+from colorlab.colourbrain.questions import COLOURS
+from colorlab.experiments import bots_for, interval, play_chunk
+from colorlab.record import GameRecord, RecordError
+from colorlab.tables.sample import make_sample
+
+
+def quiz(target, right_teams, seed=7):
+    """A two-team quiz to `target` in which, question by question, only the team named answers right."""
+    record = GameRecord("colourbrain", colourbrain.Rules(target=target), seed)
+    for team in right_teams:
+        solution = record.final_state().question.answer
+        wrong = tuple(colour for colour in COLOURS if colour not in solution)[:len(solution)]
+        for answering in (0, 1):
+            record = record.then(Answer(answering, tuple(solution) if answering == team else wrong))
+    return record
+
+
+# --- the sample class ---------------------------------------------------------------------
+
+def test_every_sample_record_loads_and_replays():
+    records = load_records(SAMPLE)
+    assert len(records) >= 30
+    for name, record in records.items():
+        record.check()
+        assert re.fullmatch(rf"{record.game}-[A-Z0-9]{{5}}\.json", name)
+
+
+def test_the_sample_is_a_class_of_all_four_games_with_an_unfinished_table_or_two():
+    results = class_results(load_records(SAMPLE))
+    tables = results.groupby("game").size()
+    assert tables["colorfox"] >= 10 and tables["colourbrain"] >= 10
+    assert tables["colorium"] >= 3 and tables["colorform"] >= 3
+    assert set(results[results["game"] == "colorform"]["rules"]) == {rules_in_words(colorform.Rules.junior())}
+    assert (~results["finished"]).sum() == 2
+
+
+def test_the_sample_is_what_the_generator_makes(tmp_path):
+    made = make_sample(tmp_path)
+    assert sorted(path.parent for path in made) == [tmp_path] * len(made)
+    shipped = sorted(record.to_json() for record in load_records(SAMPLE).values())
+    again = sorted(record.to_json() for record in load_records(tmp_path).values())
+    assert again == shipped
+
+
+def test_the_generator_replaces_old_records_in_its_folder(tmp_path):
+    (tmp_path / "colorfox-OLD99.json").write_text("{}")
+    make_sample(tmp_path)
+    assert "colorfox-OLD99.json" not in {path.name for path in record_files(tmp_path)}
+
+
+# --- reading a folder ---------------------------------------------------------------------
+
+def test_a_folder_without_records_falls_back_to_the_sample(tmp_path):
+    assert class_folder(None) == SAMPLE
+    assert class_folder(tmp_path / "not there") == SAMPLE
+    assert class_folder(tmp_path) == SAMPLE
+    quiz(1, [0]).save(tmp_path / "colourbrain-AAAAA.json")
+    assert class_folder(tmp_path) == tmp_path
+
+
+def test_a_file_that_is_no_record_is_refused_by_name(tmp_path):
+    quiz(1, [0]).save(tmp_path / "colourbrain-AAAAA.json")
+    (tmp_path / "colorfox-BBBBB.json").write_text('{"format": "something else"}')
+    with pytest.raises(RecordError, match="colorfox-BBBBB.json"):
+        load_records(tmp_path)
+
+
+# --- the numbers, on games worked out by hand ---------------------------------------------
+
+def test_a_quiz_won_by_team_0_on_the_first_question():
+    row = game_row(quiz(1, [0]))
+    assert row["finished"] and row["winners"] == [0] and row["first player wins"]
+    assert (row["actions"], row["rounds"], row["score 0"], row["score 1"], row["margin"]) == (2, 1, 1, 0, 1)
+
+
+def test_a_quiz_won_by_team_1_two_questions_to_none():
+    row = game_row(quiz(2, [1, 1]))
+    assert row["winners"] == [1] and not row["first player wins"] and not row["shared win"]
+    assert (row["actions"], row["rounds"], row["top score"], row["margin"]) == (4, 2, 2, 2)
+
+
+def test_a_table_nobody_played_is_unfinished_and_has_no_winner():
+    row = game_row(GameRecord("colorfox", colorfox.Rules(players=3), 5))
+    assert row == {"game": "colorfox", "rules": "players=3", "players": 3, "seed": 5, "finished": False,
+                   "actions": 0}
+
+
+def test_the_class_table_feeds_the_labs_interval():
+    results = class_results({"a.json": quiz(1, [0]), "b.json": quiz(2, [1, 1]),
+                             "c.json": GameRecord("colorfox", colorfox.Rules(), 5)})
+    finished = results[results["finished"]]
+    assert list(results["variant"]) == ["our class"] * 3
+    assert list(finished["file"]) == ["a.json", "b.json"] and finished["actions"].mean() == 3
+    low, share, high = interval(list(finished["first player wins"]))
+    assert share == 0.5 and 0 < low < 0.5 < high < 1
+
+
+def test_rules_are_said_by_how_they_differ_from_the_rulebook():
+    assert rules_in_words(colourbrain.Rules()) == "the rulebook"
+    assert rules_in_words(colourbrain.Rules(target=15, copier=False)) == "target=15, copier=False"
+    assert rules_in_words(colorform.Rules.junior()) == "variant=junior, hand_size=3, tasks_per_player=4, largest_task=4"
+
+
+# --- the class beside the bots ------------------------------------------------------------
+
+@pytest.mark.parametrize("game, rules", [("colorfox", colorfox.Rules()), ("colourbrain", colourbrain.Rules()),
+                                         ("colorform", colorform.Rules.junior())])
+def test_a_class_row_has_the_labs_numbers_for_the_same_game(game, rules):
+    module = __import__(f"colorlab.{game}", fromlist=["play_game"])
+    record = module.play_game(rules, bots_for(game, None, rules.players, 3), seed=3)
+    row = game_row(record)
+    lab = play_chunk(game, rules.to_dict(), [3], None)[0]
+    assert {name: row[name] for name in lab} == lab
+
+
+def test_bots_replay_only_the_finished_games_from_their_own_seeds():
+    records = [quiz(1, [0], seed=11), GameRecord("colorfox", colorfox.Rules(), 5), quiz(2, [1, 1], seed=12)]
+    bots = bots_on_the_same_deals(records)
+    assert list(bots["seed"]) == [11, 12]
+    assert list(bots["rules"]) == ["target=1", "target=2"]
+    assert list(bots["variant"]) == ["bots", "bots"]
+    assert (bots["top score"] >= [1, 2]).all()
