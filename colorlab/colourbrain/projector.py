@@ -1,0 +1,88 @@
+"""The Colourbrain projector: one table's quiz shown large to the whole class.
+
+Teams answer on their own devices (each a ``ColourbrainQuiz`` at its seat); the
+projector is the room's screen (``store.watch(code)``): the question large, which
+teams have locked an answer (never what), then the reveal with the explanation
+and the points, the pot and the scoreboard.
+
+The quiz itself moves on as soon as a question is scored, so that no team ever
+waits for a screen. The projector does not: it keeps the reveal of each scored
+question on show until the teacher presses Next, one reveal after another, so no
+question's answer is skipped however fast the teams are. While a reveal is on
+show it says, in one small line, which teams have already locked the next
+question on their own screens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from colorlab.colourbrain.model import observation, winners
+from colorlab.rules import IllegalAction
+from colorlab.widgets.base import GameWidget, check_table_game, palette_assets, widget_css, widget_esm
+
+if TYPE_CHECKING:
+    from colorlab.tables import Seat
+
+STATIC = Path(__file__).parent / "static"
+NOTHING_TO_MOVE_ON_FROM = "The teams are answering this question: Next comes after its answer is shown."
+
+
+class ColourbrainProjector(GameWidget):
+    """The room's screen of a Colourbrain table: question, locks, reveal (held until Next), pot and scores."""
+
+    title = "Colourbrain projector"
+    WATCHABLE = True
+    _esm = widget_esm(STATIC / "projector.js")
+    _css = widget_css(STATIC / "view.css", STATIC / "projector.css")
+
+    INTENTS = {"sync": GameWidget.INTENTS["sync"], "next": {}}
+
+    def __init__(self, watcher: Seat, **kwargs):
+        check_table_game(watcher, "colourbrain")
+        if watcher.seat is not None:
+            raise ValueError("the projector shows the whole room: give it store.watch(code), not a team's seat")
+        self.moved_past = 0
+        super().__init__(seat=watcher, **kwargs)
+        self.moved_past = self.state.asked  # questions scored before the projector opened are not shown again
+        self.refresh()
+
+    def static_assets(self) -> dict:
+        return palette_assets()
+
+    def reveal_due(self):
+        """The state just after the oldest scored question the teacher has not moved past (None: none waits)."""
+        if self.state.asked <= self.moved_past:
+            return None
+        return next(state for state in self._states if state.asked == self.moved_past + 1)
+
+    def snapshot(self, state) -> dict:
+        names = self.seat_names()
+        scored = self.reveal_due()
+        shown = scored or state
+        view = {"names": names, "scores": list(shown.scores), "pot": shown.pot, "copiers": list(shown.copiers),
+                "goal": state.rules.goal, "over": scored is None and state.over,
+                "winners": [] if scored is not None else winners(state)}
+        room = observation(state)
+        if scored is not None:
+            view["reveal"] = reveal_of(scored)
+            view["ahead"] = None if state.over else {"number": state.asked + 1, "answered": room["answered"]}
+        elif not state.over:
+            view["question"] = {**room["question"], "number": state.asked + 1, "step": room["step"],
+                                "answered": room["answered"], "answers": room["answers"], "copied": room["copied"]}
+        return view
+
+    def handle(self, intent: dict) -> None:
+        if self.reveal_due() is None:
+            raise IllegalAction(NOTHING_TO_MOVE_ON_FROM)
+        self.moved_past += 1
+
+
+def reveal_of(scored) -> dict:
+    """What the class sees once a question is scored: the question, its answer and why, each team's answer and points."""
+    last = scored.last
+    question = scored.questions[last["question"]]
+    return {"number": scored.asked, "text": question.text, "explanation": question.explanation,
+            "solution": last["solution"], "answers": last["answers"], "points": last["points"],
+            "copiers_returned": last["copiers_returned"]}

@@ -1,0 +1,136 @@
+// The teacher's page: the key first, then every table of the class, the watched table and the buttons.
+// It draws what Python sends and reports the teacher's clicks; Python checks the key and does everything.
+
+const TICK_MS = 1000;
+const TICK_PATIENCE_MS = 5000;
+
+function render({ model, el }) {
+  const send = makeSender(model);
+  const root = h("div", {class: "colorlab teacher", "data-palette": "default"});
+  const body = h("div");
+  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
+  root.append(body, notice);
+  keepKeyboard(root);
+  el.append(root);
+
+  function draw() {
+    const gate = model.get("gate");
+    redraw(body, () => gate === "open" ? [toolbar(), tablesList(), watchedTable()]
+                     : gate === "key" ? [keyForm()] : [h("p", {class: "teacher-sealed"}, "This page is locked.")]);
+  }
+
+  function keyForm() {
+    const input = h("input", {type: "password", autocomplete: "off", "data-key": "teacher-key", id: "teacher-key",
+                              "aria-label": "Teacher key"});
+    const form = h("form", {class: "teacher-key", "data-testid": "key-form",
+                            onsubmit: (event) => { event.preventDefault(); send({type: "key", key: input.value}); input.value = ""; }},
+      h("p", {}, h("strong", {}, "The teacher's page")),
+      h("label", {for: "teacher-key"}, "Teacher key "), input,
+      h("button", {type: "submit", "data-action": "unlock"}, "Open"));
+    return form;
+  }
+
+  function toolbar() {
+    const count = model.get("tables").length;
+    return h("div", {class: "teacher-toolbar"},
+      h("strong", {}, "Tables of the class"), h("span", {"data-testid": "count"}, `${count} table${count === 1 ? "" : "s"}`),
+      h("button", {"data-action": "download", "data-key": "download", onclick: () => send({type: "download"})},
+        "Download all records (.zip)"));
+  }
+
+  function seats(line) {
+    return h("ul", {class: "teacher-seats"}, line.seats.map((seat) =>
+      h("li", {class: `is-${seat.kind}`}, seat.name, seat.kind === "free" ? null : h("span", {class: "teacher-kind"}, ` ${seat.kind}`))));
+  }
+
+  function row(line) {
+    const confirming = model.get("confirming") === line.code;
+    const watched = model.get("watched").code === line.code;
+    return h("tr", {"data-table": line.code, class: `is-${line.state.split(" ")[0]}${watched ? " is-watched" : ""}`},
+      h("td", {class: "teacher-code"}, line.code),
+      h("td", {}, line.title),
+      h("td", {}, seats(line)),
+      h("td", {"data-testid": "turn"}, line.turn.join(", ") || "–"),
+      h("td", {"data-testid": "scores"}, line.scores.join(" : ")),
+      h("td", {}, String(line.moves)),
+      h("td", {"data-testid": "state"}, line.state),
+      h("td", {class: "teacher-buttons"},
+        h("button", {"data-action": "watch", "data-key": `watch-${line.code}`, "aria-label": `Watch table ${line.code}`,
+                     onclick: () => send({type: "watch", code: line.code})}, "Watch"),
+        line.closed ? null : confirming
+          ? h("span", {class: "teacher-confirm", role: "group", "aria-label": `Close table ${line.code}?`},
+              `Close ${line.code}? Nobody can play at it after that. `,
+              h("button", {"data-action": "confirm-close", "data-key": `confirm-${line.code}`, class: "is-danger",
+                           onclick: () => send({type: "confirm_close", code: line.code})}, "Close it"),
+              h("button", {"data-action": "keep-open", "data-key": `keep-${line.code}`,
+                           onclick: () => send({type: "keep_open"})}, "Keep it open"))
+          : h("button", {"data-action": "close", "data-key": `close-${line.code}`, "aria-label": `Close table ${line.code}`,
+                         onclick: () => send({type: "close", code: line.code})}, "Close")));
+  }
+
+  function tablesList() {
+    const lines = model.get("tables");
+    if (!lines.length) return h("p", {class: "teacher-empty"}, "No tables yet: learners open tables in the lobby.");
+    return h("table", {class: "teacher-tables", "data-testid": "tables"},
+      h("thead", {}, h("tr", {}, ["Code", "Game", "Seats", "Whose turn", "Scores", "Moves", "State", ""].map((t) => h("th", {scope: "col"}, t)))),
+      h("tbody", {}, lines.map(row)));
+  }
+
+  function watchedTable() {
+    const w = model.get("watched");
+    if (!w.code) return null;
+    const picture = h("div", {class: "teacher-picture"});
+    picture.innerHTML = w.picture;  // drawn by Python from the room's view, every name escaped there
+    return h("section", {class: "teacher-watched", "data-testid": "watched", "aria-label": `Table ${w.code}`},
+      h("div", {class: "teacher-toolbar"},
+        h("strong", {}, `Watching table ${w.code}: ${w.title}`), h("span", {}, `${w.state}, move ${w.step}`),
+        h("button", {"data-action": "stop-watching", onclick: () => send({type: "stop_watching"})}, "Stop watching")),
+      h("p", {}, w.names.map((name, seat) => `${name}: ${w.scores[seat] ?? 0}`).join(" · ")),
+      w.turn.length ? h("p", {}, `Waiting for: ${w.turn.join(", ")}`) : null,
+      h("ul", {class: "teacher-events"}, w.events.map((text) => h("li", {}, text))),
+      w.picture ? picture : null);
+  }
+
+  // One tick a second while the page is open and shown, and none while the last is unanswered.
+  let asked = 0;
+  const answered = () => { if (model.get("intent") === null) asked = 0; };
+  const tick = () => {
+    const waiting = asked && performance.now() - asked < TICK_PATIENCE_MS;
+    if (model.get("gate") !== "open" || document.hidden || waiting) return;
+    asked = performance.now();
+    send({type: "tick"});
+  };
+
+  // The records arrive once, as the zip's bytes beside the message; hand them to the browser as a download.
+  const taken = new Set();
+  function downloadRecords(message, buffers) {
+    const id = `${message?.name}#${message?.number}`;
+    if (message?.type !== "records" || taken.has(id) || !buffers?.length) return;
+    taken.add(id);
+    const url = URL.createObjectURL(new Blob(buffers, {type: "application/zip"}));
+    const link = h("a", {href: url, download: message.name, hidden: true});
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  const showNotice = () => drawNotice(notice, model.get("notice"));
+  const events = ["change:gate", "change:tables", "change:watched", "change:confirming"];
+  events.forEach((name) => model.on(name, draw));
+  model.on("change:notice", showNotice);
+  model.on("change:intent", answered);
+  model.on("msg:custom", downloadRecords);
+  const timer = setInterval(tick, TICK_MS);
+  draw();
+  showNotice();
+  return () => {
+    clearInterval(timer);
+    events.forEach((name) => model.off(name, draw));
+    model.off("change:notice", showNotice);
+    model.off("change:intent", answered);
+    model.off("msg:custom", downloadRecords);
+  };
+}
+
+export default { render };

@@ -1,0 +1,278 @@
+"""The teacher's page: every table of the class live, any table watched as the room sees it, closing, records.
+
+The page asks for the teacher key first whenever ``COLORLAB_TEACHER_KEY`` is set
+(the classroom server sets it); until the right key is typed, nothing of the
+tables reaches the browser. Without that variable the page opens only on the
+teacher's own machine: a kernel of a server (the classroom server names its
+store in ``COLORLAB_TABLES``; Voila names itself in ``SERVER_SOFTWARE``) keeps
+the page locked, since a learner could open it there.
+
+Once open, the page asks the kernel about once a second (a "tick") whether any
+table changed; the kernel reads ``store.tables()`` again and sends the list only
+when it differs. A table can be watched: its room view (no hand, no seed, no
+locked answer), in words and a still picture, and for a Colourbrain table the
+projector (:class:`colorlab.colourbrain.projector.ColourbrainProjector`) below.
+Closing a table takes two presses (Close, then "Close it"). Download sends every
+record once, as a zip of one JSON file per table (``<game>-<code>.json``, as
+``store.export`` names them), in a one-off message: a record holds its seed, so
+it never sits in a synced trait.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import itertools
+import os
+import re
+import secrets
+import zipfile
+from collections.abc import Mapping
+from html import escape
+from pathlib import Path
+
+import ipywidgets
+import traitlets
+
+from colorlab.record import GameRecord
+from colorlab.rules import IllegalAction
+from colorlab.tables.classroom import STORE_VARIABLE, class_store
+from colorlab.tables.store import Seat, TableError, TableStore, clean_code
+from colorlab.widgets.base import GuardedWidget, palette_assets, widget_css, widget_esm
+from colorlab.widgets.words import with_names
+
+KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
+STATIC = Path(__file__).parent / "static"
+TITLES = {"colorfox": "ColorFox", "colorium": "Colorium", "colorform": "Col-Or-Form", "colourbrain": "Colourbrain"}
+EVENTS_SHOWN = 4
+TEAM = re.compile(r"\b[Tt]eam (\d+)")  # how the quiz's events name a team
+RECORD_DOWNLOADS = itertools.count(1)
+KEY_FIRST = "Type the teacher key first."
+SEALED = ("This page stays locked: the class's server was started without a teacher key "
+          f"(set {KEY_VARIABLE} where the server starts).")
+
+
+def served_to_others(environ: Mapping[str, str]) -> bool:
+    """Does this kernel serve a page that others could open (the classroom server, or any Voila app)?"""
+    return STORE_VARIABLE in environ or environ.get("SERVER_SOFTWARE", "").startswith("voila")
+
+
+def gate_for(key: str | None, environ: Mapping[str, str]) -> str:
+    """How does the page open: "key" (ask for it), "open" (the teacher's own machine) or "sealed" (never)?"""
+    if key:
+        return "key"
+    return "sealed" if served_to_others(environ) else "open"
+
+
+def is_the_key(typed: str, key: str) -> bool:
+    """Is `typed` the teacher key? (Compared in constant time, so timing tells nothing of it.)"""
+    return secrets.compare_digest(typed.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"))
+
+
+def table_state(entry: dict) -> str:
+    """In a few words: is the table closed, finished, waiting for players or being played?"""
+    free = sum(seat["free"] for seat in entry["seats"])
+    if entry["closed"]:
+        return "closed"
+    if entry["over"]:
+        return "finished"
+    return f"waiting for {free} player{'s' if free > 1 else ''}" if free else "playing"
+
+
+def seat_line(seat: dict) -> dict:
+    """One seat as the page lists it: its name and whether a learner, a bot or nobody sits there."""
+    if seat["free"]:
+        return {"name": "free seat", "kind": "free"}
+    return {"name": seat["name"], "kind": "learner" if seat["human"] else "bot"}
+
+
+def table_line(entry: dict) -> dict:
+    """One table of `store.tables()` as the page lists it (names, whose turn, scores, its state)."""
+    names = [seat["name"] or "free seat" for seat in entry["seats"]]
+    waiting = entry["started"] and not entry["over"] and not entry["closed"]
+    return {"code": entry["code"], "game": entry["game"], "title": TITLES.get(entry["game"], entry["game"]),
+            "seats": [seat_line(seat) for seat in entry["seats"]], "scores": entry["scores"],
+            "turn": [names[seat] for seat in entry["waiting_for"]] if waiting else [], "moves": entry["actions"],
+            "state": table_state(entry), "over": entry["over"], "closed": entry["closed"]}
+
+
+def room_summary(watcher: Seat) -> dict:
+    """What the teacher sees of a watched table: the room's view in words and a still picture (no hand, no seed)."""
+    view = watcher.view()
+    seating = view["seating"]
+    names = seating["names"]
+    events = [with_names(TEAM.sub(lambda found: names[int(found[1])], text), names, you=None)
+              for text in view.get("events", [])][-EVENTS_SHOWN:]
+    free = seating["free_seats"]
+    state = table_state({"closed": seating["closed"], "over": view.get("over"), "seats": [{"free": True}] * free})
+    playing = state == "playing"
+    return {"code": seating["code"], "game": seating["game"], "title": TITLES.get(seating["game"], seating["game"]),
+            "names": names, "scores": view.get("scores", []), "step": seating["step"], "state": state,
+            "turn": [names[seat] for seat in seating["waiting_for"]] if playing else [],
+            "events": events, "picture": room_picture(seating["game"], view, names)}
+
+
+def room_picture(game: str, view: dict, names: list[str]) -> str:
+    """A still picture (SVG in HTML) of what lies open on the table, drawn by the game's own picture module."""
+    if game == "colorium":
+        from colorlab.colorium.picture import table_svg
+        return table_svg({**view, "names": names})
+    if game == "colorfox":
+        return colorfox_room(view)
+    if game == "colorform":
+        return colorform_room(view, names)
+    return ""
+
+
+def colorfox_room(view: dict) -> str:
+    """The cards on a ColorFox table (the hands stay hidden)."""
+    from colorlab.colorfox.picture import CELL, tile_svg
+    xs, ys = [card["x"] for card in view["table"]], [card["y"] for card in view["table"]]
+    left, top = min(xs), min(ys)
+    width, height = (max(xs) - left + 1) * CELL + 20, (max(ys) - top + 1) * CELL + 20
+    tiles = "".join(tile_svg(card["edges"], 10 + (card["x"] - left) * CELL, 10 + (card["y"] - top) * CELL)
+                    for card in view["table"])
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+            f'aria-label="The cards on the table">{tiles}</svg>')
+
+
+def colorform_room(view: dict, names: list[str]) -> str:
+    """The Col-Or-Form layout and every hand (they lie face up)."""
+    from colorlab.colorform.picture import figure_svg, grid_svg
+    parts = [grid_svg([spot["top"] for spot in view["layout"]], 10, 10, 60, "default",
+                      [spot["under"] for spot in view["layout"]])]
+    for seat, hand in enumerate(view["hands"]):
+        y = 200 + 50 * seat
+        parts.append(f'<text x="10" y="{y + 26}" font-size="14">{escape(names[seat])}</text>')
+        parts += [figure_svg(card, 120 + 46 * i, y, 40) for i, card in enumerate(hand)]
+    height = 210 + 50 * len(view["hands"])
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="420" height="{height}" role="img" '
+            f'aria-label="The layout and the hands">{"".join(parts)}</svg>')
+
+
+def records_zip(store: TableStore) -> bytes:
+    """Every table's record as a zip of JSON files named as ``store.export`` names them."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for entry in store.tables():
+            archive.writestr(f"{entry['game']}-{entry['code']}.json", store.record(entry["code"]).to_json())
+    return buffer.getvalue()
+
+
+def read_records_zip(source: bytes | str | Path) -> list[GameRecord]:
+    """Read back the records of a class downloaded from the teacher's page (the zip's bytes or its path)."""
+    opened = io.BytesIO(source) if isinstance(source, bytes) else source
+    with zipfile.ZipFile(opened) as archive:
+        return [GameRecord.from_json(archive.read(name)) for name in sorted(archive.namelist())]
+
+
+class TablesBoard(GuardedWidget):
+    """The list of every table, the watched table and the teacher's buttons: behind the key."""
+
+    _esm = widget_esm(STATIC / "teacher.js")
+    _css = widget_css(STATIC / "teacher.css")
+
+    gate = traitlets.Unicode("key").tag(sync=True)
+    tables = traitlets.List().tag(sync=True)
+    watched = traitlets.Dict().tag(sync=True)
+    confirming = traitlets.Unicode("").tag(sync=True)
+
+    INTENTS = {"key": {"key": str}, "tick": {}, "watch": {"code": str}, "stop_watching": {}, "close": {"code": str},
+               "confirm_close": {"code": str}, "keep_open": {}, "download": {}}
+    REFUSALS = GuardedWidget.REFUSALS + (TableError,)
+
+    def __init__(self, store: TableStore, key: str | None, gate: str, stage: ipywidgets.Box, **kwargs):
+        super().__init__(**kwargs)
+        self.store, self._key, self.stage = store, key, stage
+        self.watcher: Seat | None = None
+        self.assets = palette_assets()
+        self.gate = gate
+        if gate == "open":
+            self.refresh()
+
+    def dispatch(self, intent: dict) -> None:
+        kind = intent["type"]
+        if kind == "key":
+            self.unlock(intent["key"])
+        elif self.gate != "open":
+            raise IllegalAction(SEALED if self.gate == "sealed" else KEY_FIRST)
+        else:
+            getattr(self, f"_{kind}")(intent)
+            self.refresh()
+
+    def unlock(self, typed: str) -> None:
+        """Open the page if `typed` is the teacher key; say so if it is not."""
+        if self.gate == "open":
+            return
+        if self.gate == "sealed":
+            raise IllegalAction(SEALED)
+        if not is_the_key(typed, self._key):
+            raise IllegalAction("That is not the teacher key. Try again.")
+        self.gate = "open"
+        self.say("")
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read every table again (and the watched one); the page hears only of what changed."""
+        tables = [table_line(entry) for entry in self.store.tables()]
+        if tables != self.tables:
+            self.tables = tables
+        if self.watcher is not None:
+            watched = room_summary(self.watcher)
+            if watched != self.watched:
+                self.watched = watched
+
+    def _tick(self, intent: dict) -> None:
+        """The page's clock: `dispatch` reads the tables again after every intent, this one included."""
+
+    def _watch(self, intent: dict) -> None:
+        watcher = self.store.watch(intent["code"])
+        self._stop_watching(intent)
+        self.watcher = watcher
+        self.watched = room_summary(watcher)
+        if watcher.game == "colourbrain":
+            from colorlab.colourbrain.projector import ColourbrainProjector
+            self.stage.children = (ColourbrainProjector(watcher),)
+
+    def _stop_watching(self, intent: dict) -> None:
+        for shown in self.stage.children:
+            shown.close()
+        self.stage.children = ()
+        self.watcher = None
+        self.watched = {}
+
+    def _close(self, intent: dict) -> None:
+        code = clean_code(intent["code"])
+        if self.store.table_row(code).closed is not None:
+            raise IllegalAction(f"Table {code} is already closed.")
+        self.confirming = code
+
+    def _confirm_close(self, intent: dict) -> None:
+        code = clean_code(intent["code"])
+        if code != self.confirming:
+            raise IllegalAction(f"Press Close beside table {code} first.")
+        self.store.close(code)
+        self.confirming = ""
+        self.say(f"Table {code} is closed: nothing more can be played at it. Its record stays.")
+
+    def _keep_open(self, intent: dict) -> None:
+        self.confirming = ""
+
+    def _download(self, intent: dict) -> None:
+        name = f"class-records-{datetime.datetime.now():%Y%m%d-%H%M%S}.zip"
+        count = len(self.store.tables())
+        # A one-off message to this page, never a trait: every record holds its table's seed.
+        self.send({"type": "records", "name": name, "number": next(RECORD_DOWNLOADS)}, [records_zip(self.store)])
+        self.say(f"Downloaded {count} record(s) as {name}.")
+
+
+class TeacherPage(ipywidgets.VBox):
+    """The teacher's page: the tables board, and below it the projector of a watched Colourbrain table."""
+
+    def __init__(self, store: TableStore | None = None, key: str | None = None,
+                 environ: Mapping[str, str] | None = None):
+        environ = os.environ if environ is None else environ
+        key = environ.get(KEY_VARIABLE) if key is None else key
+        self.stage = ipywidgets.Box(layout=ipywidgets.Layout(flex_flow="column"))
+        self.board = TablesBoard(store or class_store(), key or None, gate_for(key, environ), self.stage)
+        super().__init__([self.board, self.stage])
