@@ -1,7 +1,7 @@
 # Two commands do all the set-up:
 #   make lab   create the environment and open the lessons in JupyterLab
 #   make test  create the environment and run every test (browser tests included)
-# and, beside them: make classroom (the play lesson as a Voila app), make bench (speed figures)
+# and, beside them: make classroom (the lessons served to a class with Voila), make bench (speed figures)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -16,14 +16,18 @@ lab: $(VENV)/.lab-installed
 test: $(VENV)/.test-installed chromium postgresql
 	$(BIN)/python -m pytest
 
-# The play lesson as an app for a class: Voila shows the widgets, not the code.
+# The lessons as apps for a class, served to every device on the local network: Voila shows the widgets,
+# not the code, and only to browsers that bring the class key. It prints the address to give learners
+# (the lobby, with the key), the teacher's address and the teacher key (see docs/classroom.md).
+# Settings: make classroom CLASSROOM_DB=<SQLite file outside notebooks/ or postgresql:// URL>
+#   CLASS_KEY=... TEACHER_KEY=... (fresh keys each run otherwise) CLASSROOM_PORT=... (8866 otherwise)
 # A closed page's kernel stops at once when the browser says goodbye (Voila does that on leaving a
 # page); when it cannot (a crashed or killed browser, a sleeping laptop), the kernel is stopped after
 # 10 idle minutes without a page. A page that is still open is never stopped, however long it waits.
 CLASSROOM_KERNELS := --MappingKernelManager.cull_idle_timeout=600 --MappingKernelManager.cull_interval=60 \
 	--MappingKernelManager.cull_connected=False
 classroom: $(VENV)/.lab-installed
-	$(BIN)/voila notebooks/01-colorform-play.ipynb --Voila.ip=127.0.0.1 $(CLASSROOM_KERNELS)
+	$(BIN)/python -m colorlab.classroom_server notebooks $(CLASSROOM_KERNELS)
 
 bench: $(VENV)/.lab-installed $(VENV)/.bench-installed postgresql
 	$(BIN)/python benchmarks/run.py

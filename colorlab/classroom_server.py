@@ -1,0 +1,192 @@
+"""Serve the lessons to a class: learners open one address on their own devices.
+
+``make classroom`` runs ``python -m colorlab.classroom_server notebooks``. Voila serves the
+folder of lessons to every device on the local network (learners see widgets, never code),
+and only to browsers that bring the class key: the printed address carries it. The teacher's
+page asks, besides, for a teacher key, which the kernels find in ``COLORLAB_TEACHER_KEY``.
+The class's tables live outside the served folder (``COLORLAB_TABLES``, see
+:mod:`colorlab.tables.classroom`), so no address can ever fetch them.
+
+Settings come from the environment, so that ``make classroom NAME=value`` passes them:
+``CLASS_KEY`` and ``TEACHER_KEY`` (fresh keys each run otherwise), ``CLASSROOM_DB`` (a SQLite
+file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorlab/classroom.db``) and
+``CLASSROOM_PORT`` (8866 otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import secrets
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import sqlalchemy
+
+from colorlab.tables import TableError
+from colorlab.tables.classroom import STORE_VARIABLE, class_store, default_store_path
+
+TEACHER_KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
+LOBBY_PAGE = "classroom/lobby.ipynb"
+TEACHER_PAGE = "classroom/teacher.ipynb"
+DEFAULT_PORT = 8866
+# No 0/o, 1/l/i: a key copied from a board by hand is copied right. 12 characters hold 59 random bits.
+KEY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+KEY_GROUPS, KEY_GROUP_LENGTH = 3, 4
+
+
+class ClassroomError(Exception):
+    """A class that cannot be served, with a reason the teacher can act on."""
+
+
+def new_key() -> str:
+    """Draw a fresh key, three groups of four characters, e.g. 'k7qm-x4dp-9hfa'."""
+    groups = ("".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_GROUP_LENGTH)) for _ in range(KEY_GROUPS))
+    return "-".join(groups)
+
+
+def network_address() -> str:
+    """What address do other devices on the network reach this machine at (first of `hostname -I`)?"""
+    try:
+        addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        addresses = []
+    return addresses[0] if addresses else socket.gethostname()
+
+
+def page_address(host: str, port: int, page: str, key: str) -> str:
+    """The address of one served notebook that logs the browser in with the class key.
+
+    Examples
+    --------
+    >>> from colorlab.classroom_server import page_address
+    >>> page_address("192.168.1.20", 8866, "classroom/lobby.ipynb", "k7qm-x4dp-9hfa")
+    'http://192.168.1.20:8866/voila/render/classroom/lobby.ipynb?token=k7qm-x4dp-9hfa'
+    """
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}/voila/render/{page}?token={key}"
+
+
+def sqlite_file(where: str) -> Path | None:
+    """Which file does a store location name, or None for a database server?"""
+    if "://" not in where:
+        return Path(where).expanduser()
+    url = sqlalchemy.engine.make_url(where)
+    return Path(url.database).expanduser() if url.drivername.startswith("sqlite") and url.database else None
+
+
+def is_inside(path: Path, folder: Path) -> bool:
+    """Is `path` in `folder`, as written or once links are followed?"""
+    return any(inside.is_relative_to(around)
+               for inside in (Path(os.path.abspath(path)), path.resolve())
+               for around in (Path(os.path.abspath(folder)), folder.resolve()))
+
+
+def store_location(where: str | None, served: Path) -> str:
+    """Where the kernels find the class's tables; refuse a file that the server would serve."""
+    where = where or str(default_store_path())
+    file = sqlite_file(where)
+    if file is None:
+        return where
+    if is_inside(file, served):
+        raise ClassroomError(f"the tables database {file} is inside the folder served to the class ({served}), "
+                             "where learners could fetch it: choose a CLASSROOM_DB outside that folder")
+    return str(file.resolve())
+
+
+def check_store(where: str) -> None:
+    """Open the class's store once, so that a wrong path or URL stops the server before learners come."""
+    try:
+        store = class_store(where)
+    except TableError as error:
+        raise ClassroomError(f"the tables database cannot be opened: {error}") from None
+    store.engine.dispose()
+
+
+def check_port_free(port: int) -> None:
+    """Refuse a port already taken, rather than let Voila move to another one the printout does not name."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            raise ClassroomError(f"port {port} is already in use (another class server?): stop it, "
+                                 f"or choose another port with CLASSROOM_PORT={port + 1}") from None
+
+
+def voila_arguments(served: Path, port: int, key: str, extra: list[str]) -> list[str]:
+    """Voila's command line: the whole folder, on every interface, behind the class key."""
+    return [str(served), "--Voila.ip=0.0.0.0", f"--port={port}", "--Voila.port_retries=0",
+            f"--token={key}", "--no-browser", *extra]
+
+
+def announcement(host: str, port: int, key: str, teacher_key: str) -> str:
+    """What the teacher reads: the learners' address, the teacher's address and the teacher key."""
+    return "\n".join([
+        "",
+        "The class is served. Give learners this address (it holds the class key):",
+        "",
+        f"    {page_address(host, port, LOBBY_PAGE, key)}",
+        "",
+        "For you, the teacher's page, and the teacher key it asks for (keep it to yourself):",
+        "",
+        f"    {page_address(host, port, TEACHER_PAGE, key)}",
+        f"    teacher key: {teacher_key}",
+        "",
+        "Stop the class with Ctrl+C.",
+        "",
+    ])
+
+
+def missing_pages(served: Path) -> list[str]:
+    """Which of the pages the printout names are not in the served folder yet?"""
+    return [page for page in (LOBBY_PAGE, TEACHER_PAGE) if not (served / page).is_file()]
+
+
+def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """The served folder, then any further Voila options (kernel culling, for example)."""
+    parser = argparse.ArgumentParser(prog="python -m colorlab.classroom_server", description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="the folder of lessons to serve")
+    return parser.parse_known_args(argv)
+
+
+def prepare_class(served: Path, environment: dict) -> tuple[int, str, str, str]:
+    """Check the settings and set the kernels' environment: (port, class key, teacher key, store)."""
+    if not served.is_dir():
+        raise ClassroomError(f"there is no folder of lessons at {served}")
+    port = int(environment.get("CLASSROOM_PORT") or DEFAULT_PORT)
+    store = store_location(environment.get("CLASSROOM_DB") or environment.get(STORE_VARIABLE), served)
+    check_store(store)
+    check_port_free(port)
+    key = environment.get("CLASS_KEY") or new_key()
+    teacher_key = environment.get("TEACHER_KEY") or new_key()
+    if teacher_key == key:
+        raise ClassroomError("the teacher key must differ from the class key, which every learner holds")
+    environment[STORE_VARIABLE] = store
+    environment[TEACHER_KEY_VARIABLE] = teacher_key
+    return port, key, teacher_key, store
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve the folder to the class until Ctrl+C."""
+    from voila.app import Voila
+
+    arguments, extra = parse_arguments(sys.argv[1:] if argv is None else argv)
+    served = arguments.folder.absolute()
+    try:
+        port, key, teacher_key, _ = prepare_class(served, os.environ)
+    except ClassroomError as refusal:
+        sys.exit(f"make classroom: {refusal}")
+    print(announcement(network_address(), port, key, teacher_key), flush=True)
+    for page in missing_pages(served):
+        print(f"make classroom: {served / page} does not exist, so its address will not open", file=sys.stderr)
+    Voila.launch_instance(argv=voila_arguments(served, port, key, extra))
+
+
+if __name__ == "__main__":
+    main()

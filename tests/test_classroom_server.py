@@ -1,0 +1,240 @@
+"""The class server: other devices reach it, only with the class key, and no address gives the tables away.
+
+The server is started as `make classroom` starts it (the same Python entry and kernel options), on a free
+port, serving a small folder whose lobby page prints what its kernel was told; as root here, as on a
+teacher's laptop where it must work too. Every request goes to this machine's network address, the one
+other devices use, never to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.parse
+import uuid
+from pathlib import Path
+
+import nbformat
+import pytest
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
+
+from colorlab.classroom_server import (KEY_ALPHABET, TEACHER_KEY_VARIABLE, ClassroomError, network_address, new_key,
+                                       prepare_class)
+from colorlab.tables.classroom import STORE_VARIABLE
+from tests.browser.conftest import Server, free_port, jupyter_env
+
+ROOT = Path(__file__).parents[1]
+SQLITE_HEADER = b"SQLite format 3\x00"
+LOBBY_CELL = """import os
+print('tables:', os.environ['COLORLAB_TABLES'])
+print('teacher:', os.environ['COLORLAB_TEACHER_KEY'])"""
+
+
+def classroom_kernel_options() -> list[str]:
+    """The kernel options the Makefile's classroom target passes, read from `make -n`."""
+    command = make_classroom_command()
+    return [word for word in command.split() if word.startswith("--MappingKernelManager.")]
+
+
+def make_classroom_command() -> str:
+    """The command `make classroom` runs, without running it or building the environment."""
+    printed = subprocess.run(["make", "-n", "-s", "-o", ".venv/.lab-installed", "classroom"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    return printed.strip().splitlines()[-1]
+
+
+def write_lobby(served: Path) -> None:
+    """A lobby page that prints where its kernel finds the tables and the teacher key."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LOBBY_CELL)],
+                                        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    (served / "classroom").mkdir(parents=True)
+    nbformat.write(notebook, served / "classroom" / "lobby.ipynb")
+
+
+class Classroom:
+    """A running class server: its folders, its log and the addresses it printed."""
+
+    def __init__(self, tmp: Path):
+        self.served, self.home = tmp / "served", tmp / "home"
+        self.store = self.home / ".colorlab" / "classroom.db"
+        write_lobby(self.served)
+        self.port = free_port()
+        env = jupyter_env(tmp) | {"HOME": str(self.home), STORE_VARIABLE: str(self.store),
+                                  "CLASSROOM_PORT": str(self.port)}
+        for variable in ("CLASS_KEY", "TEACHER_KEY", "CLASSROOM_DB"):
+            env.pop(variable, None)
+        command = [sys.executable, "-m", "colorlab.classroom_server", str(self.served), *classroom_kernel_options()]
+        self.server = Server(command, env, tmp / "classroom.log")
+        self.server.wait_until_answering(f"http://{network_address()}:{self.port}/login")
+        self.lobby, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:2]
+        self.teacher_key = re.search(r"teacher key: (\S+)", self.server.log.read_text())[1]
+        self.key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.lobby).query)["token"][0]
+
+    def get(self, path: str, cookie: str = "") -> http.client.HTTPResponse:
+        """Send GET `path` exactly as written (no `..` tidied away) to the network address; read the answer."""
+        connection = http.client.HTTPConnection(network_address(), self.port, timeout=60)
+        connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+        answer = connection.getresponse()
+        answer.body = answer.read()
+        connection.close()
+        return answer
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory):
+    room = Classroom(tmp_path_factory.mktemp("classroom"))
+    yield room
+    room.server.stop()
+
+
+def lobby_path(room: Classroom) -> str:
+    """The path and query of the lobby address the server printed."""
+    parts = urllib.parse.urlsplit(room.lobby)
+    return f"{parts.path}?{parts.query}"
+
+
+def login_cookie(answer: http.client.HTTPResponse) -> str:
+    """The cookies a page answer set, as a Cookie header."""
+    return "; ".join(value.split(";")[0] for name, value in answer.getheaders() if name.lower() == "set-cookie")
+
+
+def test_make_classroom_runs_the_class_server_on_the_lessons_and_culls_idle_kernels():
+    command = make_classroom_command()
+    assert re.search(r"python -m colorlab\.classroom_server notebooks\b", command), command
+    assert {"--MappingKernelManager.cull_idle_timeout=600", "--MappingKernelManager.cull_interval=60",
+            "--MappingKernelManager.cull_connected=False"} <= set(command.split())
+
+
+def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_fresh_key(classroom):
+    address = urllib.parse.urlsplit(classroom.lobby)
+    assert address.hostname == network_address() and address.port == classroom.port
+    assert network_address() == subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()[0]
+    assert address.path == "/voila/render/classroom/lobby.ipynb"
+    assert len(classroom.key.replace("-", "")) >= 12 and set(classroom.key) <= set(KEY_ALPHABET + "-")
+    assert urllib.parse.urlsplit(classroom.teacher).path == "/voila/render/classroom/teacher.ipynb"
+    assert classroom.key in classroom.teacher and classroom.teacher_key != classroom.key
+
+
+def test_a_page_without_the_key_is_refused(classroom):
+    for path in ["/voila/render/classroom/lobby.ipynb", "/", "/voila/tree/classroom",
+                 "/voila/render/classroom/lobby.ipynb?token=wrong-key", "/voila/api/contents/classroom"]:
+        answer = classroom.get(path)
+        refused = answer.status in (401, 403) or (answer.status == 302
+                                                  and "/login" in answer.getheader("Location", ""))
+        assert refused, (path, answer.status, answer.getheader("Location"))
+        assert b"tables:" not in answer.body
+
+
+def test_the_printed_address_opens_the_lobby_whose_kernel_knows_the_tables_and_the_teacher_key(classroom):
+    answer = classroom.get(lobby_path(classroom))
+    assert answer.status == 200
+    page = answer.body.decode()
+    assert f"tables: {classroom.store}" in page and f"teacher: {classroom.teacher_key}" in page
+    assert "os.environ" not in page, "the learners' page shows code"
+    again = classroom.get("/voila/render/classroom/lobby.ipynb", cookie=login_cookie(answer))
+    assert again.status == 200, "the key in the address did not log the browser in"
+
+
+def ways_to_the_store(room: Classroom) -> list[str]:
+    """Every address we could think of that might reach the store file, from each place the server serves."""
+    absolute = str(room.store)
+    relative = os.path.relpath(room.store, room.served)
+    climbs = [relative, "../" * 12 + absolute.lstrip("/"), absolute, "/" + absolute.lstrip("/")]
+    spellings = [*climbs, *(urllib.parse.quote(way, safe="") for way in climbs),
+                 *(way.replace(".", "%2e") for way in climbs)]
+    places = ["/files/", "/voila/files/", "/voila/static/", "/voila/templates/lab/static/", "/voila/labextensions/",
+              "/voila/api/themes/", "/voila/tree/", "/voila/render/", "/voila/api/contents/", "/api/contents/", "/"]
+    return [f"{place}{way}" for place in places for way in spellings]
+
+
+def followed(room: Classroom, path: str, cookie: str) -> bytes:
+    """The body at the end of `path`'s redirects on the same server (the render page sends files on)."""
+    for _ in range(4):
+        answer = room.get(path, cookie=cookie)
+        location = answer.getheader("Location")
+        if answer.status not in (301, 302, 303, 307, 308) or not location:
+            break
+        path = urllib.parse.urlsplit(location)._replace(scheme="", netloc="").geturl()
+    return answer.body
+
+
+def test_no_address_fetches_the_tables_database_even_with_the_key(classroom):
+    assert classroom.store.read_bytes().startswith(SQLITE_HEADER)
+    cookie = login_cookie(classroom.get(lobby_path(classroom)))
+    signs = [SQLITE_HEADER, base64.b64encode(SQLITE_HEADER)[:20], b"CREATE TABLE"]
+    for path in ways_to_the_store(classroom):
+        for asked in (path, f"{path}?token={classroom.key}"):
+            body = followed(classroom, asked, cookie)
+            assert not any(sign in body for sign in signs), asked
+
+
+async def send_code_to_the_kernel(room: Classroom, code: str) -> None:
+    """Open the lobby as a learner, then ask its kernel to run `code`, as only a hand-made page could."""
+    answer = room.get(lobby_path(room))
+    kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', answer.body.decode())[1]
+    url = f"ws://{network_address()}:{room.port}/api/kernels/{kernel}/channels"
+    socket = await websocket_connect(HTTPRequest(url, headers={"Cookie": login_cookie(answer)}))
+    session = uuid.uuid4().hex
+    for kind, content in [("execute_request", {"code": code, "silent": False}), ("kernel_info_request", {})]:
+        header = {"msg_id": uuid.uuid4().hex, "msg_type": kind, "session": session, "username": "", "version": "5.3"}
+        await socket.write_message(json.dumps({"header": header, "parent_header": {}, "metadata": {},
+                                               "content": content, "channel": "shell"}))
+    # The kernel answers its shell requests in order: once it has told its version, the code would have run.
+    while True:
+        message = await asyncio.wait_for(socket.read_message(), 30)
+        if isinstance(message, str) and json.loads(message)["msg_type"] == "kernel_info_reply":
+            break
+    socket.close()
+
+
+def test_a_learner_cannot_make_their_kernel_run_code_that_reads_the_store(classroom, tmp_path):
+    stolen = tmp_path / "stolen.db"
+    asyncio.run(send_code_to_the_kernel(
+        classroom, f"import os, shutil; shutil.copy(os.environ['COLORLAB_TABLES'], {str(stolen)!r})"))
+    assert not stolen.exists()
+
+
+@pytest.mark.parametrize("inside", ["served/classroom.db", "served/classroom/../tables.db",
+                                    "sqlite:///{tmp}/served/x.db", "link/classroom.db"])
+def test_a_tables_database_inside_the_served_folder_is_refused(tmp_path, inside):
+    (tmp_path / "served").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "served")
+    where = inside.format(tmp=tmp_path) if "://" in inside else str(tmp_path / inside)
+    environment = {"CLASSROOM_DB": where, "CLASSROOM_PORT": str(free_port())}
+    with pytest.raises(ClassroomError, match="inside the folder served"):
+        prepare_class(tmp_path / "served", environment)
+    assert list((tmp_path / "served").iterdir()) == [] and STORE_VARIABLE not in environment
+
+
+def test_the_server_refuses_to_start_with_the_database_inside_and_says_why(tmp_path):
+    (tmp_path / "served").mkdir()
+    env = dict(os.environ, CLASSROOM_DB=str(tmp_path / "served" / "classroom.db"), CLASSROOM_PORT=str(free_port()))
+    done = subprocess.run([sys.executable, "-m", "colorlab.classroom_server", str(tmp_path / "served")], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "inside the folder served to the class" in done.stderr
+    assert "http://" not in done.stdout
+
+
+def test_each_run_draws_fresh_keys_unless_given_and_tells_the_kernels(tmp_path):
+    served, outside = tmp_path / "served", tmp_path / "outside" / "tables.db"
+    served.mkdir()
+    first, second = ({"CLASSROOM_DB": str(outside), "CLASSROOM_PORT": str(free_port())} for _ in range(2))
+    keys = [prepare_class(served, environment)[1:3] for environment in (first, second)]
+    assert len({key for pair in keys for key in pair}) == 4
+    assert first[TEACHER_KEY_VARIABLE] == keys[0][1] and first[STORE_VARIABLE] == str(outside)
+    given = {"CLASSROOM_DB": str(outside), "CLASS_KEY": "our-class", "TEACHER_KEY": "only-me",
+             "CLASSROOM_PORT": str(free_port())}
+    assert prepare_class(served, given)[1:3] == ("our-class", "only-me") and given[TEACHER_KEY_VARIABLE] == "only-me"
+    assert new_key() != new_key()
+
+
+def test_the_server_warns_when_a_printed_page_is_missing(classroom):
+    assert "teacher.ipynb does not exist" in classroom.server.log.read_text()
+    assert "lobby.ipynb does not exist" not in classroom.server.log.read_text()
