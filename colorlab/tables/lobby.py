@@ -1,0 +1,365 @@
+"""The classroom's lobby: a learner types a name, opens a table or joins one, and plays at their seat.
+
+The lobby is three parts, one under the other:
+
+- the desk (:class:`LobbyDesk`, an anywidget): the name, the join code, the seats,
+  the game, who sits where, and once seated the table's code shown large;
+- while a new table is being opened, the game's :class:`~colorlab.widgets.RuleEditor`
+  and a button to go on to the seats;
+- once seated, the game widget of that seat (``ColorFoxGame(seat=...)`` and so on).
+
+Coming back: the seat's secret token never sits in a synced trait. The kernel hands
+it to the learner's own page in a one-off message; the page keeps it in the
+browser's storage under the table's code and sends it back when the page is
+opened again, so a reload finds the seat. On another device the learner types
+the table's code and the seat key, which the page shows in a folded box.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from pathlib import Path
+from typing import Any
+
+import ipywidgets
+import traitlets
+
+from colorlab.record import game_spec
+from colorlab.rules import IllegalAction, RulesBase, brief
+from colorlab.tables.classroom import class_store
+from colorlab.tables.games import table_game
+from colorlab.tables.store import (Seat, SeatTaken, TableClosed, TableError, TableStore, UnknownTable, WrongToken,
+                                   clean_code, clean_name)
+from colorlab.widgets.base import GuardedWidget, IntentError, widget_css, widget_esm
+from colorlab.widgets.rule_editor import RuleEditor
+
+STATIC = Path(__file__).parent / "static"
+YOU, LEARNER = "you", "learner"
+MOST_SEATS_REMEMBERED = 10
+CODE_SHOWN = 12  # characters of a mistyped code said back to the learner  # a page sends back at most this many seats it keeps, newest first
+
+
+@dataclasses.dataclass(frozen=True)
+class LobbyGame:
+    """A game the lobby offers: its name at a table, its title, a line about it and its widget class."""
+
+    name: str
+    title: str
+    about: str
+    widget: str  # "module:Class", imported only when a learner sits at such a table
+
+    def widget_class(self) -> type:
+        """The game's widget class (imported now)."""
+        module, name = self.widget.split(":")
+        return getattr(importlib.import_module(module), name)
+
+
+GAMES = {game.name: game for game in [
+    LobbyGame("colorfox", "ColorFox", "Place cards so that colours meet, collect sticks, score sets.",
+              "colorlab.colorfox.view:ColorFoxGame"),
+    LobbyGame("colorium", "Colorium", "Pick dice and draw shapes on your grid.",
+              "colorlab.colorium.view:ColoriumGame"),
+    LobbyGame("colorform", "Col-Or-Form", "Be the first to match a task card and call STOP.",
+              "colorlab.colorform.view:ColorFormGame"),
+    LobbyGame("colourbrain", "Colourbrain", "A colour quiz: each seat is a team.",
+              "colorlab.colourbrain.view:ColourbrainQuiz"),
+]}
+
+
+def seat_list(store: TableStore, code: str) -> list[dict]:
+    """Who sits where at a table: one entry per seat (its number, who sits there, and a learner's, a bot's or free)."""
+    return [{"seat": seat["seat"], "name": seat["name"] or "",
+             "kind": "free" if seat["free"] else "bot" if seat["bot"] else LEARNER}
+            for seat in table_entry(store, code)["seats"]]
+
+
+def table_entry(store: TableStore, code: str) -> dict:
+    """The teacher's line for one table (game, closed, over), or UnknownTable in plain words."""
+    entry = next((table for table in store.tables() if table["code"] == code), None)
+    if entry is None:
+        raise UnknownTable(f"No table has the code {code}. Check the letters and try again.")
+    return entry
+
+
+def typed_code(code: str) -> str:
+    """A join code as the learner typed it, cleaned, or a refusal that says what a code looks like."""
+    try:
+        return clean_code(code)
+    except UnknownTable:
+        shown = " ".join(code.split())[:CODE_SHOWN] if code.isprintable() else "you typed"
+        raise UnknownTable(f"No table has the code {shown}. A code is 5 letters and numbers, such as K7MXA: "
+                           "check it and try again.") from None
+
+
+def closed_words(code: str) -> str:
+    """What does a learner read about a closed table?"""
+    return f"Table {code} is closed: your teacher has ended it, so nobody can sit there now."
+
+
+class LobbyDesk(GuardedWidget):
+    """The lobby's forms: what the page draws (``view``) holds no token, no seed and nothing of a game."""
+
+    _esm = widget_esm(STATIC / "lobby.js")
+    _css = widget_css(STATIC / "lobby.css")
+
+    view = traitlets.Dict().tag(sync=True)
+
+    INTENTS = {
+        "name": {"name": str},
+        "change_name": {},
+        "new_table": {},
+        "game": {"game": str},
+        "seat_kind": {"seat": int, "kind": str},
+        "open": {},
+        "back": {},
+        "look": {"code": str},
+        "look_again": {},
+        "sit": {"seat": int},
+        "rejoin": {"code": str, "key": str},
+        "return": {"seats": list},
+        "leave": {},
+    }
+    REFUSALS = GuardedWidget.REFUSALS + (TableError,)
+
+    def __init__(self, lobby: Lobby, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.lobby = lobby
+
+    def dispatch(self, intent: dict) -> None:
+        fields = {name: value for name, value in intent.items() if name not in ("type", "seq", "seen")}
+        getattr(self.lobby, f"_on_{intent['type']}")(**fields)
+
+
+class Lobby(ipywidgets.VBox):
+    """The page a learner opens in class: sit at a table and play at it.
+
+    `store` is the class's :class:`TableStore`, or where it is (a path or a URL);
+    by default the class's store (see :func:`colorlab.tables.classroom.class_store`),
+    opened only when a learner first asks for a table.
+    """
+
+    def __init__(self, store: TableStore | str | Path | None = None):
+        self._store = store if isinstance(store, TableStore) else None
+        self._where = None if isinstance(store, TableStore) else store
+        self.stage = "name"
+        self.name = ""
+        self.game = "colorfox"
+        self.kinds: list[str] = []
+        self.code = ""
+        self.seats: list[dict] = []
+        self.seat: Seat | None = None
+        self.game_widget = None
+        self.desk = LobbyDesk(self)
+        self.editor: RuleEditor | None = None
+        self.next_button = ipywidgets.Button(description="Next: who sits where", icon="arrow-right",
+                                             button_style="primary", layout=ipywidgets.Layout(width="auto"))
+        self.next_button.on_click(lambda button: self._next())
+        self.rules_area = ipywidgets.VBox()
+        self.game_area = ipywidgets.VBox()
+        super().__init__([self.desk, self.rules_area, self.game_area])
+        self.show()
+
+    # --- the store ----------------------------------------------------------------------------
+
+    @property
+    def store(self) -> TableStore:
+        """The class's store, opened on first use."""
+        if self._store is None:
+            self._store = class_store(self._where)
+        return self._store
+
+    # --- what the page shows ------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Send the desk what it draws now, and show the rule editor only while a table is being opened."""
+        self.desk.view = {
+            "stage": self.stage, "name": self.name, "code": self.code,
+            "games": [{"name": game.name, "title": game.title, "about": game.about} for game in GAMES.values()],
+            "game": self.game, "title": GAMES[self.game].title,
+            "bots": list(table_game(self.game).bots) if self.stage == "seats" else [],
+            "kinds": list(self.kinds), "seats": list(self.seats),
+            "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
+        }
+        self.rules_area.children = [self.editor, self.next_button] if self.stage == "rules" and self.editor else []
+
+    def _enter(self, stage: str) -> None:
+        self.stage = stage
+        self.desk.say("")
+        self.show()
+
+    def _need(self, *stages: str) -> None:
+        """Refuse a request the page should not send at this stage."""
+        if self.stage not in stages:
+            raise IntentError(f"that cannot be done now (the lobby is at the {self.stage!r} step)")
+
+    # --- the name -----------------------------------------------------------------------------
+
+    def _on_name(self, name: str) -> None:
+        self._need("name")
+        self.name = clean_name(name)
+        self._enter("start")
+
+    def _on_change_name(self) -> None:
+        self._need("start")
+        self._enter("name")
+
+    # --- opening a new table ------------------------------------------------------------------
+
+    def _on_new_table(self) -> None:
+        self._need("start")
+        self._choose_game(self.game)
+        self._enter("rules")
+
+    def _on_game(self, game: str) -> None:
+        self._need("rules")
+        if game not in GAMES:
+            raise IntentError(f"there is no game {brief(game)} in the lobby")
+        self._choose_game(game)
+        self.show()
+
+    def _choose_game(self, game: str) -> None:
+        """Start from the game's default rules, with the learner in the first seat and learners in the others."""
+        self.game = game
+        rules = game_spec(game).rules_type()
+        self.editor = RuleEditor(rules, on_apply=self._rules_chosen, title=f"{GAMES[game].title} rules")
+        self.kinds = [YOU] + [LEARNER] * (rules.players - 1)
+
+    def _rules_chosen(self, rules: RulesBase, changed: set[str]) -> str:
+        """Keep rules for the new table (the editor has checked them); the seats follow the number of players."""
+        try:
+            table_game(self.game).table_rules(rules)
+        except ValueError as error:
+            raise IllegalAction(f"a table cannot use these rules: {error}") from None
+        kinds = (self.kinds + [LEARNER] * rules.players)[:rules.players]
+        if YOU not in kinds:
+            kinds[0] = YOU
+        self.kinds = kinds
+        self.show()
+        return "The new table will use these rules."
+
+    def _next(self) -> None:
+        """The learner has the rules they want: on to who sits where."""
+        if self.stage == "rules":
+            self._enter("seats")
+
+    def _on_seat_kind(self, seat: int, kind: str) -> None:
+        self._need("seats")
+        if not 0 <= seat < len(self.kinds):
+            raise IntentError(f"there is no seat {seat + 1}; this table has {len(self.kinds)} seats")
+        if kind not in (YOU, LEARNER, *table_game(self.game).bots):
+            raise IntentError(f"{brief(kind)} cannot sit at a {GAMES[self.game].title} table")
+        if kind == YOU:
+            self.kinds = [LEARNER if old == YOU else old for old in self.kinds]
+        self.kinds[seat] = kind
+        self.show()
+
+    def _on_open(self) -> None:
+        self._need("seats")
+        if YOU not in self.kinds:
+            raise IllegalAction("Choose the seat where you sit: set one seat to 'you'.")
+        bots = {seat: kind for seat, kind in enumerate(self.kinds) if kind not in (YOU, LEARNER)}
+        self.code = self.store.create(self.game, self.editor.rules, bots=bots)
+        self._sit(self.kinds.index(YOU))
+        self.desk.say(f"Your table is open. Tell the others its code, {self.code}, so they can join.")
+
+    def _on_back(self) -> None:
+        self._need("rules", "seats", "pick")
+        self._enter({"rules": "start", "seats": "rules", "pick": "start"}[self.stage])
+
+    # --- joining a table ----------------------------------------------------------------------
+
+    def _on_look(self, code: str) -> None:
+        self._need("start")
+        code = typed_code(code)
+        entry = table_entry(self.store, code)
+        if entry["closed"]:
+            raise TableClosed(closed_words(code))
+        seats = seat_list(self.store, code)
+        if not any(seat["kind"] == "free" for seat in seats):
+            raise SeatTaken(f"Table {code} is full: every seat is taken. If one of them is yours, "
+                            "use 'Come back to your seat' with your seat key.")
+        self.code, self.seats, self.game = code, seats, entry["game"]
+        self._enter("pick")
+
+    def _on_look_again(self) -> None:
+        self._need("pick")
+        self.seats = seat_list(self.store, self.code)
+        self.show()
+
+    def _on_sit(self, seat: int) -> None:
+        self._need("pick")
+        if not 0 <= seat < len(self.seats):
+            raise IntentError(f"there is no seat {seat + 1}; this table has {len(self.seats)} seats")
+        self._sit(seat)
+
+    def _sit(self, seat: int) -> None:
+        """Sit at a seat of the table the lobby looks at; a refusal shows who took it meanwhile."""
+        try:
+            taken = self.store.join(self.code, seat=seat, name=self.name)
+        except SeatTaken:
+            self.seats = seat_list(self.store, self.code)
+            self.stage = "pick"
+            self.show()
+            holder = self.seats[seat]
+            who = "a bot" if holder["kind"] == "bot" else holder["name"] or "someone"
+            raise SeatTaken(f"Seat {seat + 1} is taken by {who}: pick a free seat.") from None
+        except TableClosed:
+            raise TableClosed(closed_words(self.code)) from None
+        self._seated(taken)
+        self.desk.say(f"You sit at seat {seat + 1} of table {self.code}.")
+
+    # --- coming back --------------------------------------------------------------------------
+
+    def _on_rejoin(self, code: str, key: str) -> None:
+        self._need("name", "start")
+        code = typed_code(code)
+        if table_entry(self.store, code)["closed"]:
+            raise TableClosed(closed_words(code))
+        try:
+            seat = self.store.rejoin(code, key.strip())
+        except WrongToken:
+            raise WrongToken(f"That seat key opens no seat at table {code}. Check it and try again.") from None
+        self._seated(seat)
+        self.desk.say(f"Welcome back, {seat.name}: you sit at seat {seat.seat + 1} of table {code} again.")
+
+    def _on_return(self, seats: list) -> None:
+        """The page opens again: sit at the newest seat it keeps whose table is still open; it forgets the others."""
+        if self.stage == "seated":
+            return
+        if len(seats) > MOST_SEATS_REMEMBERED or not all(
+                isinstance(kept, dict) and set(kept) == {"code", "token"} and all(
+                    isinstance(value, str) for value in kept.values()) for kept in seats):
+            raise IntentError("the page sent seats to come back to that are not codes with keys")
+        for kept in seats:
+            try:
+                code = clean_code(kept["code"])
+                if table_entry(self.store, code)["closed"]:
+                    raise TableClosed(closed_words(code))
+                seat = self.store.rejoin(code, kept["token"])
+            except (UnknownTable, TableClosed, WrongToken):
+                self.desk.send({"type": "forget", "code": kept["code"]})
+                continue
+            self._seated(seat)
+            self.desk.say(f"Welcome back, {seat.name}: you sit at seat {seat.seat + 1} of table {code} again.")
+            return
+
+    def _on_leave(self) -> None:
+        """Leave the seat on this device (it stays the learner's: the seat key brings them back)."""
+        self._need("seated")
+        self.desk.send({"type": "forget", "code": self.code})
+        if self.game_widget is not None:
+            self.game_widget.close()
+        self.game_widget, self.seat, self.game_area.children = None, None, []
+        self._enter("start" if self.name else "name")
+
+    def _seated(self, seat: Seat) -> None:
+        """Show the seat's game widget; the page keeps the seat's token (the only place it goes)."""
+        widget = GAMES[seat.game].widget_class()(seat=seat)
+        self.seat, self.code, self.game, self.name = seat, seat.code, seat.game, seat.name
+        self.game_widget = widget
+        self.game_area.children = [widget]
+        self.editor = None
+        self.stage = "seated"
+        self.show()
+        self.desk.send({"type": "remember", "code": seat.code, "token": seat.token})

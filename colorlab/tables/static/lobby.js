@@ -1,0 +1,224 @@
+// The classroom's lobby. It draws the forms Python sends and reports what the learner asks for.
+// It also keeps the learner's own seat keys in this browser's storage, one per table code, and sends them back
+// when the page opens again, so that a reload finds the seat.
+
+const SEAT_PREFIX = "colorlab-seat-";
+const MOST_SEATS_SENT = 10;
+const inMemory = new Map();  // when the browser keeps no storage (some private windows), keys last as long as the page
+
+function storage() {
+  try {
+    window.localStorage.setItem(`${SEAT_PREFIX}probe`, "1");
+    window.localStorage.removeItem(`${SEAT_PREFIX}probe`);
+    return window.localStorage;
+  } catch (error) {
+    return null;
+  }
+}
+
+function keepSeat(code, token) {
+  const kept = JSON.stringify({token, at: Date.now()});
+  inMemory.set(code, kept);
+  storage()?.setItem(SEAT_PREFIX + code, kept);
+}
+
+function forgetSeat(code) {
+  inMemory.delete(code);
+  storage()?.removeItem(SEAT_PREFIX + code);
+}
+
+// Every seat this browser keeps, newest first: [{code, token, at}].
+function keptSeats() {
+  const found = new Map(inMemory);
+  const store = storage();
+  for (let i = 0; store && i < store.length; i += 1) {
+    const key = store.key(i);
+    if (key.startsWith(SEAT_PREFIX) && key !== `${SEAT_PREFIX}probe`) found.set(key.slice(SEAT_PREFIX.length), store.getItem(key));
+  }
+  const seats = [];
+  for (const [code, text] of found) {
+    try {
+      const {token, at} = JSON.parse(text);
+      if (typeof token === "string") seats.push({code, token, at: Number(at) || 0});
+    } catch (error) {
+      forgetSeat(code);
+    }
+  }
+  return seats.sort((a, b) => b.at - a.at);
+}
+
+function seatKeyFor(code) {
+  return keptSeats().find((seat) => seat.code === code)?.token ?? "";
+}
+
+// Each lobby sends the kept seats once, when it is first drawn (a page showing it twice sends them once).
+const seatsSentBack = new WeakSet();
+
+function render({ model, el }) {
+  const send = makeSender(model);
+  const ui = {leaving: false};
+  const root = h("div", {class: "colorlab colorlab-lobby", "data-palette": model.get("palette")});
+  const body = h("div");
+  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
+  root.append(body, notice);
+  keepKeyboard(root);
+  el.append(root);
+
+  const STAGES = {name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
+                  seated: seatedPanel};
+
+  function draw() {
+    const v = model.get("view");
+    if (v.stage !== "seated") ui.leaving = false;
+    redraw(body, () => [h("h2", {class: "lobby-title"}, "The classroom lobby"), STAGES[v.stage](v)]);
+  }
+
+  // A form whose button (or the Enter key in any of its fields) sends what the fields hold.
+  function form(key, onsubmit, ...children) {
+    return h("form", {class: "lobby-form", "data-testid": key,
+                      onsubmit: (event) => { event.preventDefault(); onsubmit(new FormData(event.target)); }},
+      ...children);
+  }
+
+  function field(key, label, attrs = {}) {
+    return h("label", {class: "lobby-field"}, h("span", {}, label),
+      h("input", {name: key, "data-key": key, autocomplete: "off", ...attrs}));
+  }
+
+  function button(key, label, onclick, attrs = {}) {
+    return h("button", {type: "button", "data-key": key, "data-action": key, onclick, ...attrs}, label);
+  }
+
+  function submit(key, label) {
+    return h("button", {type: "submit", class: "lobby-main", "data-key": key, "data-action": key}, label);
+  }
+
+  // --- the stages -----------------------------------------------------------------------------
+
+  function nameForm(v) {
+    return h("div", {},
+      form("name-form", (data) => send({type: "name", name: data.get("name")}),
+        field("name", "Your name", {value: v.name, maxlength: 30, required: true}),
+        submit("continue", "Continue")),
+      comeBack());
+  }
+
+  function startForms(v) {
+    return h("div", {},
+      h("p", {class: "lobby-hello"}, `Hello, ${v.name}! `,
+        button("change-name", "Not you? Change the name", () => send({type: "change_name"}), {class: "lobby-link"})),
+      h("section", {class: "lobby-choice", "aria-label": "Join a table"},
+        h("h3", {}, "Join a table"),
+        form("join-form", (data) => send({type: "look", code: data.get("code")}),
+          field("code", "Table code", {maxlength: 12, required: true, class: "lobby-code-input",
+                                       placeholder: "K7MXA", autocapitalize: "characters"}),
+          submit("join", "Join"))),
+      h("section", {class: "lobby-choice", "aria-label": "Open a new table"},
+        h("h3", {}, "Or open a new table"),
+        h("p", {}, "Choose a game and its rules, and who sits where; you get a code for the others."),
+        button("new-table", "Open a new table", () => send({type: "new_table"}), {class: "lobby-main"})),
+      comeBack());
+  }
+
+  function comeBack() {
+    return h("details", {class: "lobby-back-box"},
+      h("summary", {}, "Come back to your seat from another device"),
+      form("rejoin-form", (data) => send({type: "rejoin", code: data.get("rejoin-code"), key: data.get("key")}),
+        field("rejoin-code", "Table code", {maxlength: 12, required: true, class: "lobby-code-input"}),
+        field("key", "Your seat key", {required: true, class: "lobby-key-input"}),
+        submit("rejoin", "Sit down again")));
+  }
+
+  function gameChoice(v) {
+    return h("div", {},
+      h("h3", {}, "Open a new table: which game?"),
+      h("div", {class: "lobby-games", role: "radiogroup", "aria-label": "Game"},
+        v.games.map((game) => h("label", {class: `lobby-game ${game.name === v.game ? "is-chosen" : ""}`},
+          h("input", {type: "radio", name: "game", value: game.name, checked: game.name === v.game,
+                      "data-key": `game-${game.name}`, onchange: () => send({type: "game", game: game.name})}),
+          h("strong", {}, game.title), h("span", {}, game.about)))),
+      h("p", {class: "lobby-tip"}, "Change any rule below if you like, then press ",
+        h("strong", {}, "Next: who sits where"), " under the rules."),
+      h("div", {class: "lobby-buttons"}, button("back", "Back", () => send({type: "back"}))));
+  }
+
+  function seatChoice(v) {
+    const kinds = [["you", "you"], ["learner", "another learner"], ...v.bots.map((bot) => [bot, `${bot} (a bot)`])];
+    return h("div", {},
+      h("h3", {}, `Open a new ${v.title} table: who sits where?`),
+      h("ol", {class: "lobby-seats"}, v.kinds.map((kind, seat) => h("li", {},
+        h("label", {}, `Seat ${seat + 1} `,
+          h("select", {"data-key": `kind-${seat}`, onchange: (event) => send({type: "seat_kind", seat, kind: event.target.value})},
+            kinds.map(([value, label]) => h("option", {value, selected: value === kind}, label))))))),
+      h("div", {class: "lobby-buttons"},
+        button("back", "Back to the rules", () => send({type: "back"})),
+        button("open", "Open the table", () => send({type: "open"}), {class: "lobby-main"})));
+  }
+
+  function seatPicker(v) {
+    return h("div", {},
+      h("h3", {}, `Table ${v.code}: ${v.title}. Pick a free seat.`),
+      h("ol", {class: "lobby-seats", "data-testid": "seats"}, v.seats.map((seat) => h("li", {"data-seat": seat.seat},
+        h("span", {class: "lobby-seat-name"}, `Seat ${seat.seat + 1}: `,
+          seat.kind === "free" ? h("em", {}, "free") : seat.kind === "bot" ? `${seat.name} (a bot)` : seat.name),
+        seat.kind === "free" ? button(`sit-${seat.seat}`, "Sit here", () => send({type: "sit", seat: seat.seat}),
+                                      {class: "lobby-main", "aria-label": `Sit at seat ${seat.seat + 1}`}) : null))),
+      h("div", {class: "lobby-buttons"},
+        button("back", "Back", () => send({type: "back"})),
+        button("look-again", "Look again", () => send({type: "look_again"}))));
+  }
+
+  function seatedPanel(v) {
+    const key = seatKeyFor(v.code);
+    return h("div", {class: "lobby-seated"},
+      h("div", {class: "lobby-code-box"},
+        h("span", {}, "Table code"),
+        h("strong", {class: "lobby-code", "data-testid": "code"}, v.code),
+        h("span", {}, "The others join with this code.")),
+      h("div", {class: "lobby-seated-about"},
+        h("p", {"data-testid": "you"}, `You are ${v.you.name}, at seat ${v.you.seat + 1} of this ${v.title} table. `,
+          "Your game is below."),
+        h("details", {class: "lobby-back-box"},
+          h("summary", {}, "Playing on another device?"),
+          h("p", {}, "Open the lobby there, choose 'Come back to your seat' and type the table code and this seat key. ",
+            "Keep the key to yourself: whoever has it plays for you."),
+          key ? h("code", {class: "lobby-key", "data-testid": "seat-key"}, key)
+              : h("p", {}, "This browser does not keep your seat key.")),
+        h("div", {class: "lobby-buttons"},
+          ui.leaving
+            ? [h("span", {}, "Leave this seat on this device? It stays yours: your seat key brings you back. "),
+               button("leave-yes", "Yes, leave", () => send({type: "leave"})),
+               button("leave-no", "No, stay", () => { ui.leaving = false; draw(); })]
+            : button("leave", "Leave this seat on this device", () => { ui.leaving = true; draw(); }))));
+  }
+
+  // --- messages from Python: the learner's own seat key, to keep or to forget ---------------------
+
+  function onMessage(message) {
+    if (message?.type === "remember" && typeof message.code === "string" && typeof message.token === "string") {
+      keepSeat(message.code, message.token);
+      draw();
+    } else if (message?.type === "forget" && typeof message.code === "string") {
+      forgetSeat(message.code);
+    }
+  }
+
+  const showNotice = () => drawNotice(notice, model.get("notice"));
+  model.on("change:view", draw);
+  model.on("change:notice", showNotice);
+  model.on("msg:custom", onMessage);
+  draw();
+  showNotice();
+  if (!seatsSentBack.has(model) && model.get("view").stage !== "seated") {
+    seatsSentBack.add(model);
+    const seats = keptSeats().slice(0, MOST_SEATS_SENT).map(({code, token}) => ({code, token}));
+    if (seats.length) send({type: "return", seats});
+  }
+  return () => {
+    model.off("change:view", draw);
+    model.off("change:notice", showNotice);
+    model.off("msg:custom", onMessage);
+  };
+}
+
+export default { render };

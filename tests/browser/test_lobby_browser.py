@@ -1,0 +1,120 @@
+"""The classroom lobby served by Voila, with two learners in two browser contexts (each its own storage).
+
+Ada opens a ColorFox table for two; Bo first mistypes the code, then joins with the code Ada's page shows
+large. Both see their own game widget; Ada moves, and Bo's page, reloaded, comes back to Bo's seat by itself
+(the seat key kept in Bo's browser) and shows Ada's move. Screenshots of the lobby go to the docs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from colorlab.tables import TableStore
+from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
+from tests.browser.test_table_browser import choose_a_card_that_fits
+
+LOBBY = Path("classroom") / "lobby.ipynb"
+SCREENSHOT = Path(__file__).parents[2] / "docs" / "classroom-lobby.png"
+FIRST_LOAD_MS = 120_000
+
+
+@pytest.fixture
+def lobby_server(tmp_path):
+    """Voila serving a copy of the lobby, its kernels told where the class's tables are; (address, store path)."""
+    root = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, root)
+    tables = tmp_path / "tables" / "class.db"
+    env = {**jupyter_env(tmp_path), "COLORLAB_TABLES": str(tables)}
+    port = free_port()
+    command = [str(Path(sys.executable).with_name("voila")), str(root / LOBBY), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaConfiguration.show_tracebacks=True"]
+    server = Server(command, env, tmp_path / "voila.log")
+    url = f"http://127.0.0.1:{port}/"
+    server.wait_until_answering(f"{url}voila/ready-probe")
+    yield url, tables
+    server.stop()
+
+
+def learner_page(browser, url: str):
+    """A new learner: a browser context of their own (cookies, storage) with the lobby open in it."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.route("**/*", keep_on_loopback)
+    page.goto(url)
+    expect(page.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
+    return page
+
+
+def type_name(page, name: str) -> None:
+    page.locator("[data-key='name']").fill(name)
+    page.locator("[data-key='name']").press("Enter")
+    expect(page.locator(".lobby-hello")).to_contain_text(f"Hello, {name}!")
+
+
+def open_a_colorfox_table_for_two(page, artifacts: Path) -> str:
+    """Open a ColorFox table with a free seat for another learner; return the code the page shows."""
+    page.locator("[data-key='new-table']").click()
+    page.locator("[data-key='game-colorfox']").check()
+    page.get_by_role("button", name="Next: who sits where").click()
+    expect(page.locator("[data-key='kind-1']")).to_have_value("learner")
+    page.locator(".colorlab-lobby").screenshot(path=artifacts / "classroom-seats.png")
+    page.locator("[data-key='open']").click()
+    code = page.locator("[data-testid='code']")
+    expect(page.locator(".colorlab.colorfox")).to_be_visible(timeout=30_000)
+    return code.inner_text().strip()
+
+
+def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the_seat(browser, lobby_server,
+                                                                                        artifacts):
+    url, tables = lobby_server
+    ada = learner_page(browser, url)
+    type_name(ada, "Ada")
+    code = open_a_colorfox_table_for_two(ada, artifacts)
+    assert len(code) == 5
+    expect(ada.locator(".colorlab.colorfox [data-testid='seating']")).to_contain_text("you play as Ada")
+
+    bo = learner_page(browser, url)
+    type_name(bo, "Bo")
+    bo.locator("[data-key='code']").fill(code.lower())
+    bo.evaluate("() => document.activeElement.blur()")
+    bo.locator(".colorlab-lobby").screenshot(path=SCREENSHOT)
+    bo.locator("[data-key='code']").fill("ZZZZZ")
+    bo.locator("[data-key='join']").click()
+    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("No table has the code ZZZZZ")
+    bo.locator("[data-key='code']").fill(code.lower())
+    bo.locator("[data-key='code']").press("Enter")
+    seats = bo.locator("[data-testid='seats']")
+    expect(seats.locator("[data-seat='0']")).to_contain_text("Seat 1: Ada")
+    expect(seats.locator("[data-seat='1']")).to_contain_text("free")
+    bo.locator(".colorlab-lobby").screenshot(path=artifacts / "classroom-pick.png")
+    bo.locator("[data-key='sit-1']").click()
+    bo_game = bo.locator(".colorlab.colorfox")
+    expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
+    expect(bo_game.locator("[data-testid='turn']")).to_have_text("Ada to move")
+    expect(bo.locator("[data-testid='code']")).to_have_text(code)
+    bo.evaluate("() => document.activeElement.blur()")
+    bo.screenshot(path=artifacts / "classroom-seated.png", full_page=True)
+
+    ada_game = ada.locator(".colorlab.colorfox")
+    expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn")
+    choose_a_card_that_fits(ada_game)
+    ada_game.locator("[data-legal]").first.click()
+    expect(bo_game.locator(".colorfox-events")).to_contain_text("Ada", timeout=5_000)
+
+    key = bo.evaluate(f"() => JSON.parse(localStorage.getItem('colorlab-seat-{code}')).token")
+    bo.reload()
+    expect(bo.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
+    bo_game = bo.locator(".colorlab.colorfox")
+    expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo", timeout=30_000)
+    expect(bo_game.locator(".colorfox-events")).to_contain_text("Ada")
+    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo")
+    bo.locator(".lobby-back-box summary").click()
+    expect(bo.locator("[data-testid='seat-key']")).to_have_text(key)
+    seated = next(table for table in TableStore(tables).tables() if table["code"] == code)["seats"]
+    assert [seat["name"] for seat in seated] == ["Ada", "Bo"]
