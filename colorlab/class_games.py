@@ -1,12 +1,14 @@
 """A class's own games: the records a teacher downloaded, read as the rule-variant lab reads bot games.
 
-The teacher's page saves one record file per table (``<game>-<code>.json``), the same
-format as a saved game. :func:`class_results` turns them into a table with one row per
+The teacher's page downloads one record file per table (``<game>-<code>.json``, the
+same format as a saved game), in a zip; :func:`load_records` reads the zip or a folder
+of such files. :func:`class_results` turns them into a table with one row per
 table and the lab's columns (``winners``, ``first player wins``, ``rounds``, ``actions``,
 ``top score``, ...), so the lab's tools (:func:`colorlab.experiments.interval`,
 :func:`colorlab.experiments.describe_difference`) read them unchanged.
 :func:`bots_on_the_same_deals` plays each finished table again with bots, from the
-table's own seed: the same cards, dice or questions, other players.
+table's own seed: the same cards, dice or questions, other players, and
+:func:`deal_by_deal` compares the two sides game by game.
 
 A record keeps seats, not names: it says that seat 0 won, never who sat there.
 
@@ -22,10 +24,13 @@ Examples
 from __future__ import annotations
 
 import importlib
+import math
+import statistics
+import zipfile
 from pathlib import Path
 
-from colorlab.experiments import _margin, play_chunk
-from colorlab.record import GameRecord, RecordError
+from colorlab.experiments import _margin, play_chunk, t_quantile
+from colorlab.record import MAX_BYTES, GameRecord, RecordError
 from colorlab.rules import RulesBase
 
 SAMPLE = Path(__file__).parent / "data" / "class-sample"
@@ -38,20 +43,39 @@ def record_files(folder: str | Path | None) -> list[Path]:
     return sorted(Path(folder).glob("*.json"))
 
 
-def class_folder(folder: str | Path | None) -> Path:
-    """The folder to read: the teacher's if it holds any records, else the sample class shipped with colorlab."""
-    return Path(folder) if record_files(folder) else SAMPLE
+def is_zip(where: str | Path | None) -> bool:
+    """Is this a zip file, such as the one the teacher's page downloads?"""
+    return where is not None and Path(where).is_file() and zipfile.is_zipfile(where)
 
 
-def load_records(folder: str | Path) -> dict[str, GameRecord]:
-    """Load every record in a folder, by file name; a file that is no colorlab record is refused by name."""
-    records = {}
-    for path in record_files(folder):
-        try:
-            records[path.name] = GameRecord.load(path)
-        except RecordError as error:
-            raise RecordError(f"{path.name}: {error}") from None
-    return records
+def class_source(where: str | Path | None) -> Path:
+    """What to read: the teacher's zip or folder of records if there is one, else the sample class shipped with colorlab."""
+    return Path(where) if is_zip(where) or record_files(where) else SAMPLE
+
+
+def load_records(where: str | Path) -> dict[str, GameRecord]:
+    """Load every record in a folder or a zip, by file name; a file that is no colorlab record is refused by name."""
+    if is_zip(where):
+        with zipfile.ZipFile(where) as archive:
+            entries = [entry for entry in archive.infolist() if entry.filename.endswith(".json")]
+            return {Path(entry.filename).name: _read(entry.filename, _unzipped(archive, entry))
+                    for entry in sorted(entries, key=lambda entry: Path(entry.filename).name)}
+    return {path.name: _read(path.name, path.read_bytes()) for path in record_files(where)}
+
+
+def _unzipped(archive: zipfile.ZipFile, entry: zipfile.ZipInfo) -> bytes:
+    """The bytes of one file in a zip, refused before unpacking if it is larger than any record may be."""
+    if entry.file_size > MAX_BYTES:
+        raise RecordError(f"{entry.filename}: file too large ({entry.file_size} bytes; the limit is {MAX_BYTES})")
+    return archive.read(entry)
+
+
+def _read(name: str, data: bytes) -> GameRecord:
+    """Read one record, naming its file in any refusal."""
+    try:
+        return GameRecord.from_json(data)
+    except RecordError as error:
+        raise RecordError(f"{name}: {error}") from None
 
 
 def rules_in_words(rules: RulesBase) -> str:
@@ -107,3 +131,31 @@ def bots_on_the_same_deals(records: list[GameRecord], bots: str | None = None):
             rows.append({"game": record.game, "rules": rules_in_words(record.rules),
                          "players": record.rules.players, **played})
     return pd.DataFrame(rows).assign(variant="bots")
+
+
+def deal_by_deal(ours: list[float], theirs: list[float]) -> tuple[float, float, float]:
+    """A 95% interval for the mean of theirs - ours over the same deals: (low, mean, high), Student's t.
+
+    The lab's :func:`colorlab.experiments.interval` would read differences that
+    happen to be all 0s and 1s as a share; these are differences, which may be negative.
+
+    Examples
+    ========
+
+    >>> from colorlab.class_games import deal_by_deal
+    >>> low, mean, high = deal_by_deal([1, 2, 3], [2, 4, 6])
+    >>> round(low, 3), mean, round(high, 3)
+    (-0.484, 2.0, 4.484)
+    >>> deal_by_deal([5, 7], [5, 7])
+    (0.0, 0.0, 0.0)
+    """
+    if len(ours) != len(theirs):
+        raise ValueError(f"deal by deal needs the same deals on both sides, not {len(ours)} and {len(theirs)}")
+    differences = [float(b) - float(a) for a, b in zip(ours, theirs)]
+    if not differences:
+        return (math.nan, math.nan, math.nan)
+    mean = statistics.fmean(differences)
+    if len(differences) < 2:
+        return (math.nan, mean, math.nan)
+    half = t_quantile(0.975, len(differences) - 1) * statistics.stdev(differences) / math.sqrt(len(differences))
+    return (mean - half, mean, mean + half)

@@ -1,12 +1,13 @@
 """Lesson 50's records and tools: the sample class is genuine table records, and the class's numbers are the lab's."""
 
 import re
+import zipfile
 
 import pytest
 
 from colorlab import colorfox, colorform, colourbrain
-from colorlab.class_games import (SAMPLE, bots_on_the_same_deals, class_folder, class_results, game_row,
-                                  load_records, record_files, rules_in_words)
+from colorlab.class_games import (SAMPLE, bots_on_the_same_deals, class_source, class_results, deal_by_deal,
+                                  game_row, load_records, record_files, rules_in_words)
 from colorlab.colourbrain.model import Answer
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.experiments import bots_for, interval, play_chunk
@@ -61,11 +62,30 @@ def test_the_generator_replaces_old_records_in_its_folder(tmp_path):
 # --- reading a folder ---------------------------------------------------------------------
 
 def test_a_folder_without_records_falls_back_to_the_sample(tmp_path):
-    assert class_folder(None) == SAMPLE
-    assert class_folder(tmp_path / "not there") == SAMPLE
-    assert class_folder(tmp_path) == SAMPLE
+    assert class_source(None) == SAMPLE
+    assert class_source(tmp_path / "not there") == SAMPLE
+    assert class_source(tmp_path) == SAMPLE
     quiz(1, [0]).save(tmp_path / "colourbrain-AAAAA.json")
-    assert class_folder(tmp_path) == tmp_path
+    assert class_source(tmp_path) == tmp_path
+
+
+def test_the_zip_the_teachers_page_downloads_is_read_by_file_name(tmp_path):
+    download = tmp_path / "class-records-20261130-150000.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        archive.writestr("colourbrain-BBBBB.json", quiz(2, [1, 1]).to_json())
+        archive.writestr("colourbrain-AAAAA.json", quiz(1, [0]).to_json())
+    assert class_source(download) == download
+    records = load_records(download)
+    assert list(records) == ["colourbrain-AAAAA.json", "colourbrain-BBBBB.json"]
+    assert records["colourbrain-BBBBB.json"] == quiz(2, [1, 1])
+
+
+def test_a_zip_holding_a_file_too_large_for_a_record_is_refused_before_unpacking(tmp_path):
+    download = tmp_path / "class.zip"
+    with zipfile.ZipFile(download, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("colorfox-AAAAA.json", " " * 3_000_000)
+    with pytest.raises(RecordError, match="colorfox-AAAAA.json: file too large"):
+        load_records(download)
 
 
 def test_a_file_that_is_no_record_is_refused_by_name(tmp_path):
@@ -130,3 +150,23 @@ def test_bots_replay_only_the_finished_games_from_their_own_seeds():
     assert list(bots["rules"]) == ["target=1", "target=2"]
     assert list(bots["variant"]) == ["bots", "bots"]
     assert (bots["top score"] >= [1, 2]).all()
+
+
+def test_deal_by_deal_is_a_t_interval_of_the_differences():
+    # differences 2, 4, 0, 2: mean 2, standard deviation sqrt(8/3), t(0.975, 3) = 3.182
+    low, mean, high = deal_by_deal([10, 10, 10, 10], [12, 14, 10, 12])
+    half = 3.182446 * (8 / 3) ** 0.5 / 2
+    assert mean == 2 and low == pytest.approx(2 - half) and high == pytest.approx(2 + half)
+
+
+def test_deal_by_deal_reads_zeros_and_ones_as_differences_not_as_a_share():
+    # differences 0, 1, 0, 0: mean 1/4, standard deviation 1/2; a share's interval would never go below 0
+    low, mean, high = deal_by_deal([3, 3, 3, 3], [3, 4, 3, 3])
+    half = 3.182446 * 0.5 / 2
+    assert mean == 0.25 and low == pytest.approx(0.25 - half) and high == pytest.approx(0.25 + half)
+    assert deal_by_deal([1, 1, 1], [1, 1, 1]) == (0, 0, 0)
+
+
+def test_deal_by_deal_needs_the_same_deals_on_both_sides():
+    with pytest.raises(ValueError, match="same deals"):
+        deal_by_deal([1, 2], [1])
