@@ -101,7 +101,7 @@ def check_store(where: str) -> None:
     """Open the class's store once, so that a wrong path or URL stops the server before learners come."""
     try:
         store = class_store(where)
-    except TableError as error:
+    except (TableError, OSError) as error:
         raise ClassroomError(f"the tables database cannot be opened: {error}") from None
     store.engine.dispose()
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import sqlalchemy
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
@@ -238,3 +239,22 @@ def test_each_run_draws_fresh_keys_unless_given_and_tells_the_kernels(tmp_path):
 def test_the_server_warns_when_a_printed_page_is_missing(classroom):
     assert "teacher.ipynb does not exist" in classroom.server.log.read_text()
     assert "lobby.ipynb does not exist" not in classroom.server.log.read_text()
+
+
+def test_a_postgresql_store_is_opened_first_and_handed_to_the_kernels_as_given(postgres_server, tmp_path):
+    url = postgres_server.new_database()
+    environment = {"CLASSROOM_DB": url, "CLASSROOM_PORT": str(free_port())}
+    prepare_class(tmp_path, environment)
+    assert environment[STORE_VARIABLE] == url
+    with postgres_server.connect(sqlalchemy.make_url(url).database) as connection:
+        assert connection.execute("SELECT to_regclass('colorlab_tables') IS NOT NULL").fetchone() == (True,)
+    postgres_server.drop_database(url)
+
+
+@pytest.mark.parametrize("where", ["postgresql://nobody@127.0.0.1:1/none", "mysql://teacher@school/class",
+                                   "/proc/no-such-folder/classroom.db"])
+def test_a_store_that_cannot_be_opened_stops_the_class_before_it_starts(tmp_path, where):
+    environment = {"CLASSROOM_DB": where, "CLASSROOM_PORT": str(free_port())}
+    with pytest.raises(ClassroomError, match="cannot be opened"):
+        prepare_class(tmp_path, environment)
+    assert STORE_VARIABLE not in environment and TEACHER_KEY_VARIABLE not in environment
