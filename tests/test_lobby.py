@@ -98,6 +98,7 @@ def test_a_learner_opens_a_table_with_a_bot_chooses_a_seat_and_plays_at_it(where
     ada.lobby.editor.controls["players"].value = 3
     ada.lobby.next_button.click()
     assert ada.lobby.desk.view["kinds"] == ["you", "learner", "learner"]
+    assert ada.lobby.desk.view["rules"] == 'Rules changed: "Players" is now 3.'
     assert "GreedyBot" in ada.lobby.desk.view["bots"]
     ada.sends("seat_kind", seat=2, kind="GreedyBot")
     ada.sends("seat_kind", seat=1, kind="you")
@@ -231,8 +232,8 @@ def closed_table(store):
 
 
 REFUSED = {
-    "an empty name": ("name", lambda store: {"type": "name", "name": "   "}, "type a name"),
-    "a name far too long": ("name", lambda store: {"type": "name", "name": "A" * 31}, "at most 30"),
+    "an empty name": ("name", lambda store: {"type": "name", "name": "   "}, "Type a name"),
+    "a name far too long": ("name", lambda store: {"type": "name", "name": "A" * 31}, "A name is at most 30"),
     "an unknown code": ("start", lambda store: {"type": "look", "code": "KKKKK"}, "No table has the code KKKKK"),
     "a code unlike any code": ("start", lambda store: {"type": "look", "code": "hello!"},
                                "No table has the code hello!"),

@@ -26,7 +26,7 @@ import ipywidgets
 import traitlets
 
 from colorlab.record import game_spec
-from colorlab.rules import IllegalAction, RulesBase, brief
+from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
 from colorlab.tables.classroom import class_store
 from colorlab.tables.games import table_game
 from colorlab.tables.store import (Seat, SeatTaken, TableClosed, TableError, TableStore, UnknownTable, WrongToken,
@@ -90,6 +90,14 @@ def typed_code(code: str) -> str:
         shown = " ".join(code.split())[:CODE_SHOWN] if code.isprintable() else "you typed"
         raise UnknownTable(f"No table has the code {shown}. A code is 5 letters and numbers, such as K7MXA: "
                            "check it and try again.") from None
+
+
+def rules_in_words(rules: RulesBase) -> str:
+    """Which rules will a new table use, in words: the default edition, or what differs from it?"""
+    changes = {name: now for name, (default, now) in rules.differences().items()}
+    if not changes:
+        return "Rules: the default edition."
+    return ChangeRules(changes).describe(type(rules))
 
 
 def closed_words(code: str) -> str:
@@ -179,6 +187,7 @@ class Lobby(ipywidgets.VBox):
             "game": self.game, "title": GAMES[self.game].title,
             "bots": list(table_game(self.game).bots) if self.stage == "seats" else [],
             "kinds": list(self.kinds), "seats": list(self.seats),
+            "rules": rules_in_words(self.editor.rules) if self.stage == "seats" else "",
             "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
         }
         self.rules_area.children = [self.editor, self.next_button] if self.stage == "rules" and self.editor else []
@@ -197,7 +206,10 @@ class Lobby(ipywidgets.VBox):
 
     def _on_name(self, name: str) -> None:
         self._need("name")
-        self.name = clean_name(name)
+        try:
+            self.name = clean_name(name)
+        except TableError as error:
+            raise TableError(f"{str(error).capitalize()}.") from None
         self._enter("start")
 
     def _on_change_name(self) -> None:

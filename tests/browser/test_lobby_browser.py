@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from colorlab.tables import TableStore
 from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
+from tests.browser.lab import accessibility_violations, left_for_review
 from tests.browser.test_table_browser import choose_a_card_that_fits
 
 LOBBY = Path("classroom") / "lobby.ipynb"
@@ -61,6 +62,8 @@ def open_a_colorfox_table_for_two(page, artifacts: Path) -> str:
     """Open a ColorFox table with a free seat for another learner; return the code the page shows."""
     page.locator("[data-key='new-table']").click()
     page.locator("[data-key='game-colorfox']").check()
+    expect(page.locator(".widget-vbox h3").filter(has_text="ColorFox rules")).to_be_visible()
+    page.screenshot(path=artifacts / "classroom-rules.png", full_page=True)
     page.get_by_role("button", name="Next: who sits where").click()
     expect(page.locator("[data-key='kind-1']")).to_have_value("learner")
     page.locator(".colorlab-lobby").screenshot(path=artifacts / "classroom-seats.png")
@@ -84,6 +87,7 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     bo.locator("[data-key='code']").fill(code.lower())
     bo.evaluate("() => document.activeElement.blur()")
     bo.locator(".colorlab-lobby").screenshot(path=SCREENSHOT)
+    assert not accessibility_violations(bo, ".colorlab-lobby") + left_for_review(bo, ".colorlab-lobby")
     bo.locator("[data-key='code']").fill("ZZZZZ")
     bo.locator("[data-key='join']").click()
     expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("No table has the code ZZZZZ")
@@ -100,6 +104,7 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     expect(bo.locator("[data-testid='code']")).to_have_text(code)
     bo.evaluate("() => document.activeElement.blur()")
     bo.screenshot(path=artifacts / "classroom-seated.png", full_page=True)
+    assert not accessibility_violations(bo, ".colorlab-lobby") + left_for_review(bo, ".colorlab-lobby")
 
     ada_game = ada.locator(".colorlab.colorfox")
     expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn")

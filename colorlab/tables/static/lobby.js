@@ -146,6 +146,7 @@ function render({ model, el }) {
     const kinds = [["you", "you"], ["learner", "another learner"], ...v.bots.map((bot) => [bot, `${bot} (a bot)`])];
     return h("div", {},
       h("h3", {}, `Open a new ${v.title} table: who sits where?`),
+      h("p", {"data-testid": "rules"}, v.rules),
       h("ol", {class: "lobby-seats"}, v.kinds.map((kind, seat) => h("li", {},
         h("label", {}, `Seat ${seat + 1} `,
           h("select", {"data-key": `kind-${seat}`, onchange: (event) => send({type: "seat_kind", seat, kind: event.target.value})},
