@@ -1,8 +1,9 @@
-"""The classroom lobby served by Voila, with two learners in two browser contexts (each its own storage).
+"""The classroom lobby served by Voila, with learners in browser contexts of their own (each its own storage).
 
-Ada opens a ColorFox table for two; Bo first mistypes the code, then joins with the code Ada's page shows
-large. Both see their own game widget; Ada moves, and Bo's page, reloaded, comes back to Bo's seat by itself
-(the seat key kept in Bo's browser) and shows Ada's move. Screenshots of the lobby go to the docs.
+Ada opens a ColorFox table for two; Bo, with the keyboard only, first mistypes the code, then joins with the
+code Ada's page shows large. Both see their own game widget; Ada moves, and Bo's page, reloaded, comes back
+to Bo's seat by itself (the seat key kept in Bo's browser) and shows Ada's move. Ada then sits down again on
+another device with the code and the seat key her page shows. The lobby's screenshot goes to the docs.
 """
 
 from __future__ import annotations
@@ -84,20 +85,23 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
 
     bo = learner_page(browser, url)
     type_name(bo, "Bo")
-    bo.locator("[data-key='code']").fill(code.lower())
+    code_field = bo.locator("[data-key='code']")
+    expect(code_field).to_be_focused()
+    bo.keyboard.type(code.lower())
     bo.evaluate("() => document.activeElement.blur()")
     bo.locator(".colorlab-lobby").screenshot(path=SCREENSHOT)
     assert not accessibility_violations(bo, ".colorlab-lobby") + left_for_review(bo, ".colorlab-lobby")
-    bo.locator("[data-key='code']").fill("ZZZZZ")
-    bo.locator("[data-key='join']").click()
+    code_field.fill("ZZZZZ")
+    code_field.press("Enter")
     expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("No table has the code ZZZZZ")
-    bo.locator("[data-key='code']").fill(code.lower())
-    bo.locator("[data-key='code']").press("Enter")
+    code_field.fill(code.lower())
+    code_field.press("Enter")
     seats = bo.locator("[data-testid='seats']")
     expect(seats.locator("[data-seat='0']")).to_contain_text("Seat 1: Ada")
     expect(seats.locator("[data-seat='1']")).to_contain_text("free")
     bo.locator(".colorlab-lobby").screenshot(path=artifacts / "classroom-pick.png")
-    bo.locator("[data-key='sit-1']").click()
+    expect(bo.locator("[data-key='sit-1']")).to_be_focused()
+    bo.keyboard.press("Enter")
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("Ada to move")
@@ -123,3 +127,13 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     expect(bo.locator("[data-testid='seat-key']")).to_have_text(key)
     seated = next(table for table in TableStore(tables).tables() if table["code"] == code)["seats"]
     assert [seat["name"] for seat in seated] == ["Ada", "Bo"]
+
+    ada.locator(".lobby-back-box summary").click()
+    ada_key = ada.locator("[data-testid='seat-key']").inner_text()
+    phone = learner_page(browser, url)
+    phone.locator(".lobby-back-box summary").click()
+    phone.locator("[data-key='rejoin-code']").fill(code)
+    phone.locator("[data-key='key']").fill(ada_key)
+    phone.locator("[data-key='key']").press("Enter")
+    expect(phone.locator(".colorlab.colorfox [data-testid='seating']")).to_contain_text("you play as Ada")
+    expect(phone.locator(".colorlab.colorfox [data-testid='turn']")).to_have_text("Bo to move")

@@ -67,10 +67,14 @@ function render({ model, el }) {
   const STAGES = {name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
                   seated: seatedPanel};
 
+  // On a new step, a learner using the keyboard lands on its first field (never on the page's first drawing).
   function draw() {
     const v = model.get("view");
+    const newStep = ui.stage !== undefined && ui.stage !== v.stage;
+    ui.stage = v.stage;
     if (v.stage !== "seated") ui.leaving = false;
     redraw(body, () => [h("h2", {class: "lobby-title"}, "The classroom lobby"), STAGES[v.stage](v)]);
+    if (newStep && root.contains(document.activeElement)) body.querySelector("[data-first]")?.focus();
   }
 
   // A form whose button (or the Enter key in any of its fields) sends what the fields hold.
@@ -98,7 +102,7 @@ function render({ model, el }) {
   function nameForm(v) {
     return h("div", {},
       form("name-form", (data) => send({type: "name", name: data.get("name")}),
-        field("name", "Your name", {value: v.name, maxlength: 30, required: true}),
+        field("name", "Your name", {value: v.name, maxlength: 30, required: true, "data-first": true}),
         submit("continue", "Continue")),
       comeBack());
   }
@@ -110,7 +114,7 @@ function render({ model, el }) {
       h("section", {class: "lobby-choice", "aria-label": "Join a table"},
         h("h3", {}, "Join a table"),
         form("join-form", (data) => send({type: "look", code: data.get("code")}),
-          field("code", "Table code", {maxlength: 12, required: true, class: "lobby-code-input",
+          field("code", "Table code", {maxlength: 12, required: true, class: "lobby-code-input", "data-first": true,
                                        placeholder: "K7MXA", autocapitalize: "characters"}),
           submit("join", "Join"))),
       h("section", {class: "lobby-choice", "aria-label": "Open a new table"},
@@ -135,6 +139,7 @@ function render({ model, el }) {
       h("div", {class: "lobby-games", role: "radiogroup", "aria-label": "Game"},
         v.games.map((game) => h("label", {class: `lobby-game ${game.name === v.game ? "is-chosen" : ""}`},
           h("input", {type: "radio", name: "game", value: game.name, checked: game.name === v.game,
+                      "data-first": game.name === v.game,
                       "data-key": `game-${game.name}`, onchange: () => send({type: "game", game: game.name})}),
           h("strong", {}, game.title), h("span", {}, game.about)))),
       h("p", {class: "lobby-tip"}, "Change any rule below if you like, then press ",
@@ -149,7 +154,8 @@ function render({ model, el }) {
       h("p", {"data-testid": "rules"}, v.rules),
       h("ol", {class: "lobby-seats"}, v.kinds.map((kind, seat) => h("li", {},
         h("label", {}, `Seat ${seat + 1} `,
-          h("select", {"data-key": `kind-${seat}`, onchange: (event) => send({type: "seat_kind", seat, kind: event.target.value})},
+          h("select", {"data-key": `kind-${seat}`, "data-first": seat === 0,
+                       onchange: (event) => send({type: "seat_kind", seat, kind: event.target.value})},
             kinds.map(([value, label]) => h("option", {value, selected: value === kind}, label))))))),
       h("div", {class: "lobby-buttons"},
         button("back", "Back to the rules", () => send({type: "back"})),
@@ -163,7 +169,9 @@ function render({ model, el }) {
         h("span", {class: "lobby-seat-name"}, `Seat ${seat.seat + 1}: `,
           seat.kind === "free" ? h("em", {}, "free") : seat.kind === "bot" ? `${seat.name} (a bot)` : seat.name),
         seat.kind === "free" ? button(`sit-${seat.seat}`, "Sit here", () => send({type: "sit", seat: seat.seat}),
-                                      {class: "lobby-main", "aria-label": `Sit at seat ${seat.seat + 1}`}) : null))),
+                                      {class: "lobby-main", "aria-label": `Sit at seat ${seat.seat + 1}`,
+                                       "data-first": seat.seat === v.seats.find((free) => free.kind === "free")?.seat})
+          : null))),
       h("div", {class: "lobby-buttons"},
         button("back", "Back", () => send({type: "back"})),
         button("look-again", "Look again", () => send({type: "look_again"}))));
