@@ -159,6 +159,19 @@ def test_a_learner_joins_by_code_sees_who_sits_where_and_picks_a_free_seat(where
     assert store.rejoin(code, bo.kept()[code]).name == "Bo"
 
 
+def test_the_seats_are_read_again_while_a_learner_picks(where):
+    store = TableStore(where)
+    code = store.create("colorfox", colorfox.Rules(players=3))
+    bo = named(where, "Bo")
+    bo.sends("look", code=code)
+    store.join(code, seat=0, name="Cy")
+    bo.sends("look_again")
+    assert [seat["name"] for seat in bo.lobby.desk.view["seats"]] == ["Cy", "", ""]
+    bo.sends("sit", seat=1)
+    bo.sends("look_again")  # the page's last ask, sent before it heard that Bo sat down
+    assert bo.stage == "seated" and bo.notice["kind"] == "info"
+
+
 def test_a_seat_taken_meanwhile_is_refused_and_the_seats_are_shown_again(where):
     store = TableStore(where)
     code = store.create("colorfox", colorfox.Rules(players=3))

@@ -295,9 +295,10 @@ class Lobby(ipywidgets.VBox):
         self._enter("pick")
 
     def _on_look_again(self) -> None:
-        self._need("pick")
-        self.seats = seat_list(self.store, self.code)
-        self.show()
+        """Read the seats again (the page asks now and then; one that arrives after the learner sat is let be)."""
+        if self.stage == "pick":
+            self.seats = seat_list(self.store, self.code)
+            self.show()
 
     def _on_sit(self, seat: int) -> None:
         self._need("pick")

@@ -4,6 +4,7 @@
 
 const SEAT_PREFIX = "colorlab-seat-";
 const MOST_SEATS_SENT = 10;
+const LOOK_AGAIN_MS = 2000;  // how often the seats a learner picks from are read again
 const inMemory = new Map();  // when the browser keeps no storage (some private windows), keys last as long as the page
 
 function storage() {
@@ -56,7 +57,7 @@ const seatsSentBack = new WeakSet();
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const ui = {leaving: false};
+  const ui = {leaving: false, lookTimer: null};
   const root = h("div", {class: "colorlab colorlab-lobby", "data-palette": model.get("palette")});
   const body = h("div");
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
@@ -75,6 +76,17 @@ function render({ model, el }) {
     if (v.stage !== "seated") ui.leaving = false;
     redraw(body, () => [h("h2", {class: "lobby-title"}, "The classroom lobby"), STAGES[v.stage](v)]);
     if (newStep && root.contains(document.activeElement)) body.querySelector("[data-first]")?.focus();
+    keepSeatsFresh(v.stage === "pick");
+  }
+
+  // While a learner picks a seat, others may sit down: read the seats again now and then (not while hidden).
+  function keepSeatsFresh(on) {
+    if (on && ui.lookTimer === null) {
+      ui.lookTimer = setInterval(() => { if (!document.hidden) send({type: "look_again"}); }, LOOK_AGAIN_MS);
+    } else if (!on && ui.lookTimer !== null) {
+      clearInterval(ui.lookTimer);
+      ui.lookTimer = null;
+    }
   }
 
   // A form whose button (or the Enter key in any of its fields) sends what the fields hold.
@@ -173,8 +185,7 @@ function render({ model, el }) {
                                        "data-first": seat.seat === v.seats.find((free) => free.kind === "free")?.seat})
           : null))),
       h("div", {class: "lobby-buttons"},
-        button("back", "Back", () => send({type: "back"})),
-        button("look-again", "Look again", () => send({type: "look_again"}))));
+        button("back", "Back", () => send({type: "back"}))));
   }
 
   function seatedPanel(v) {
@@ -224,6 +235,7 @@ function render({ model, el }) {
     if (seats.length) send({type: "return", seats});
   }
   return () => {
+    keepSeatsFresh(false);
     model.off("change:view", draw);
     model.off("change:notice", showNotice);
     model.off("msg:custom", onMessage);
