@@ -49,12 +49,13 @@ def new_key() -> str:
 
 
 def network_address() -> str:
-    """What address do other devices on the network reach this machine at (first of `hostname -I`)?"""
+    """What address do other devices reach this machine at: the first IPv4 one of `hostname -I`, else its name."""
     try:
         addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
     except (OSError, subprocess.SubprocessError):
         addresses = []
-    return addresses[0] if addresses else socket.gethostname()
+    # The server listens on every IPv4 interface (0.0.0.0), so an IPv6 address would lead nowhere.
+    return next((address for address in addresses if ":" not in address), socket.gethostname())
 
 
 def page_address(host: str, port: int, page: str, key: str) -> str:
@@ -66,7 +67,6 @@ def page_address(host: str, port: int, page: str, key: str) -> str:
     >>> page_address("192.168.1.20", 8866, "classroom/lobby.ipynb", "k7qm-x4dp-9hfa")
     'http://192.168.1.20:8866/voila/render/classroom/lobby.ipynb?token=k7qm-x4dp-9hfa'
     """
-    host = f"[{host}]" if ":" in host else host
     return f"http://{host}:{port}/voila/render/{page}?token={key}"
 
 

@@ -14,6 +14,7 @@ import http.client
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import urllib.parse
@@ -116,7 +117,8 @@ def test_make_classroom_runs_the_class_server_on_the_lessons_and_culls_idle_kern
 def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_fresh_key(classroom):
     address = urllib.parse.urlsplit(classroom.lobby)
     assert address.hostname == network_address() and address.port == classroom.port
-    assert network_address() == subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()[0]
+    addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+    assert network_address() == next(address for address in addresses if ":" not in address)
     assert address.path == "/voila/render/classroom/lobby.ipynb"
     assert len(classroom.key.replace("-", "")) >= 12 and set(classroom.key) <= set(KEY_ALPHABET + "-")
     assert urllib.parse.urlsplit(classroom.teacher).path == "/voila/render/classroom/teacher.ipynb"
@@ -181,18 +183,18 @@ async def send_code_to_the_kernel(room: Classroom, code: str) -> None:
     answer = room.get(lobby_path(room))
     kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', answer.body.decode())[1]
     url = f"ws://{network_address()}:{room.port}/api/kernels/{kernel}/channels"
-    socket = await websocket_connect(HTTPRequest(url, headers={"Cookie": login_cookie(answer)}))
+    channels = await websocket_connect(HTTPRequest(url, headers={"Cookie": login_cookie(answer)}))
     session = uuid.uuid4().hex
     for kind, content in [("execute_request", {"code": code, "silent": False}), ("kernel_info_request", {})]:
         header = {"msg_id": uuid.uuid4().hex, "msg_type": kind, "session": session, "username": "", "version": "5.3"}
-        await socket.write_message(json.dumps({"header": header, "parent_header": {}, "metadata": {},
+        await channels.write_message(json.dumps({"header": header, "parent_header": {}, "metadata": {},
                                                "content": content, "channel": "shell"}))
     # The kernel answers its shell requests in order: once it has told its version, the code would have run.
     while True:
-        message = await asyncio.wait_for(socket.read_message(), 30)
+        message = await asyncio.wait_for(channels.read_message(), 30)
         if isinstance(message, str) and json.loads(message)["msg_type"] == "kernel_info_reply":
             break
-    socket.close()
+    channels.close()
 
 
 def test_a_learner_cannot_make_their_kernel_run_code_that_reads_the_store(classroom, tmp_path):
@@ -258,3 +260,13 @@ def test_a_store_that_cannot_be_opened_stops_the_class_before_it_starts(tmp_path
     with pytest.raises(ClassroomError, match="cannot be opened"):
         prepare_class(tmp_path, environment)
     assert STORE_VARIABLE not in environment and TEACHER_KEY_VARIABLE not in environment
+
+
+def test_a_port_already_taken_is_refused_rather_than_changed_behind_the_printed_address(tmp_path):
+    (tmp_path / "served").mkdir()
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        environment = {"CLASSROOM_DB": str(tmp_path / "tables.db"), "CLASSROOM_PORT": str(taken.getsockname()[1])}
+        with pytest.raises(ClassroomError, match="already in use"):
+            prepare_class(tmp_path / "served", environment)
