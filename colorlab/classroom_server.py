@@ -22,6 +22,8 @@ import secrets
 import socket
 import subprocess
 import sys
+import urllib.parse
+from collections.abc import MutableMapping
 from pathlib import Path
 
 import sqlalchemy
@@ -67,7 +69,7 @@ def page_address(host: str, port: int, page: str, key: str) -> str:
     >>> page_address("192.168.1.20", 8866, "classroom/lobby.ipynb", "k7qm-x4dp-9hfa")
     'http://192.168.1.20:8866/voila/render/classroom/lobby.ipynb?token=k7qm-x4dp-9hfa'
     """
-    return f"http://{host}:{port}/voila/render/{page}?token={key}"
+    return f"http://{host}:{port}/voila/render/{page}?token={urllib.parse.quote(key, safe='')}"
 
 
 def sqlite_file(where: str) -> Path | None:
@@ -119,10 +121,10 @@ def check_port_free(port: int) -> None:
                                  f"or choose another port with CLASSROOM_PORT={port + 1}") from None
 
 
-def voila_arguments(served: Path, port: int, key: str, extra: list[str]) -> list[str]:
+def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[str]) -> list[str]:
     """Voila's command line: the whole folder, on every interface, behind the class key."""
     return [str(served), "--Voila.ip=0.0.0.0", f"--port={port}", "--Voila.port_retries=0",
-            f"--token={key}", "--no-browser", *extra]
+            f"--token={key}", "--no-browser", f"--Voila.custom_display_url=http://{host}:{port}", *extra]
 
 
 def announcement(host: str, port: int, key: str, teacher_key: str) -> str:
@@ -155,11 +157,20 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_known_args(argv)
 
 
-def prepare_class(served: Path, environment: dict) -> tuple[int, str, str, str]:
-    """Check the settings and set the kernels' environment: (port, class key, teacher key, store)."""
+def class_port(setting: str | None) -> int:
+    """The port the class is served on: CLASSROOM_PORT, else Voila's usual 8866."""
+    if not setting:
+        return DEFAULT_PORT
+    if not setting.isdigit() or not 0 < int(setting) < 65536:
+        raise ClassroomError(f"CLASSROOM_PORT must be a whole number from 1 to 65535, not {setting!r}")
+    return int(setting)
+
+
+def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[int, str, str]:
+    """Check the settings and set the kernels' environment; give the port, the class key and the teacher key."""
     if not served.is_dir():
         raise ClassroomError(f"there is no folder of lessons at {served}")
-    port = int(environment.get("CLASSROOM_PORT") or DEFAULT_PORT)
+    port = class_port(environment.get("CLASSROOM_PORT"))
     store = store_location(environment.get("CLASSROOM_DB") or environment.get(STORE_VARIABLE), served)
     check_store(store)
     check_port_free(port)
@@ -169,7 +180,7 @@ def prepare_class(served: Path, environment: dict) -> tuple[int, str, str, str]:
         raise ClassroomError("the teacher key must differ from the class key, which every learner holds")
     environment[STORE_VARIABLE] = store
     environment[TEACHER_KEY_VARIABLE] = teacher_key
-    return port, key, teacher_key, store
+    return port, key, teacher_key
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -179,13 +190,14 @@ def main(argv: list[str] | None = None) -> None:
     arguments, extra = parse_arguments(sys.argv[1:] if argv is None else argv)
     served = arguments.folder.absolute()
     try:
-        port, key, teacher_key, _ = prepare_class(served, os.environ)
+        port, key, teacher_key = prepare_class(served, os.environ)
     except ClassroomError as refusal:
         sys.exit(f"make classroom: {refusal}")
-    print(announcement(network_address(), port, key, teacher_key), flush=True)
+    host = network_address()
+    print(announcement(host, port, key, teacher_key), flush=True)
     for page in missing_pages(served):
         print(f"make classroom: {served / page} does not exist, so its address will not open", file=sys.stderr)
-    Voila.launch_instance(argv=voila_arguments(served, port, key, extra))
+    Voila.launch_instance(argv=voila_arguments(served, host, port, key, extra))
 
 
 if __name__ == "__main__":

@@ -229,12 +229,12 @@ def test_each_run_draws_fresh_keys_unless_given_and_tells_the_kernels(tmp_path):
     served, outside = tmp_path / "served", tmp_path / "outside" / "tables.db"
     served.mkdir()
     first, second = ({"CLASSROOM_DB": str(outside), "CLASSROOM_PORT": str(free_port())} for _ in range(2))
-    keys = [prepare_class(served, environment)[1:3] for environment in (first, second)]
+    keys = [prepare_class(served, environment)[1:] for environment in (first, second)]
     assert len({key for pair in keys for key in pair}) == 4
     assert first[TEACHER_KEY_VARIABLE] == keys[0][1] and first[STORE_VARIABLE] == str(outside)
     given = {"CLASSROOM_DB": str(outside), "CLASS_KEY": "our-class", "TEACHER_KEY": "only-me",
              "CLASSROOM_PORT": str(free_port())}
-    assert prepare_class(served, given)[1:3] == ("our-class", "only-me") and given[TEACHER_KEY_VARIABLE] == "only-me"
+    assert prepare_class(served, given)[1:] == ("our-class", "only-me") and given[TEACHER_KEY_VARIABLE] == "only-me"
     assert new_key() != new_key()
 
 
@@ -270,3 +270,10 @@ def test_a_port_already_taken_is_refused_rather_than_changed_behind_the_printed_
         environment = {"CLASSROOM_DB": str(tmp_path / "tables.db"), "CLASSROOM_PORT": str(taken.getsockname()[1])}
         with pytest.raises(ClassroomError, match="already in use"):
             prepare_class(tmp_path / "served", environment)
+
+
+@pytest.mark.parametrize("port", ["eighty", "0", "70000", "-1"])
+def test_a_port_that_is_no_port_is_refused_with_the_setting_named(tmp_path, port):
+    (tmp_path / "served").mkdir()
+    with pytest.raises(ClassroomError, match="CLASSROOM_PORT"):
+        prepare_class(tmp_path / "served", {"CLASSROOM_DB": str(tmp_path / "tables.db"), "CLASSROOM_PORT": port})
