@@ -96,9 +96,8 @@ def table_line(entry: dict) -> dict:
             "state": table_state(entry), "over": entry["over"], "closed": entry["closed"]}
 
 
-def room_summary(watcher: Seat) -> dict:
-    """What the teacher sees of a watched table: the room's view in words and a still picture (no hand, no seed)."""
-    view = watcher.view()
+def room_summary(view: dict) -> dict:
+    """What the teacher sees of a watched table, from a watcher's view (no hand, no seed): words and a still picture."""
     seating = view["seating"]
     names = seating["names"]
     events = [with_names(TEAM.sub(lambda found: names[int(found[1])], text), names, you=None)
@@ -163,7 +162,7 @@ def read_records_zip(source: bytes | str | Path) -> list[GameRecord]:
     """Read back the records of a class downloaded from the teacher's page (the zip's bytes or its path)."""
     opened = io.BytesIO(source) if isinstance(source, bytes) else source
     with zipfile.ZipFile(opened) as archive:
-        return [GameRecord.from_json(archive.read(name)) for name in sorted(archive.namelist())]
+        return [GameRecord.from_json(archive.read(name)) for name in archive.namelist()]
 
 
 class TablesBoard(GuardedWidget):
@@ -218,7 +217,7 @@ class TablesBoard(GuardedWidget):
         if tables != self.tables:
             self.tables = tables
         if self.watcher is not None:
-            watched = room_summary(self.watcher)
+            watched = room_summary(self.watcher.view())
             if watched != self.watched:
                 self.watched = watched
 
@@ -229,7 +228,7 @@ class TablesBoard(GuardedWidget):
         watcher = self.store.watch(intent["code"])
         self._stop_watching(intent)
         self.watcher = watcher
-        self.watched = room_summary(watcher)
+        self.watched = room_summary(watcher.view())
         if watcher.game == "colourbrain":
             from colorlab.colourbrain.projector import ColourbrainProjector
             self.stage.children = (ColourbrainProjector(watcher),)

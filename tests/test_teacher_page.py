@@ -1,0 +1,387 @@
+"""The teacher's page and the Colourbrain projector, against a real SQLite file shared by several seats.
+
+Each learner plays through their own TableStore (as their own kernel would); the teacher's page has its own.
+What the page sends the browser is read with ``get_state()``: before the teacher key nothing of the tables is
+in it, and afterwards never a seed, a token, a hand or a locked answer (twin tables that differ only in what
+is hidden look the same). The projector shows who has locked, never what, until the reveal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import random
+import zipfile
+
+import pytest
+
+from colorlab import colorfox, colorform, colourbrain
+from colorlab.colourbrain.projector import ColourbrainProjector
+from colorlab.colourbrain.questions import COLOURS
+from colorlab.record import GameRecord
+from colorlab.tables import TableClosed, TableStore, table_game, teacher
+from colorlab.tables.teacher import TeacherPage, gate_for, read_records_zip, room_summary
+from tests.page import browser_sends
+from tests.test_tables_views import colorfox_twin
+
+SEED = 7_531_864_209_753_118_642  # long enough that finding it in a page cannot be chance
+KEY = "open-sesame-4711"
+
+
+@pytest.fixture
+def where(tmp_path):
+    return tmp_path / "class.db"
+
+
+def kernel(where) -> TableStore:
+    """A store as one more kernel of the class opens it."""
+    return TableStore(where)
+
+
+def teacher_page(where, key=KEY) -> TeacherPage:
+    page = TeacherPage(kernel(where), key=key, environ={})
+    if key:
+        browser_sends(page.board, {"type": "key", "key": key})
+    return page
+
+
+def synced(page: TeacherPage) -> str:
+    """Everything the teacher's page sends the browser (its board and whatever shows below it), as text."""
+    return json.dumps([page.board.get_state(), *(shown.get_state() for shown in page.stage.children)], default=str)
+
+
+def sent_by(widget, intent) -> list[tuple[dict, list]]:
+    """The one-off messages (with their bytes) the kernel sends the page while it handles `intent`."""
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append((content, buffers or []))
+    browser_sends(widget, intent)
+    del widget.send
+    return sent
+
+
+def quiz(where, teams=3, seed=SEED, names=("Reds", "Blues", "Greens", "Yellows"), **rules):
+    """A Colourbrain table with every team a learner at its own kernel: (code, team seats)."""
+    code = kernel(where).create("colourbrain", colourbrain.Rules(teams=teams, **rules), seed=seed)
+    return code, [kernel(where).join(code, seat=team, name=names[team]) for team in range(teams)]
+
+
+def an_answer(seat, first=("red",)) -> colourbrain.Answer:
+    """A well-formed answer for the team of `seat` to the question asked now, starting with `first`."""
+    count = seat.state().question.count
+    colours = (tuple(first) + tuple(c for c in COLOURS if c not in first))[:count]
+    return colourbrain.Answer(seat.seat, colours)
+
+
+def answer_all(teams) -> None:
+    for team in teams:
+        team.play(an_answer(team))
+
+
+# --- the key ----------------------------------------------------------------------------------------------
+
+
+def test_before_the_key_nothing_of_the_tables_reaches_the_page(where):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
+    ada = kernel(where).join(code, seat=0, name="Ada")
+    page = TeacherPage(kernel(where), key=KEY, environ={})
+    for intent in ({"type": "tick"}, {"type": "watch", "code": code}, {"type": "close", "code": code},
+                   {"type": "download"}, {"type": "key", "key": "open-sesame"}):
+        assert sent_by(page.board, intent) == []
+        text = synced(page)
+        assert code not in text and "Ada" not in text and ada.token not in text and str(SEED) not in text
+        assert page.board.gate == "key" and page.board.tables == [] and page.board.watched == {}
+        assert page.stage.children == ()
+    assert page.board.notice["text"] == "That is not the teacher key. Try again."
+    assert kernel(where).table_row(code).closed is None
+    browser_sends(page.board, {"type": "key", "key": KEY})
+    assert page.board.gate == "open" and [line["code"] for line in page.board.tables] == [code]
+    assert "Ada" in synced(page) and KEY not in synced(page)
+
+
+def test_the_key_is_compared_in_constant_time(where, monkeypatch):
+    compared = []
+    real = teacher.secrets.compare_digest
+    monkeypatch.setattr(teacher.secrets, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
+    page = TeacherPage(kernel(where), key=KEY, environ={})
+    browser_sends(page.board, {"type": "key", "key": "wrong ünïcode"})
+    browser_sends(page.board, {"type": "key", "key": KEY})
+    assert compared == [("wrong ünïcode".encode(), KEY.encode()), (KEY.encode(), KEY.encode())]
+    assert page.board.gate == "open"
+
+
+def test_without_a_key_the_page_opens_only_outside_a_server(where):
+    assert gate_for(KEY, {}) == "key"
+    assert gate_for("", {}) == gate_for(None, {"HOME": "/home/teacher"}) == "open"
+    assert gate_for(None, {"COLORLAB_TABLES": str(where)}) == "sealed"
+    assert gate_for(None, {"SERVER_SOFTWARE": "voila/0.5.8"}) == "sealed"
+    code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
+    sealed = TeacherPage(kernel(where), environ={"COLORLAB_TABLES": str(where)})
+    for typed in ("", KEY, "anything"):
+        browser_sends(sealed.board, {"type": "key", "key": typed})
+    assert sealed.board.gate == "sealed" and code not in synced(sealed)
+    assert "without a teacher key" in sealed.board.notice["text"]
+    own = TeacherPage(kernel(where), environ={})
+    assert own.board.gate == "open" and code in synced(own)
+
+
+def test_the_key_comes_from_the_classroom_servers_variable(where, monkeypatch):
+    monkeypatch.setenv("COLORLAB_TEACHER_KEY", KEY)
+    page = TeacherPage(kernel(where))
+    assert page.board.gate == "key"
+    browser_sends(page.board, {"type": "key", "key": KEY})
+    assert page.board.gate == "open"
+
+
+# --- every table, live ------------------------------------------------------------------------------------
+
+
+def test_the_list_follows_the_moves_other_seats_make(where):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=3), seed=SEED, bots={2: "GreedyBot"})
+    ada = kernel(where).join(code, seat=0, name="Ada")
+    page = teacher_page(where)
+    line = page.board.tables[0]
+    assert line["seats"] == [{"name": "Ada", "kind": "learner"}, {"name": "free seat", "kind": "free"},
+                             {"name": "GreedyBot", "kind": "bot"}]
+    assert line["state"] == "waiting for 1 player" and line["turn"] == [] and line["title"] == "ColorFox"
+    bo = kernel(where).join(code, seat=1, name="Bo")
+    changes = []
+    page.board.observe(changes.append, names="tables")
+    browser_sends(page.board, {"type": "tick"})
+    assert len(changes) == 1 and page.board.tables[0]["state"] == "playing"
+    browser_sends(page.board, {"type": "tick"})
+    assert len(changes) == 1, "a tick with nothing new sent the list again"
+    learners = {0: ada, 1: bo}
+    rng = random.Random(1)
+    for _ in range(12):
+        state = ada.state()
+        if state.over:
+            break
+        mover = learners.get(colorfox.model.to_move(state))
+        if mover is None:
+            break
+        mover.play(colorfox.RandomBot(seed=rng.randrange(99)).act(state, mover.seat))
+        browser_sends(page.board, {"type": "tick"})
+        line = page.board.tables[0]
+        now = kernel(where).tables()[0]
+        assert line["moves"] == now["actions"] and line["scores"] == now["scores"]
+        assert line["turn"] == [["Ada", "Bo", "GreedyBot"][seat] for seat in now["waiting_for"]]
+    assert page.board.tables[0]["moves"] > 2
+
+
+def test_finished_and_closed_tables_say_so(where):
+    over = kernel(where).create("colourbrain", colourbrain.Rules(teams=2, target=1),
+                                seed=SEED, bots={0: "QuizBot (hard)", 1: "QuizBot (hard)"})
+    kernel(where).watch(over).view()  # a look lets the bots play the quiz through
+    code, teams = quiz(where, teams=2)
+    kernel(where).close(code)
+    page = teacher_page(where)
+    states = {line["code"]: line for line in page.board.tables}
+    assert states[over]["state"] == "finished" and states[over]["over"] and max(states[over]["scores"]) >= 1
+    assert states[code]["state"] == "closed" and states[code]["turn"] == []
+
+
+# --- watching a table -------------------------------------------------------------------------------------
+
+
+def without_code(summary: dict) -> dict:
+    return {key: value for key, value in summary.items() if key != "code"}
+
+
+def test_watching_a_quiz_shows_no_locked_answer_twin_tables(where):
+    pages = []
+    for first in (("red",), ("blue",)):
+        code, teams = quiz(where)
+        teams[0].play(an_answer(teams[0], first))
+        page = teacher_page(where)
+        browser_sends(page.board, {"type": "watch", "code": code})
+        text = synced(page)
+        assert str(SEED) not in text and not [team.token for team in teams if team.token in text]
+        pages.append((page, code))
+    (first, first_code), (second, second_code) = pages
+    assert without_code(first.board.watched) == without_code(second.board.watched)
+    projectors = [page.stage.children[0].view for page, _ in pages]
+    assert [view["seating"].pop("code") for view in projectors] == [first_code, second_code]
+    assert projectors[0] == projectors[1]
+    assert projectors[0]["question"]["answered"] == [True, False, False]
+
+
+def test_watching_colorform_shows_no_stop_call_before_it_is_settled_twin_tables(where):
+    rules = colorform.Rules(players=2, stop_window=5.0)
+    solver = colorform.ReactionBot("hard")
+    seed = next(seed for seed in range(200) if solver.act(colorform.new_game(rules, seed), 0))
+    claim = solver.act(colorform.new_game(rules, seed), 0)
+    other = next(t.number for t in colorform.new_game(rules, seed).revealed_tasks() if t.number != claim.task)
+    watched = []
+    for called in (claim, dataclasses.replace(claim, task=other, placements=())):
+        code = kernel(where).create("colorform", rules, seed=seed)
+        ada = kernel(where).join(code, seat=0, name="Ada")
+        kernel(where).join(code, seat=1, name="Bo")
+        ada.play(called)
+        page = teacher_page(where)
+        browser_sends(page.board, {"type": "watch", "code": code})
+        assert page.stage.children == ()
+        watched.append(without_code(page.board.watched))
+    assert watched[0] == watched[1] and watched[0]["picture"].startswith("<svg")
+
+
+def test_the_colorfox_summary_holds_no_hand(where):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
+    seats = [kernel(where).join(code, seat=seat, name=name) for seat, name in enumerate(("Ada", "Bo"))]
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "watch", "code": code})
+    assert page.board.watched["picture"].count("<path") == 4 * len(seats[0].state().table)
+    text = synced(page)
+    assert str(SEED) not in text and not [seat.token for seat in seats if seat.token in text]
+    room = kernel(where).watch(code).view()
+    view, state = table_game("colorfox").view, seats[0].state()
+    twin = colorfox_twin(state, None, random.Random(3))
+    assert twin.hands != state.hands
+    assert room_summary({**room, **view(state, None)}) == room_summary({**room, **view(twin, None)})
+
+
+def test_watching_an_unknown_table_is_refused(where):
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "watch", "code": "AAAAA"})
+    assert page.board.notice["kind"] == "error" and "no table" in page.board.notice["text"]
+    assert page.board.watched == {}
+
+
+# --- closing ----------------------------------------------------------------------------------------------
+
+
+def test_closing_takes_a_confirm_and_stops_the_table(where):
+    code, teams = quiz(where, teams=2)
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "confirm_close", "code": code})
+    assert page.board.notice["kind"] == "error" and kernel(where).table_row(code).closed is None
+    browser_sends(page.board, {"type": "close", "code": code})
+    assert page.board.confirming == code and kernel(where).table_row(code).closed is None
+    browser_sends(page.board, {"type": "keep_open"})
+    assert page.board.confirming == "" and kernel(where).table_row(code).closed is None
+    browser_sends(page.board, {"type": "close", "code": code})
+    browser_sends(page.board, {"type": "confirm_close", "code": code})
+    assert kernel(where).table_row(code).closed is not None
+    assert page.board.tables[0]["state"] == "closed" and page.board.confirming == ""
+    with pytest.raises(TableClosed):
+        teams[0].play(an_answer(teams[0]))
+    browser_sends(page.board, {"type": "close", "code": code})
+    assert "already closed" in page.board.notice["text"]
+
+
+@pytest.mark.parametrize("code", ["AAAAA", "x", "", "K7MXA; DROP TABLE"])
+def test_closing_an_unknown_code_is_refused(where, code):
+    quiz(where, teams=2)
+    page = teacher_page(where)
+    before = kernel(where).tables()
+    browser_sends(page.board, {"type": "close", "code": code})
+    assert page.board.notice["kind"] == "error" and "no table" in page.board.notice["text"]
+    assert page.board.confirming == "" and kernel(where).tables() == before
+
+
+# --- the records ------------------------------------------------------------------------------------------
+
+
+def test_the_download_holds_every_record_and_loads_back(where):
+    code, teams = quiz(where)
+    answer_all(teams)
+    fox = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED, bots={1: "GreedyBot"})
+    kernel(where).join(fox, seat=0, name="Ada")
+    kernel(where).close(code)
+    page = teacher_page(where)
+    [(message, buffers)] = sent_by(page.board, {"type": "download"})
+    assert message["type"] == "records" and message["name"].endswith(".zip") and len(buffers) == 1
+    assert str(SEED) not in json.dumps(message) and str(SEED) not in synced(page)
+    records = read_records_zip(bytes(buffers[0]))
+    assert records == kernel(where).records() and len(records) == 2
+    assert {record.game for record in records} == {"colourbrain", "colorfox"}
+    archive = zipfile.ZipFile(io.BytesIO(bytes(buffers[0])))
+    assert archive.namelist() == [f"colourbrain-{code}.json", f"colorfox-{fox}.json"]
+    for name in archive.namelist():
+        assert GameRecord.from_json(archive.read(name)) in records
+    assert "2 record(s)" in page.board.notice["text"]
+
+
+# --- the projector ----------------------------------------------------------------------------------------
+
+
+def projector_of(where, code) -> ColourbrainProjector:
+    return ColourbrainProjector(kernel(where).watch(code))
+
+
+def sync(projector) -> None:
+    browser_sends(projector, {"type": "sync"})
+
+
+def test_the_projector_shows_who_locked_never_what_twin_tables(where):
+    views = []
+    for first in (("red",), ("blue",)):
+        code, teams = quiz(where)
+        projector = projector_of(where, code)
+        teams[1].play(an_answer(teams[1], first))
+        sync(projector)
+        view = dict(projector.view)
+        view["seating"] = {key: value for key, value in view["seating"].items() if key != "code"}
+        assert view["question"]["answered"] == [False, True, False]
+        assert view["question"]["answers"] == [None, None, None] and "reveal" not in view
+        text = json.dumps(projector.get_state(), default=str)
+        assert str(SEED) not in text and teams[1].state().question.explanation not in text
+        views.append(view)
+    assert views[0] == views[1]
+
+
+def test_the_projector_holds_the_reveal_until_the_teacher_moves_on(where):
+    code, teams = quiz(where, copier=False)
+    projector = projector_of(where, code)
+    browser_sends(projector, {"type": "next"})
+    assert "answering" in projector.notice["text"]
+    asked = teams[0].state().question
+    answer_all(teams)
+    sync(projector)
+    state = teams[0].state()
+    reveal = projector.view["reveal"]
+    assert reveal["number"] == 1 and reveal["text"] == asked.text and reveal["explanation"] == asked.explanation
+    assert reveal["solution"] == list(asked.answer) and reveal["points"] == list(state.last["points"])
+    assert projector.view["scores"] == list(state.scores) and projector.view["pot"] == state.pot
+    teams[2].play(an_answer(teams[2]))
+    sync(projector)
+    assert projector.view["reveal"]["number"] == 1, "the projector moved on before the teacher did"
+    assert projector.view["ahead"] == {"number": 2, "answered": [False, False, True]}
+    browser_sends(projector, {"type": "next"})
+    assert "reveal" not in projector.view and projector.view["question"]["number"] == 2
+    assert projector.view["question"]["answered"] == [False, False, True]
+
+
+def test_the_projector_shows_every_reveal_in_turn_and_then_the_winner(where):
+    code, teams = quiz(where, teams=2, copier=False, target=3)
+    projector = projector_of(where, code)
+    for _ in range(10):  # team 0 always right and team 1 always wrong: 3 points in at most 3 questions
+        if teams[0].state().over:
+            break
+        solution = teams[0].state().question.answer
+        teams[0].play(colourbrain.Answer(0, solution))
+        teams[1].play(an_answer(teams[1], first=(next(c for c in COLOURS if c not in solution),)))
+    sync(projector)
+    final = teams[0].state()
+    shown = []
+    while "reveal" in projector.view:
+        shown.append(projector.view["reveal"]["number"])
+        assert not projector.view["over"]
+        browser_sends(projector, {"type": "next"})
+    assert shown == list(range(1, final.asked + 1))
+    assert projector.view["over"] and projector.view["winners"] == colourbrain.model.winners(final)
+    assert projector.view["scores"] == list(final.scores)
+
+
+def test_the_projector_is_the_rooms_screen_only(where):
+    code, teams = quiz(where, teams=2)
+    with pytest.raises(ValueError, match="store.watch"):
+        ColourbrainProjector(teams[0])
+    fox = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
+    with pytest.raises(ValueError, match="colorfox"):
+        ColourbrainProjector(kernel(where).watch(fox))
+    projector = projector_of(where, code)
+    for intent in ({"type": "answer", "team": 0, "colours": ["red"], "copier": False}, {"type": "undo"}):
+        browser_sends(projector, intent)
+        assert projector.notice["kind"] == "error"
+    assert kernel(where).record(code).actions == ()
