@@ -62,7 +62,7 @@ class ColourbrainProjector(GameWidget):
         scored = self.reveal_due()
         shown = scored or state
         view = {"names": names, "scores": list(shown.scores), "pot": shown.pot, "copiers": list(shown.copiers),
-                "goal": state.rules.goal, "over": scored is None and state.over,
+                "copier": state.rules.copier, "goal": state.rules.goal, "over": scored is None and state.over,
                 "winners": [] if scored is not None else winners(state)}
         room = observation(state)
         if scored is not None:
