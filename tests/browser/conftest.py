@@ -218,3 +218,17 @@ def artifacts(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("browser-artifacts")
     print(f"\nScreenshots go to {folder}")
     return folder
+
+
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+@pytest.fixture(scope="session")
+def docs_picture(artifacts):
+    """Where a test puts a picture the docs show: docs/ only when COLORLAB_DOCS_PICTURES=1, else beside the others.
+
+    A test run then leaves the repository as it was; retake the docs' pictures on purpose with
+    COLORLAB_DOCS_PICTURES=1 and look at each one before committing it.
+    """
+    folder = DOCS if os.environ.get("COLORLAB_DOCS_PICTURES") == "1" else artifacts
+    return lambda name: folder / name

@@ -21,7 +21,6 @@ from tests.browser.lab import accessibility_violations, left_for_review
 from tests.browser.test_table_browser import choose_a_card_that_fits
 
 LOBBY = Path("classroom") / "lobby.ipynb"
-SCREENSHOT = Path(__file__).parents[2] / "docs" / "classroom-lobby.png"
 FIRST_LOAD_MS = 120_000
 
 
@@ -86,7 +85,7 @@ def makes_a_move(game) -> None:
 
 
 def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the_seat(browser, lobby_server,
-                                                                                        artifacts):
+                                                                                        artifacts, docs_picture):
     url, tables = lobby_server
     ada = learner_page(browser, url)
     type_name(ada, "Ada")
@@ -100,7 +99,7 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     expect(code_field).to_be_focused()
     bo.keyboard.type(code.lower())
     bo.evaluate("() => document.activeElement.blur()")
-    bo.locator(".colorlab-lobby").screenshot(path=SCREENSHOT)
+    bo.locator(".colorlab-lobby").screenshot(path=docs_picture("classroom-lobby.png"))
     assert not accessibility_violations(bo, ".colorlab-lobby") + left_for_review(bo, ".colorlab-lobby")
     code_field.fill("ZZZZZ")
     code_field.press("Enter")

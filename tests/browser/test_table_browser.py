@@ -10,7 +10,6 @@ is one team's screen: the other team sees that an answer is locked, never which 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import nbformat
 from playwright.sync_api import expect
@@ -20,7 +19,6 @@ from colorlab.colorform.model import new_game
 from tests.browser.lab import open_notebook, run_all
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
-SCREENSHOT = Path(__file__).parents[2] / "docs" / "table-two-seats.png"
 WIDE = {"width": 1700, "height": 1000}
 TARGET_SECONDS = 0.5
 BOUND_SECONDS = 2.0  # generous, so that a busy machine does not fail the test; the figure is printed
@@ -78,7 +76,7 @@ def choose_a_card_that_fits(widget) -> None:
     raise AssertionError("no card of the hand fits anywhere")
 
 
-def test_a_move_in_one_seat_reaches_the_other_seat_by_itself(page, lab_server):
+def test_a_move_in_one_seat_reaches_the_other_seat_by_itself(page, lab_server, docs_picture):
     page.set_viewport_size(WIDE)
     serve_two_seats(lab_server, page, "table-two-seats")
     ada, bo = page.locator(".colorlab.colorfox").nth(0), page.locator(".colorlab.colorfox").nth(1)
@@ -100,7 +98,7 @@ def test_a_move_in_one_seat_reaches_the_other_seat_by_itself(page, lab_server):
     expect(ada.locator("[data-testid='notice']")).not_to_have_class("is-error")
     expect(bo.locator("[data-testid='seating']")).to_have_text(re.compile(r"^Table [A-Z0-9]{5}\s*you play as Bo$"))
     page.evaluate("() => document.activeElement.blur()")  # no keyboard ring in the picture
-    page.locator(".jp-OutputArea-output .widget-hbox").first.screenshot(path=SCREENSHOT)
+    page.locator(".jp-OutputArea-output .widget-hbox").first.screenshot(path=docs_picture("table-two-seats.png"))
 
 
 def a_deal_where_ada_can_solve_a_task():
