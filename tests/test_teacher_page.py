@@ -23,6 +23,7 @@ from colorlab.record import GameRecord
 from colorlab.tables import TableClosed, TableStore, table_game, teacher
 from colorlab.tables.teacher import TeacherPage, gate_for, read_records_zip, room_summary
 from tests.page import browser_sends
+from tests.test_tables import TABLES, seated
 from tests.test_tables_views import colorfox_twin
 
 SEED = 7_531_864_209_753_118_642  # long enough that finding it in a page cannot be chance
@@ -385,3 +386,28 @@ def test_the_projector_is_the_rooms_screen_only(where):
         browser_sends(projector, intent)
         assert projector.notice["kind"] == "error"
     assert kernel(where).record(code).actions == ()
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_every_game_can_be_watched_as_the_room_sees_it(where, game):
+    code, seats = seated(kernel(where), game, seed=SEED)
+    table = table_game(game)
+    learners = {seat.seat: table.make_bot(list(table.bots)[-1], 5) for seat in seats}
+    for _ in range(6):
+        state = seats[0].state()
+        waiting = [seat for seat in seats if seat.seat in table.waiting_for(state)]
+        if state.over or not waiting:
+            break
+        waiting[0].play(learners[waiting[0].seat].act(state, waiting[0].seat))
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "watch", "code": code})
+    watched = page.board.watched
+    assert page.board.notice.get("kind") != "error" and watched["code"] == code
+    assert watched["names"] == kernel(where).watch(code).names() and watched["step"] == seats[0].step
+    assert bool(watched["picture"]) == (game != "colourbrain")
+    assert [type(shown).__name__ for shown in page.stage.children] == (
+        ["ColourbrainProjector"] if game == "colourbrain" else [])
+    text = synced(page)
+    assert str(SEED) not in text and not [seat.token for seat in seats if seat.token in text]
+    browser_sends(page.board, {"type": "stop_watching"})
+    assert page.board.watched == {} and page.stage.children == ()

@@ -80,7 +80,7 @@ class ColourbrainProjector(GameWidget):
 
 
 def reveal_of(scored) -> dict:
-    """What the class sees once a question is scored: the question, its answer and why, each team's answer and points."""
+    """What the class sees once a question is scored: the question, its answer and why, each answer and its points."""
     last = scored.last
     question = scored.questions[last["question"]]
     return {"number": scored.asked, "text": question.text, "explanation": question.explanation,

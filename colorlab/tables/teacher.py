@@ -45,6 +45,7 @@ KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
 STATIC = Path(__file__).parent / "static"
 TITLES = {"colorfox": "ColorFox", "colorium": "Colorium", "colorform": "Col-Or-Form", "colourbrain": "Colourbrain"}
 EVENTS_SHOWN = 4
+ZOOM = 1.6  # the ColorFox picture's cards are drawn for a page of cards; the teacher looks at a few from afar
 TEAM = re.compile(r"\b[Tt]eam (\d+)")  # how the quiz's events name a team
 RECORD_DOWNLOADS = itertools.count(1)
 KEY_FIRST = "Type the teacher key first."
@@ -131,8 +132,8 @@ def colorfox_room(view: dict) -> str:
     width, height = (max(xs) - left + 1) * CELL + 20, (max(ys) - top + 1) * CELL + 20
     tiles = "".join(tile_svg(card["edges"], 10 + (card["x"] - left) * CELL, 10 + (card["y"] - top) * CELL)
                     for card in view["table"])
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-            f'aria-label="The cards on the table">{tiles}</svg>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * ZOOM:g}" height="{height * ZOOM:g}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="The cards on the table">{tiles}</svg>')
 
 
 def colorform_room(view: dict, names: list[str]) -> str:

@@ -3,6 +3,7 @@
 
 const TICK_MS = 1000;
 const TICK_PATIENCE_MS = 5000;
+const SEALED = "This page stays locked: the class's server was started without a teacher key.";
 
 function render({ model, el }) {
   const send = makeSender(model);
@@ -16,14 +17,18 @@ function render({ model, el }) {
   function draw() {
     const gate = model.get("gate");
     redraw(body, () => gate === "open" ? [toolbar(), tablesList(), watchedTable()]
-                     : gate === "key" ? [keyForm()] : [h("p", {class: "teacher-sealed"}, "This page is locked.")]);
+                     : gate === "key" ? [keyForm()] : [h("p", {class: "teacher-sealed"}, SEALED)]);
   }
 
   function keyForm() {
     const input = h("input", {type: "password", autocomplete: "off", "data-key": "teacher-key", id: "teacher-key",
                               "aria-label": "Teacher key"});
-    const form = h("form", {class: "teacher-key", "data-testid": "key-form",
-                            onsubmit: (event) => { event.preventDefault(); send({type: "key", key: input.value}); input.value = ""; }},
+    const submit = (event) => {
+      event.preventDefault();
+      send({type: "key", key: input.value});
+      input.value = "";
+    };
+    const form = h("form", {class: "teacher-key", "data-testid": "key-form", onsubmit: submit},
       h("p", {}, h("strong", {}, "The teacher's page")),
       h("label", {for: "teacher-key"}, "Teacher key "), input,
       h("button", {type: "submit", "data-action": "unlock"}, "Open"));
@@ -33,14 +38,16 @@ function render({ model, el }) {
   function toolbar() {
     const count = model.get("tables").length;
     return h("div", {class: "teacher-toolbar"},
-      h("strong", {}, "Tables of the class"), h("span", {"data-testid": "count"}, `${count} table${count === 1 ? "" : "s"}`),
+      h("strong", {}, "Tables of the class"),
+      h("span", {"data-testid": "count"}, `${count} table${count === 1 ? "" : "s"}`),
       h("button", {"data-action": "download", "data-key": "download", onclick: () => send({type: "download"})},
         "Download all records (.zip)"));
   }
 
   function seats(line) {
     return h("ul", {class: "teacher-seats"}, line.seats.map((seat) =>
-      h("li", {class: `is-${seat.kind}`}, seat.name, seat.kind === "free" ? null : h("span", {class: "teacher-kind"}, ` ${seat.kind}`))));
+      h("li", {class: `is-${seat.kind}`}, seat.name,
+        seat.kind === "free" ? null : h("span", {class: "teacher-kind"}, ` ${seat.kind}`))));
   }
 
   function row(line) {
@@ -64,15 +71,17 @@ function render({ model, el }) {
                            onclick: () => send({type: "confirm_close", code: line.code})}, "Close it"),
               h("button", {"data-action": "keep-open", "data-key": `keep-${line.code}`,
                            onclick: () => send({type: "keep_open"})}, "Keep it open"))
-          : h("button", {"data-action": "close", "data-key": `close-${line.code}`, "aria-label": `Close table ${line.code}`,
+          : h("button", {"data-action": "close", "data-key": `close-${line.code}`,
+                         "aria-label": `Close table ${line.code}`,
                          onclick: () => send({type: "close", code: line.code})}, "Close")));
   }
 
   function tablesList() {
     const lines = model.get("tables");
     if (!lines.length) return h("p", {class: "teacher-empty"}, "No tables yet: learners open tables in the lobby.");
+    const columns = ["Code", "Game", "Seats", "Whose turn", "Scores", "Moves", "State", "Actions"];
     return h("table", {class: "teacher-tables", "data-testid": "tables"},
-      h("thead", {}, h("tr", {}, ["Code", "Game", "Seats", "Whose turn", "Scores", "Moves", "State", ""].map((t) => h("th", {scope: "col"}, t)))),
+      h("thead", {}, h("tr", {}, columns.map((title) => h("th", {scope: "col"}, title)))),
       h("tbody", {}, lines.map(row)));
   }
 
