@@ -137,16 +137,20 @@ def colorfox_room(view: dict) -> str:
 
 
 def colorform_room(view: dict, names: list[str]) -> str:
-    """The Col-Or-Form layout and every hand (they lie face up)."""
+    """The Col-Or-Form layout, the task cards turned up and every hand (they all lie face up)."""
     from colorlab.colorform.picture import figure_svg, grid_svg
     parts = [grid_svg([spot["top"] for spot in view["layout"]], 10, 10, 60, "default",
                       [spot["under"] for spot in view["layout"]])]
+    for index, task in enumerate(view["tasks"]):
+        x = 210 + 110 * index
+        parts.append(grid_svg(task["cells"], x, 10, 33, "default"))
+        parts.append(f'<text x="{x}" y="130" font-size="12">task {task["number"]} ({task["size"]})</text>')
     for seat, hand in enumerate(view["hands"]):
         y = 200 + 50 * seat
         parts.append(f'<text x="10" y="{y + 26}" font-size="14">{escape(names[seat])}</text>')
         parts += [figure_svg(card, 120 + 46 * i, y, 40) for i, card in enumerate(hand)]
-    height = 210 + 50 * len(view["hands"])
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="420" height="{height}" role="img" '
+    width, height = max(420, 210 + 110 * len(view["tasks"])), 210 + 50 * len(view["hands"])
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
             f'aria-label="The layout and the hands">{"".join(parts)}</svg>')
 
 
