@@ -2,8 +2,9 @@
 
 The class's store is a SQLite file outside the served folder (COLORLAB_TABLES) and the key is in
 COLORLAB_TEACHER_KEY, as `make classroom` sets them. The learners' moves come from this test's own
-process, as another kernel's would; the page must show them by itself. The test keeps two screenshots
-for the docs: the teacher's page with two tables, and the Colourbrain projector at a reveal.
+process, as another kernel's would; the page must show them by itself. The test takes two pictures for the
+docs (kept in docs/ with COLORLAB_DOCS_PICTURES=1): the teacher's page with two tables, and the Colourbrain
+projector at a reveal.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from tests.browser.conftest import NOTEBOOKS, Server, free_port, jupyter_env
 from tests.browser.lab import accessibility_problems, accessibility_violations
 
 KEY = "chalk-and-42-crayons"
-DOCS = Path(__file__).parents[2] / "docs"
 WIDE = {"width": 1200, "height": 1000}
 
 
@@ -58,7 +58,7 @@ def open_with_the_key(page, url):
     return board
 
 
-def test_the_teacher_page_shows_two_tables_live_and_closes_one(page, classroom, tmp_path):
+def test_the_teacher_page_shows_two_tables_live_and_closes_one(page, classroom, tmp_path, docs_picture):
     url, where = classroom
     store = TableStore(where)
     fox = store.create("colorfox", colorfox.Rules(players=3), seed=11, bots={2: "GreedyBot"})
@@ -89,7 +89,7 @@ def test_the_teacher_page_shows_two_tables_live_and_closes_one(page, classroom, 
     expect(board.locator("[data-testid='watched']")).to_contain_text(f"Watching table {fox}")
     expect(board.locator("[data-testid='watched'] svg")).to_be_visible()
     page.evaluate("() => document.activeElement.blur()")
-    board.screenshot(path=DOCS / "classroom-teacher.png")
+    board.screenshot(path=docs_picture("classroom-teacher.png"))
     assert accessibility_violations(page, ".colorlab.teacher") == []
     with page.expect_download() as waiting:
         board.locator("[data-action='download']").click()
@@ -110,7 +110,7 @@ def an_answer(seat, rng) -> colourbrain.Answer:
     return colourbrain.Answer(seat.seat, tuple(rng.sample(COLOURS, count)))
 
 
-def test_the_projector_shows_locks_then_the_reveal_until_next(page, classroom):
+def test_the_projector_shows_locks_then_the_reveal_until_next(page, classroom, docs_picture):
     url, where = classroom
     store = TableStore(where)
     code = store.create("colourbrain", colourbrain.Rules(teams=3, copier=False), seed=5)
@@ -135,7 +135,7 @@ def test_the_projector_shows_locks_then_the_reveal_until_next(page, classroom):
     teams[1].play(an_answer(teams[1], rng))
     expect(reveal.locator("[data-testid='ahead']")).to_contain_text("Blues ✓")
     page.evaluate("() => document.activeElement.blur()")
-    projector.screenshot(path=DOCS / "colourbrain-projector.png")
+    projector.screenshot(path=docs_picture("colourbrain-projector.png"))
     expect(projector.locator(".colourbrain-copiercount")).to_have_count(0)
     assert accessibility_problems(page, ".colorlab.colourbrain-projector") == []
     projector.locator("[data-action='next']").click()
