@@ -70,12 +70,11 @@ def is_the_key(typed: str, key: str) -> bool:
     return secrets.compare_digest(typed.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"))
 
 
-def table_state(entry: dict) -> str:
-    """In a few words: is the table closed, finished, waiting for players or being played?"""
-    free = sum(seat["free"] for seat in entry["seats"])
-    if entry["closed"]:
+def table_state(closed: bool, over: bool, free: int) -> str:
+    """In a few words: is the table closed, finished, waiting for `free` more players or being played?"""
+    if closed:
         return "closed"
-    if entry["over"]:
+    if over:
         return "finished"
     return f"waiting for {free} player{'s' if free > 1 else ''}" if free else "playing"
 
@@ -91,10 +90,11 @@ def table_line(entry: dict) -> dict:
     """One table of `store.tables()` as the page lists it (names, whose turn, scores, its state)."""
     names = [seat["name"] or "free seat" for seat in entry["seats"]]
     waiting = entry["started"] and not entry["over"] and not entry["closed"]
+    state = table_state(entry["closed"], entry["over"], sum(seat["free"] for seat in entry["seats"]))
     return {"code": entry["code"], "game": entry["game"], "title": TITLES.get(entry["game"], entry["game"]),
             "seats": [seat_line(seat) for seat in entry["seats"]], "scores": entry["scores"],
             "turn": [names[seat] for seat in entry["waiting_for"]] if waiting else [], "moves": entry["actions"],
-            "state": table_state(entry), "over": entry["over"], "closed": entry["closed"]}
+            "state": state, "over": entry["over"], "closed": entry["closed"]}
 
 
 def room_summary(view: dict) -> dict:
@@ -103,8 +103,7 @@ def room_summary(view: dict) -> dict:
     names = seating["names"]
     events = [with_names(TEAM.sub(lambda found: names[int(found[1])], text), names, you=None)
               for text in view.get("events", [])][-EVENTS_SHOWN:]
-    free = seating["free_seats"]
-    state = table_state({"closed": seating["closed"], "over": view.get("over"), "seats": [{"free": True}] * free})
+    state = table_state(seating["closed"], view.get("over", False), seating["free_seats"])
     playing = state == "playing"
     return {"code": seating["code"], "game": seating["game"], "title": TITLES.get(seating["game"], seating["game"]),
             "names": names, "scores": view.get("scores", []), "step": seating["step"], "state": state,
