@@ -29,7 +29,7 @@ import statistics
 import zipfile
 from pathlib import Path
 
-from colorlab.experiments import _margin, play_chunk, t_quantile
+from colorlab.experiments import winning_margin, play_chunk, t_quantile
 from colorlab.record import MAX_BYTES, GameRecord, RecordError
 from colorlab.rules import RulesBase
 
@@ -58,9 +58,14 @@ def load_records(where: str | Path) -> dict[str, GameRecord]:
     if is_zip(where):
         with zipfile.ZipFile(where) as archive:
             entries = [entry for entry in archive.infolist() if entry.filename.endswith(".json")]
-            return {Path(entry.filename).name: _read(entry.filename, _unzipped(archive, entry))
+            return {Path(entry.filename).name: zipped_record(archive, entry)
                     for entry in sorted(entries, key=lambda entry: Path(entry.filename).name)}
     return {path.name: _read(path.name, path.read_bytes()) for path in record_files(where)}
+
+
+def zipped_record(archive: zipfile.ZipFile, entry: zipfile.ZipInfo) -> GameRecord:
+    """Read one record from a zip, refusing an oversize file before unpacking it and naming the file."""
+    return _read(entry.filename, _unzipped(archive, entry))
 
 
 def _unzipped(archive: zipfile.ZipFile, entry: zipfile.ZipInfo) -> bytes:
@@ -104,7 +109,7 @@ def game_row(record: GameRecord) -> dict:
     outcome = model.outcome(final, len(record.actions), record)
     scores, winners = outcome.pop("scores"), outcome.pop("winners")
     row.update({"winners": winners, "first player wins": 0 in winners, "shared win": len(winners) > 1,
-                "top score": max(scores), "margin": _margin(scores)})
+                "top score": max(scores), "margin": winning_margin(scores)})
     row.update({f"score {seat}": score for seat, score in enumerate(scores)})
     row.update(outcome)
     return row

@@ -59,14 +59,15 @@ def play_chunk(game: str, rules_values: dict, seeds: list[int], bots: str | None
         scores = outcome.pop("scores")
         winners = outcome.pop("winners")
         row = {"seed": seed, "winners": winners, "first player wins": 0 in winners,
-               "shared win": len(winners) > 1, "top score": max(scores), "margin": _margin(scores)}
+               "shared win": len(winners) > 1, "top score": max(scores), "margin": winning_margin(scores)}
         row.update({f"score {p}": s for p, s in enumerate(scores)})
         row.update(outcome)
         rows.append(row)
     return rows
 
 
-def _margin(scores: list) -> float:
+def winning_margin(scores: list) -> float:
+    """By how many points did the top score beat the next one (the score itself in a one-player game)?"""
     ordered = sorted(scores, reverse=True)
     return ordered[0] - ordered[1] if len(ordered) > 1 else ordered[0]
 

@@ -587,8 +587,8 @@ class Seat:
         """Who sits where, the step, whose move it is and who has called: the table part of the view."""
         replay = replay or self.catch_up()
         row = self.store.table_row(self.code)
-        names = self.names()
-        free = sum(name == "free seat" for name in names)
+        seated = self.store.seat_names(self.code)
+        names, free = [name or "free seat" for name in seated], seated.count(None)
         calls = self.store.calls(self.code)
         return {"code": self.code, "game": self.game, "seat": self.seat, "name": self.name, "names": names,
                 "step": replay.steps, "free_seats": free, "started": row.started is not None,

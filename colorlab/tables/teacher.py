@@ -34,6 +34,7 @@ from pathlib import Path
 import ipywidgets
 import traitlets
 
+from colorlab.class_games import zipped_record
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
 from colorlab.tables.classroom import STORE_VARIABLE, class_store
@@ -166,7 +167,7 @@ def read_records_zip(source: bytes | str | Path) -> list[GameRecord]:
     """Read back the records of a class downloaded from the teacher's page (the zip's bytes or its path)."""
     opened = io.BytesIO(source) if isinstance(source, bytes) else source
     with zipfile.ZipFile(opened) as archive:
-        return [GameRecord.from_json(archive.read(name)) for name in archive.namelist()]
+        return [zipped_record(archive, entry) for entry in archive.infolist()]
 
 
 class TablesBoard(GuardedWidget):
