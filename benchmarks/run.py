@@ -16,6 +16,7 @@ import bench_colorfox
 import bench_colorium
 import bench_experiments
 import bench_import
+import classroom
 import tables
 from table import Row, draw_table
 
@@ -40,7 +41,7 @@ def main() -> int:
     print(header(), flush=True)
     print("(each figure is a median; run counts are in brackets)\n", flush=True)
     rows = (bench_colorform.run() + bench_colorfox.run() + bench_colorium.run() + bench_import.run()
-            + bench_experiments.run_rows() + tables.run())
+            + bench_experiments.run_rows() + tables.run() + classroom.run())
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]
     if notes:
