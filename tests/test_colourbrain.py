@@ -1,5 +1,5 @@
 """Colourbrain: the rulebook's scoring example, every pot and copier case, the pile of question cards,
-what each team may see, random quizzes, the bank."""
+what each team may see, random quizzes, the quiz master's pace, the bank."""
 
 import dataclasses
 import itertools
@@ -10,9 +10,10 @@ from fractions import Fraction
 
 import pytest
 
-from colorlab.colourbrain import (Answer, Copy, QuizBot, Rules, bank, load_questions, new_game, next_action,
+from colorlab.colourbrain import (Answer, Copy, NextQuestion, QuizBot, Rules, bank, load_questions, new_game, next_action,
                                   observation, parse_questions, play, play_game, score_question, winners)
-from colorlab.colourbrain.model import COPIER, BadAnswer, BadCopy, WrongStep, box_order
+from colorlab.colourbrain.model import (COPIER, BadAnswer, BadCopy, WrongStep, action_from_dict, action_to_dict,
+                                        box_order)
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
@@ -128,6 +129,63 @@ def test_the_variant_gives_a_lone_wrong_team_its_copier_back(quiz_file):
     assert state.copiers[2] is True
 
 
+# --- the quiz master's pace ---------------------------------------------------------------------
+
+def test_a_paced_quiz_shows_the_reveal_until_the_quiz_masters_next(quiz_file):
+    state = quiz(quiz_file, paced=True)
+    state = play(play(state, Answer(0, ("green",))), Answer(1, ("blue",)))
+    assert state.step == "shown" and state.asked == 1 and state.scores == (1, 0)
+    assert state.last["solution"] == ["green"] and not state.over
+    for team in (None, 0, 1):
+        seen = observation(state, team)
+        assert seen["step"] == "shown" and seen["question"] is None and seen["last"] == state.last
+        assert state.question.text not in json.dumps(seen), "the next question reached a view before Next"
+    for early in (Answer(0, state.question.answer), Copy(1, "red")):
+        with pytest.raises(WrongStep, match="wait for the quiz master's Next"):
+            play(state, early)
+    moved = play(state, NextQuestion())
+    assert moved.step == "answering" and moved.asked == 1 and moved.scores == state.scores
+    assert (moved.deck, moved.pot_cards, moved.last) == (state.deck, state.pot_cards, state.last)
+    assert observation(moved)["question"]["text"] == state.question.text
+
+
+def test_next_is_refused_unless_a_paced_reveal_is_on_show(quiz_file):
+    plain = play(play(quiz(quiz_file), Answer(0, ("green",))), Answer(1, ("blue",)))
+    assert plain.step == "answering" and plain.asked == 1, "without the rule the next question comes at once"
+    paced = quiz(quiz_file, teams=3, paced=True)
+    copying = play(play(play(paced, Answer(0, ("green",))), Answer(1, ("blue",))), Answer(2, (), copier=True))
+    assert copying.step == "copying"
+    for state in (quiz(quiz_file), plain, paced, play(paced, Answer(0, ("green",))), copying):
+        with pytest.raises(WrongStep, match="Next comes when the answer"):
+            play(state, NextQuestion())
+
+
+def test_the_last_answer_of_a_paced_quiz_needs_no_next(quiz_file):
+    state = quiz(quiz_file, paced=True, target=1)
+    state = play(play(state, Answer(0, ("green",))), Answer(1, ("blue",)))
+    assert state.step == "over" and winners(state) == [0]
+    with pytest.raises(GameOver):
+        play(state, NextQuestion())
+
+
+def test_when_every_team_plays_its_copier_the_paced_quiz_still_waits_for_next(quiz_file):
+    state = quiz(quiz_file, paced=True)
+    state = play(play(state, Answer(0, (), copier=True)), Answer(1, (), copier=True))
+    assert state.step == "shown" and state.last["copiers_returned"]
+
+
+def test_the_quiz_masters_next_is_saved_and_read_back(quiz_file):
+    assert action_to_dict(NextQuestion()) == {"type": "next"}
+    assert action_from_dict({"type": "next"}) == NextQuestion()
+    for bad in ({"type": "next", "team": 0}, {"type": "nxt"}):
+        with pytest.raises(ValueError):
+            action_from_dict(bad)
+    record = play_game(Rules(teams=2, paced=True, target=4), seed=3)
+    assert NextQuestion() in record.actions
+    again = GameRecord.from_json(record.to_json())
+    assert again == record and again.final_state() == record.final_state()
+
+
 # --- the pile of question cards ---------------------------------------------------------------
 
 def a_wrong_answer(question) -> tuple[str, ...]:
@@ -234,7 +292,8 @@ def test_bad_answers_are_refused_and_change_nothing(quiz_file, action, error):
 
 VARIANTS = [Rules(teams=2), Rules(teams=3), Rules(teams=4), Rules(teams=3, copier_back=True),
             Rules(teams=2, pot_reading="lost when anyone is wrong"), Rules(teams=3, copier=False),
-            Rules(teams=4, deck_order="shuffled")]
+            Rules(teams=4, deck_order="shuffled"), Rules(teams=2, paced=True),
+            Rules(teams=3, paced=True, copier_back=True, deck_order="shuffled")]
 
 
 def quiz_steps(rules, seed, levels=("easy", "medium", "hard")):
@@ -247,6 +306,18 @@ def quiz_steps(rules, seed, levels=("easy", "medium", "hard")):
         after = play(state, action)
         yield state, action, after
         state = after
+
+
+def check_pace(rules, state, action, after):
+    """A paced quiz waits after every scored question but the last; Next changes nothing but the step."""
+    scored = after.asked > state.asked
+    assert (after.step == "shown") == (rules.paced and scored and not after.over)
+    if isinstance(action, NextQuestion):
+        assert state.step == "shown" and after == dataclasses.replace(state, shown=False, events=after.events)
+    if after.step == "shown":
+        team = random.Random(after.asked).randrange(after.teams)
+        with pytest.raises(WrongStep):
+            play(after, Answer(team, a_wrong_answer(after.question)))
 
 
 def check_cards(state, after):
@@ -274,6 +345,7 @@ def test_random_quizzes_keep_every_invariant(rules):
         copying = set()
         for state, action, after in quiz_steps(rules, seed):
             check_cards(state, after)
+            check_pace(rules, state, action, after)
             if after.asked > state.asked:
                 asked.append(state.question.id)
                 if not after.last["copiers_returned"]:
@@ -297,6 +369,7 @@ def test_random_quizzes_keep_every_invariant(rules):
         everything = len(state.questions)
         assert len(set(asked[:everything])) == len(asked[:everything]), "a question came back before all were asked"
         assert max(state.scores) >= rules.goal and winners(state)
+        assert actions.count(NextQuestion()) == (state.asked - 1 if rules.paced else 0)
         record = GameRecord("colourbrain", rules, seed, tuple(actions))
         assert GameRecord.from_json(record.to_json()).final_state() == state
         with pytest.raises(GameOver):
@@ -343,13 +416,15 @@ def hidden_twin(state, team, rng):
 
     The box is reshuffled behind the current card, the seed differs, the current question has
     another answer and explanation, and before the reveal the other teams locked other answers.
+    While a reveal waits for the quiz master's Next, the next question is another one altogether.
     """
     question = state.question
     box = list(state.deck[1:])
     rng.shuffle(box)
     solution = tuple(rng.sample([c for c in COLOURS if c not in question.answer], question.count))
-    questions = {**state.questions, question.id: dataclasses.replace(question, answer=solution,
-                                                                     explanation="Another reason.")}
+    other = {"text": "Another question?", "category": "another", "count": question.count % 3 + 1,
+             "answer": tuple(COLOURS[:question.count % 3 + 1])} if state.step == "shown" else {"answer": solution}
+    questions = {**state.questions, question.id: dataclasses.replace(question, **other, explanation="Another reason.")}
     answers = state.answers
     if state.step == "answering":
         answers = tuple(a if a is None or t == team else another_answer(state, t, rng)

@@ -3,7 +3,8 @@
 A bot knows the answer to a question with the probability given for its
 category (or its overall level). Not knowing, it plays its Colour-Copier if it
 still has it and the copier strategy says so, or guesses colours at random.
-When copying, it takes the colour most teams played.
+When copying, it takes the colour most teams played. In a paced quiz, between
+bots, the quiz master's Next comes as soon as a reveal is on show.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from colorlab.agents import SeededAgent, play_out
-from colorlab.colourbrain.model import COPIER, Answer, Copy, State, can_copy
+from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State, can_copy
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.rules import Rules
 from colorlab.record import GameRecord
@@ -33,7 +34,9 @@ class QuizBot(SeededAgent):
         return self.knowledge.get(category, LEVELS[self.level])
 
     def act(self, state: State, team: int):
-        """Which answer (or copy) does this team give now?"""
+        """Which answer (or copy) does this team give now? (None: nothing, such as while a reveal waits for Next.)"""
+        if state.step not in ("answering", "copying"):
+            return None
         if state.step == "copying":
             if COPIER not in state.answers[team] or state.copied[team] is not None:
                 return None
@@ -52,7 +55,9 @@ class QuizBot(SeededAgent):
 
 
 def next_action(state: State, agents: list):
-    """What happens next: the next team still to answer, or still to copy."""
+    """What happens next: the quiz master's Next on a reveal, else the next team still to answer, or still to copy."""
+    if state.step == "shown":
+        return NextQuestion()
     for team, agent in enumerate(agents):
         action = agent.act(state, team)
         if action is not None:

@@ -8,6 +8,11 @@ that is not already in their answer (a team with nothing to copy is simply
 wrong). Then the question is scored, the next one comes up, and the quiz ends
 when a team reaches the goal (several at once share the win).
 
+With the rule `paced`, the quiz master sets the pace: once a question is
+scored, its reveal stays on show (the step "shown") until the quiz master's
+:class:`NextQuestion`, and nobody may answer the next question before then,
+nor see it. The last question of a quiz needs no Next.
+
 If every team plays its copier on the same question, nobody scores, the pot
 stays and the copiers go back to the teams.
 
@@ -52,7 +57,7 @@ class BadCopy(IllegalAction):
 
 
 class WrongStep(IllegalAction):
-    """An answer while teams are copying, or a copy while teams are still answering."""
+    """An answer or a copy at the wrong step of a question, or before the quiz master's Next."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,7 +80,12 @@ class Copy:
     colour: str
 
 
-Action = Answer | Copy | ChangeRules
+@dataclasses.dataclass(frozen=True)
+class NextQuestion:
+    """The quiz master moves on from a reveal to the next question (paced quizzes only)."""
+
+
+Action = Answer | Copy | NextQuestion | ChangeRules
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,6 +104,7 @@ class State:
     answers: tuple = ()  # per team: None, or the colours it locked (with "copier" in place of one)
     copied: tuple = ()  # per team: None, or the colour copied in place of the copier
     over: bool = False
+    shown: bool = False  # paced: the last reveal is on show and the next question waits for the quiz master
     last: dict | None = None  # the last question's reveal: solution, final answers, points
     events: tuple[str, ...] = ()
 
@@ -110,6 +121,8 @@ class State:
     def step(self) -> str:
         if self.over:
             return "over"
+        if self.shown:
+            return "shown"
         return "copying" if all(a is not None for a in self.answers) else "answering"
 
 
@@ -159,7 +172,11 @@ def play(state: State, action: Action) -> State:
         raise GameOver("the quiz is over")
     if isinstance(action, ChangeRules):
         return action.apply(state)
+    if isinstance(action, NextQuestion):
+        return _next_question(state)
     check_seat(getattr(action, "team", None), state.teams, UnknownTeam, "team")
+    if state.step == "shown":
+        raise WrongStep("wait for the quiz master's Next: the answer to the last question is still on show")
     if isinstance(action, Answer):
         return _answer(state, action)
     if isinstance(action, Copy):
@@ -190,6 +207,13 @@ def _answer(state: State, action: Answer) -> State:
         return _next(state, {t: 0 for t in range(state.teams)}, state.pot, returned=True,
                      events=("Every team played its Colour-Copier: nobody scores, and the copiers go back.",))
     return _settle_copies(state)
+
+
+def _next_question(state: State) -> State:
+    if state.step != "shown":
+        raise WrongStep("Next comes when the answer to a question is on show, and only in a quiz the quiz "
+                        "master moves on")
+    return dataclasses.replace(state, shown=False, events=("The quiz master moves on: the next question is asked.",))
 
 
 def can_copy(state: State, team: int) -> list[str]:
@@ -259,7 +283,10 @@ def _score(state: State) -> State:
 
 
 def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, final=None) -> State:
-    """Add the points, put the card away, move on to the next question, and end the quiz at the goal."""
+    """Add the points, put the card away, move on to the next question, and end the quiz at the goal.
+
+    In a paced quiz the next question waits (the step "shown") until the quiz master's Next.
+    """
     scores = tuple(s + points.get(t, 0) for t, s in enumerate(state.scores))
     last = {"question": state.question.id, "solution": list(state.question.answer),
             "answers": final if final is not None else [None] * state.teams,
@@ -268,7 +295,7 @@ def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, f
     over = max(scores) >= state.rules.goal
     return dataclasses.replace(state, scores=scores, pot=pot, deck=deck, pot_cards=pot_cards,
                                asked=state.asked + 1, last=last, answers=(None,) * state.teams,
-                               copied=(None,) * state.teams, over=over,
+                               copied=(None,) * state.teams, over=over, shown=state.rules.paced and not over,
                                events=events + (("The quiz is over.",) if over else ()))
 
 
@@ -298,13 +325,15 @@ def winners(state: State) -> list[int]:
 def observation(state: State, team: int | None = None) -> dict:
     """What may the room (or one team) see? Locked answers stay hidden until the reveal, but a team sees its own.
 
-    The box, the pot's cards, the seed and the current question's answer are never shown.
+    The box, the pot's cards, the seed and the current question's answer are never shown; while a
+    reveal waits for the quiz master's Next ("shown"), neither is the next question (`question` is None).
     """
     question = state.question
     revealed = state.step == "copying"
+    asked = None if state.step == "shown" else {"text": question.text, "count": question.count,
+                                                   "category": question.category}
     return {
-        "game": "colourbrain", "step": state.step, "asked": state.asked,
-        "question": {"text": question.text, "count": question.count, "category": question.category},
+        "game": "colourbrain", "step": state.step, "asked": state.asked, "question": asked,
         "scores": list(state.scores), "pot": state.pot, "copiers": list(state.copiers),
         "answered": [a is not None for a in state.answers],
         "answers": [list(a) if a is not None and (revealed or t == team) else None
@@ -322,6 +351,8 @@ def action_to_dict(action: Action) -> dict:
     """Which plain JSON values describe this action?"""
     if isinstance(action, ChangeRules):
         return action.to_dict()
+    if isinstance(action, NextQuestion):
+        return {"type": "next"}
     if isinstance(action, Answer):
         return {"type": "answer", "team": action.team, "colours": list(action.colours), "copier": action.copier}
     return {"type": "copy", "team": action.team, "colour": action.colour}
@@ -331,9 +362,12 @@ def action_from_dict(data: dict) -> Action:
     """Read an action written by :func:`action_to_dict`, refusing anything malformed."""
     if isinstance(data, dict) and data.get("type") == "rules":
         return ChangeRules.from_dict(data)
-    fields = {"answer": {"type", "team", "colours", "copier"}, "copy": {"type", "team", "colour"}}
+    fields = {"answer": {"type", "team", "colours", "copier"}, "copy": {"type", "team", "colour"}, "next": {"type"}}
     if not isinstance(data, dict) or data.get("type") not in fields or set(data) != fields[data["type"]]:
-        raise ValueError("an action is an answer {team, colours, copier} or a copy {team, colour}")
+        raise ValueError("an action is an answer {team, colours, copier}, a copy {team, colour} or the quiz "
+                         "master's next {}")
+    if data["type"] == "next":
+        return NextQuestion()
     if isinstance(data["team"], bool) or not isinstance(data["team"], int):
         raise ValueError("team must be a whole number")
     if data["type"] == "copy":

@@ -33,6 +33,11 @@ class Rules(RulesBase):
         "none repeats before all have been asked. A question every team got right waits in the pot; "
         "when the pot is won or lost, its questions go to the back behind the one just asked.",
         choices=("box", "shuffled"))
+    paced: bool = rule(
+        False, "Quiz master moves on", "On: after each answer is shown, the quiz waits until the quiz master "
+        "presses Next (on the projector, or on this screen when playing alone), so every team reads the answer "
+        "before the next question comes. Off: the next question comes at once. The last answer of a quiz "
+        "needs no Next: the winner is known.")
     question_file: str = rule(
         "", "Own questions", "Name of a teacher's question file in the bank's JSON format; empty: "
         "the colorlab bank. It is read only from the notebook's folder (or the folder chosen with "
