@@ -1,0 +1,206 @@
+"""A whole class through the class server, as `make classroom` serves it: Voila, the class key in the address.
+
+Each learner is a browser context of their own (own cookies, own storage), as on their own device; the
+teacher's page is one more. The tables live in a SQLite file outside the served folder, which the test also
+reads, to check that what the pages show is what the store's record replays to.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from colorlab.colorfox.model import scores as colorfox_scores
+from colorlab.tables import TableStore
+from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
+from tests.browser.test_lobby_browser import FIRST_LOAD_MS, makes_a_move, type_name
+
+CLASS_KEY = "crayon-7k4m-class"
+TEACHER_KEY = "chalk-9p2x-teacher"
+LOBBY = "voila/render/classroom/lobby.ipynb"
+TEACHER = "voila/render/classroom/teacher.ipynb"
+MOST_COLORFOX_MOVES = 120
+
+
+@dataclass(frozen=True)
+class Classroom:
+    """A running class server: its address on this machine and where its tables are."""
+
+    url: str
+    store: Path
+
+    def page(self, path: str) -> str:
+        """The address of a served page, with the class key, as the printed address gives it."""
+        return f"{self.url}{path}?token={CLASS_KEY}"
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory) -> Iterator[Classroom]:
+    """The class server on a copy of notebooks/, with fixed keys and a fresh store outside the served folder."""
+    home = tmp_path_factory.mktemp("classroom")
+    served = home / "notebooks"
+    shutil.copytree(NOTEBOOKS, served)
+    store = home / "tables" / "class.db"
+    store.parent.mkdir()
+    port = free_port()
+    env = {**jupyter_env(home), "COLORLAB_TABLES": str(store), "CLASS_KEY": CLASS_KEY,
+           "TEACHER_KEY": TEACHER_KEY, "CLASSROOM_PORT": str(port)}
+    env.pop("CLASSROOM_DB", None)
+    server = Server([sys.executable, "-m", "colorlab.classroom_server", str(served)], env, home / "classroom.log")
+    url = f"http://127.0.0.1:{port}/"
+    server.wait_until_answering(f"{url}login")
+    yield Classroom(url, store)
+    server.stop()
+
+
+@pytest.fixture
+def devices(browser):
+    """Return `devices(n)`: n new browser contexts (separate learners), each with one page; all closed at the end."""
+    opened = []
+
+    def new_devices(count: int) -> list:
+        pages = []
+        for _ in range(count):
+            context = browser.new_context(viewport=VIEWPORT)
+            opened.append(context)
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            page.route("**/*", keep_on_loopback)
+            pages.append(page)
+        return pages
+
+    yield new_devices
+    for context in opened:
+        context.close()
+
+
+def open_lobbies(pages, classroom: Classroom, names: list[str]) -> None:
+    """Open the lobby on every page at once (their kernels start side by side), then type each learner's name."""
+    for page in pages:
+        page.goto(classroom.page(LOBBY), wait_until="commit")
+    for page, name in zip(pages, names):
+        expect(page.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
+        type_name(page, name)
+
+
+def set_rule(page, label: str, value: str) -> None:
+    """Type a number into one rule of the lobby's rule editor and wait until the editor keeps it."""
+    field = page.get_by_label(label, exact=True)
+    field.fill(value)
+    field.press("Enter")
+    changed = page.get_by_text("Changed from the default edition:").locator("..")
+    expect(changed).to_contain_text(f"{label} ")
+
+
+def open_table(page, game: str, rules: dict[str, str] | None = None) -> str:
+    """Open a table of `game` from the lobby (learners in the other seats), with some rules typed in; its code."""
+    page.locator("[data-key='new-table']").click()
+    page.locator(f"[data-key='game-{game}']").check()
+    for label, value in (rules or {}).items():
+        set_rule(page, label, value)
+    page.get_by_role("button", name="Next: who sits where").click()
+    expect(page.locator("[data-key='kind-1']")).to_have_value("learner")
+    page.locator("[data-key='open']").click()
+    code = page.locator("[data-testid='code']")
+    expect(code).to_have_text(re.compile(r"^\s*[A-Z0-9]{5}\s*$"))
+    return code.inner_text().strip()
+
+
+def sit_down(page, code: str, seat: int) -> None:
+    """Join the table with its code and take a seat."""
+    page.locator("[data-key='code']").fill(code)
+    page.locator("[data-key='code']").press("Enter")
+    page.locator(f"[data-key='sit-{seat}']").click()
+    expect(page.locator("[data-testid='you']")).to_contain_text(f"at seat {seat + 1}")
+
+
+def step_of(game) -> int:
+    """Which move of the table does the widget show (live)?"""
+    text = game.locator("[data-testid='step']").inner_text()
+    return int(re.fullmatch(r"move (\d+) \(live\)", text.strip())[1])
+
+
+def colorfox_turn(game) -> None:
+    """One action at ColorFox: end an exchange step with Done, else place a card that fits, else pass."""
+    done = game.locator("[data-action='done']")
+    if done.count():
+        done.click()
+    else:
+        makes_a_move(game)
+
+
+def play_colorfox_to_the_end(games) -> int:
+    """Whoever's page says 'your turn' acts, and both pages show that move, until the game is over; moves made."""
+    for moves in range(MOST_COLORFOX_MOVES):
+        if games[0].locator("[data-testid='final']").count():
+            return moves
+        step = step_of(games[0])
+        mover = next(game for game in games if game.locator("[data-testid='turn']").inner_text() == "your turn")
+        colorfox_turn(mover)
+        for game in games:
+            expect(game.locator("[data-testid='step']")).to_have_text(f"move {step + 1} (live)", timeout=10_000)
+    raise AssertionError(f"the game did not end within {MOST_COLORFOX_MOVES} moves")
+
+
+def shown_scores(game, seats: int) -> list[int]:
+    """The points the widget's players table shows, seat by seat."""
+    return [int(game.locator(f"[data-score='{seat}']").inner_text()) for seat in range(seats)]
+
+
+def test_two_learners_play_colorfox_to_the_end_by_clicking(classroom, devices, artifacts):
+    ada, bo = devices(2)
+    open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
+    # Two sticks of each colour: a colour runs out after a few cards, so the game ends in a few moves.
+    code = open_table(ada, "colorfox", {"Sticks per colour": "2"})
+    sit_down(bo, code, 1)
+    games = [page.locator(".colorlab.colorfox") for page in (ada, bo)]
+    expect(games[1].locator("[data-testid='seating']")).to_contain_text("you play as Bo")
+    moves = play_colorfox_to_the_end(games)
+    for game in games:
+        expect(game.locator("[data-testid='turn']")).to_have_text("game over")
+        expect(game.locator("[data-testid='final']")).to_be_visible()
+    print(f"\nColorFox played to the end in {moves} moves")
+    ada_sees, bo_sees = shown_scores(games[0], 2), shown_scores(games[1], 2)
+    final = TableStore(classroom.store).record(code).final_state()
+    assert final.over and ada_sees == bo_sees == colorfox_scores(final)
+    for game in games:
+        said = game.locator("[data-testid='final-scores']").inner_text()
+        assert [int(points) for points in re.findall(r"\d+", said)] == ada_sees, said
+    ada.screenshot(path=artifacts / "classroom-colorfox-over.png", full_page=True)
+
+
+def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_refused(classroom, devices, artifacts):
+    ada, bo, stranger = devices(3)
+    open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
+    code = open_table(ada, "colorfox")
+    sit_down(bo, code, 1)
+    ada_game, bo_game = ada.locator(".colorlab.colorfox"), bo.locator(".colorlab.colorfox")
+    expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn")
+    makes_a_move(ada_game)
+    expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
+    hand = bo_game.locator("[data-card]").evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+
+    bo.reload(wait_until="commit")
+    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo",
+                                                                                  timeout=FIRST_LOAD_MS)
+    bo_game = bo.locator(".colorlab.colorfox")
+    expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
+    expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
+    assert bo_game.locator("[data-card]").evaluate_all("(cards) => cards.map((card) => card.dataset.card)") == hand
+    makes_a_move(bo_game)
+    expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn", timeout=10_000)
+    seated = next(table for table in TableStore(classroom.store).tables() if table["code"] == code)["seats"]
+    assert [seat["name"] for seat in seated] == ["Ada", "Bo"]
+
+    answer = stranger.goto(f"{classroom.url}{LOBBY}")
+    refused = answer.status in (401, 403) or "/login" in stranger.url
+    assert refused, (answer.status, stranger.url)
+    expect(stranger.locator(".colorlab-lobby")).to_have_count(0)
+    stranger.screenshot(path=artifacts / "classroom-without-key.png")
