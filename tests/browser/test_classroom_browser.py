@@ -7,6 +7,7 @@ reads, to check that what the pages show is what the store's record replays to.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import sys
@@ -17,7 +18,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from colorlab import colorform
 from colorlab.colorfox.model import scores as colorfox_scores
+from colorlab.colorform.model import Claim, Stop, new_game
 from colorlab.tables import TableStore
 from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
 from tests.browser.test_lobby_browser import FIRST_LOAD_MS, makes_a_move, type_name
@@ -27,6 +30,8 @@ TEACHER_KEY = "chalk-9p2x-teacher"
 LOBBY = "voila/render/classroom/lobby.ipynb"
 TEACHER = "voila/render/classroom/teacher.ipynb"
 MOST_COLORFOX_MOVES = 120
+# Calls within this many seconds of the first are one STOP: "the same second" of the test's title.
+SAME_SECOND = colorform.Rules(players=2, stop_window=1.0)
 
 
 @dataclass(frozen=True)
@@ -204,3 +209,79 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     assert refused, (answer.status, stranger.url)
     expect(stranger.locator(".colorlab-lobby")).to_have_count(0)
     stranger.screenshot(path=artifacts / "classroom-without-key.png")
+
+
+def hinted_solution(state, seat: int):
+    """The solution the Hint button shows a seat (fewest cards, then fewest turns), as (task, solution), or None."""
+    options = [(found, task) for task in state.revealed_tasks()
+               for found in colorform.solve(state.tops, state.hands[seat], task, state.rules)[:1]]
+    if not options:
+        return None
+    found, task = min(options, key=lambda pair: (pair[0].cards_used, pair[0].rotation))
+    return task, found
+
+
+def both_solve_in_either_order(state, hints) -> bool:
+    """Does one STOP with both seats' hinted claims, in either order, let both solve their task?"""
+    claims = [Claim(seat, task.number, found.rotation, found.placements) for seat, (task, found) in enumerate(hints)]
+    for first, second in (claims, claims[::-1]):
+        events = colorform.play(state, Stop((first, dataclasses.replace(second, time=0.1)))).events
+        if sum("solved" in event for event in events) != 2:
+            return False
+    return True
+
+
+def a_deal_where_both_hints_solve_together(first_seed: int = 1):
+    """A seed whose first deal gives both seats a hint, on different tasks, that one STOP accepts: seed, hints."""
+    for seed in range(first_seed, first_seed + 200):
+        state = new_game(SAME_SECOND, seed)
+        hints = [hinted_solution(state, seat) for seat in range(2)]
+        if all(hints) and hints[0][0] != hints[1][0] and both_solve_in_either_order(state, hints):
+            return seed, hints
+    raise AssertionError("no deal lets both seats solve a task in one STOP")
+
+
+def lay_out_the_hint(game, hand: list[str], task, found) -> None:
+    """Ask the page for a hint, then click what it says: the task card, its turns, each card onto its cell."""
+    game.locator("[data-action='hint']").click()
+    expect(game.locator("[data-testid='hint']")).to_contain_text(f"Hint: task {task.number},")
+    game.locator(f"[data-task='{task.number}']").click()
+    for _ in range(found.rotation):
+        game.locator("[data-action='rotate-right']").click()
+    for cell, card in found.placements.items():
+        game.locator(f"[data-hand='{hand.index(str(card))}']").click()
+        game.locator(f"[data-cell='{cell}']").click()
+
+
+def test_both_learners_call_stop_in_the_same_second_and_the_table_settles_one_stop(classroom, devices, artifacts):
+    seed, hints = a_deal_where_both_hints_solve_together()
+    store = TableStore(classroom.store)
+    code = store.create("colorform", SAME_SECOND, seed=seed)
+    hands = [[str(card) for card in hand] for hand in new_game(SAME_SECOND, seed).hands]
+    ada, bo = devices(2)
+    open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
+    for seat, page in enumerate((ada, bo)):
+        sit_down(page, code, seat)
+    games = [page.locator(".colorlab.colorform") for page in (ada, bo)]
+    for game, hand, (task, found) in zip(games, hands, hints):
+        lay_out_the_hint(game, hand, task, found)
+    stops = [game.locator("[data-action='stop']") for game in games]
+    for stop in stops:
+        expect(stop).to_be_enabled()
+    for stop in stops:
+        stop.click()
+    for game, (task, _) in zip(games, hints):
+        expect(game.locator("[data-testid='calls']")).to_have_count(0, timeout=10_000)
+        expect(game.locator(".colorform-events")).to_contain_text(f"task {task.number} solved")
+    actions = store.record(code).actions
+    assert [type(action) for action in actions] == [Stop], actions
+    assert sorted(claim.player for claim in actions[0].claims) == [0, 1]
+    times = [claim.time for claim in actions[0].claims]
+    print(f"\nthe two STOP calls reached the table {abs(times[0] - times[1]) * 1000:.0f} ms apart")
+    sizes = [str(task.size) for task, _ in hints]
+    for page, game in zip((ada, bo), games):
+        events = game.locator(".colorform-events").inner_text()
+        assert all(f"task {task.number} solved" in events for task, _ in hints), events
+        expect(game.locator("[data-score='0']")).to_have_text(sizes[0])
+        expect(game.locator("[data-score='1']")).to_have_text(sizes[1])
+    ada.screenshot(path=artifacts / "classroom-colorform-stop.png", full_page=True)
