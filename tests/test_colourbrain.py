@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from colorlab.colourbrain import (Answer, Copy, NextQuestion, QuizBot, Rules, bank, load_questions, new_game, next_action,
-                                  observation, parse_questions, play, play_game, score_question, winners)
+from colorlab.colourbrain import (Answer, Copy, NextQuestion, QuizBot, Rules, bank, load_questions, new_game,
+                                  next_action, observation, parse_questions, play, play_game, score_question, winners)
 from colorlab.colourbrain.model import (COPIER, BadAnswer, BadCopy, WrongStep, action_from_dict, action_to_dict,
                                         box_order)
 from colorlab.colourbrain.questions import COLOURS

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from colorlab.colourbrain.agents import LEVELS, QuizBot
-from colorlab.colourbrain.model import COPIER, State, observation
+from colorlab.colourbrain.model import COPIER, NextQuestion, State, observation
 from colorlab.tables.games import TableGame, register_table
 
 
 def waiting_for(state: State) -> list[int]:
-    """Which teams must still lock an answer, or still copy a colour?"""
+    """Which teams must still lock an answer, or still copy a colour? (No team while a reveal waits for Next.)"""
     if state.step == "answering":
         return [team for team, answer in enumerate(state.answers) if answer is None]
     if state.step == "copying":
@@ -36,7 +36,8 @@ def _quiz_bot(level: str):
 TABLE = register_table(TableGame(
     name="colourbrain",
     bots={"QuizBot": _quiz_bot("medium"), **{f"QuizBot ({level})": _quiz_bot(level) for level in LEVELS}},
-    seat_of=lambda action: getattr(action, "team", None),
+    seat_of=lambda action: getattr(action, "team", None),  # the quiz master's Next: no seat's
+    room_actions=(NextQuestion,),
     waiting_for=waiting_for,
     view=observation,
     scores=lambda state: list(state.scores),

@@ -57,7 +57,9 @@ class TableGame:
       move, or (real-time games) the resolution of calls whose window has closed;
     - `is_call(state, action)`: is this action a real-time call, collected before it is played?
     - `call_action(state, calls)`: which action do these calls, made at the same moment, become?
-    - `table_rules(rules)`: refuse (ValueError) rules that work in one kernel but not at a shared table.
+    - `table_rules(rules)`: refuse (ValueError) rules that work in one kernel but not at a shared table;
+    - `room_actions`: the kinds of action that belong to no seat but to the room (Colourbrain's quiz
+      master's Next), played through ``TableStore.advance`` by whoever runs the room (the teacher).
     """
 
     name: str
@@ -71,6 +73,7 @@ class TableGame:
     is_call: Callable[[Any, Any], bool] = lambda state, action: False
     call_action: Callable[[Any, list[Call]], Any] | None = None
     table_rules: Callable[[Any], None] = lambda rules: None
+    room_actions: tuple[type, ...] = ()
 
     def auto_action(self, state: Any, bots: Mapping[int, Agent], calls: list[Call], seconds: float) -> Any | None:
         """What happens next without any learner, `seconds` after the table last changed?"""

@@ -300,12 +300,8 @@ class TableStore:
             now = server_time(connection)  # one reading per transaction: what is settled and what is stamped agree
             replay = self._caught_up(connection, row)
             self._settle(connection, row, replay, table, now)
-            state, steps = replay.state, replay.steps
-            if seen is not None:
-                if isinstance(seen, bool) or not isinstance(seen, int) or not 0 <= seen <= steps:
-                    raise StaleMove(f"move {seen!r} was never seen at this table")
-                if table.moment_of(replay.states[seen], seat.seat, seen) != table.moment_of(state, seat.seat, steps):
-                    raise StaleMove("the table has moved on since you looked: look again and choose anew")
+            state = replay.state
+            _refuse_stale(replay, table, seat.seat, seen)
             if isinstance(action, ChangeRules):
                 raise IllegalAction("the rules of a table are fixed when it is opened")
             owner = table.seat_of(action)
@@ -315,6 +311,29 @@ class TableStore:
                 self._call(connection, row, replay, table, seat.seat, action, now)
             else:
                 self._append(connection, row, replay, action, seat.seat, now)
+            self._settle(connection, row, replay, table, now)
+
+    def advance(self, code: str, action: Any, seen: int | None = None) -> None:
+        """Append an action of the room (no seat's: the quiz master's Next) in one transaction, or refuse it.
+
+        Only the kinds the game lists as `room_actions` are taken; whoever holds the room's screen
+        (the teacher's projector) sends them. `seen` refuses a press made on an older screen, so two
+        screens pressing at once move the table on once.
+        """
+        code = clean_code(code)
+        with self._writing(code) as (connection, row):
+            table = table_game(row.game)
+            if not isinstance(action, table.room_actions):
+                raise IllegalAction(f"{type(action).__name__} is played from a seat, not for the whole room")
+            if row.closed is not None:
+                raise TableClosed(f"table {code} is closed: nothing more can be played at it")
+            if row.started is None:
+                raise WaitingForPlayers("the game starts when every seat is taken; some seats are still free")
+            now = server_time(connection)
+            replay = self._caught_up(connection, row)
+            self._settle(connection, row, replay, table, now)
+            _refuse_stale(replay, table, None, seen)
+            self._append(connection, row, replay, action, None, now)
             self._settle(connection, row, replay, table, now)
 
     def catch_up(self, code: str) -> Replay:
@@ -534,6 +553,16 @@ class TableStore:
                 return
             self._append(connection, row, replay, action, table.seat_of(action), now)
             connection.execute(text("UPDATE colorlab_tables SET calls = 0 WHERE code = :code"), {"code": row.code})
+
+
+def _refuse_stale(replay: Replay, table: TableGame, seat: int | None, seen: int | None) -> None:
+    """Refuse a move chosen at step `seen` if the decision `seat` (None: the room) faced has changed since."""
+    if seen is None:
+        return
+    if isinstance(seen, bool) or not isinstance(seen, int) or not 0 <= seen <= replay.steps:
+        raise StaleMove(f"move {seen!r} was never seen at this table")
+    if table.moment_of(replay.states[seen], seat, seen) != table.moment_of(replay.state, seat, replay.steps):
+        raise StaleMove("the table has moved on since you looked: look again and choose anew")
 
 
 class Seat:
