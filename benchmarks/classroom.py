@@ -83,6 +83,7 @@ class Learner:
     clicks: dict[tuple[str, int], float] = dataclasses.field(default_factory=dict)  # (code, step) -> wall time
     redraws: dict[tuple[str, int], float] = dataclasses.field(default_factory=dict)
     acknowledged: dict[tuple[str, int], dict] = dataclasses.field(default_factory=dict)  # (code, step) -> action
+    answers: list[float] = dataclasses.field(default_factory=list)  # seconds from a click to its own acknowledgement
     counts: Counter = dataclasses.field(default_factory=Counter)
 
 
@@ -183,6 +184,7 @@ def click(widget: ColorFoxGame, intent: dict, seq: int, learner: Learner) -> Non
     if widget.notice.get("seq") != notices and widget.notice.get("kind") != "error":
         learner.clicks[(code, step + 1)] = clicked
         learner.acknowledged[(code, step)] = action
+        learner.answers.append(time.time() - clicked)
     else:
         learner.counts[f"refused: {widget.notice.get('text', 'no answer')}"] += 1
 
@@ -228,7 +230,7 @@ CLICK = """async () => {
     target.click();
     while (Date.now() - clicked < 5000) {
         await pause(5);
-        if (shownStep() > step) return {step, clicked, refused: ""};
+        if (shownStep() > step) return {step, clicked, answered: Date.now(), refused: ""};
         const said = find("[data-testid='notice']");
         if (said.classList.contains("is-error") && said.textContent !== notice) {
             return {step, clicked, refused: said.textContent};
@@ -241,19 +243,19 @@ CLICK = """async () => {
 def page_learners(url: str, code: str, seconds: float, start, results) -> None:
     """Sit the browser table's learners down through the lobby, then play as the others do; say what they noted."""
     from playwright.sync_api import sync_playwright
-    learners, trouble = [Learner(seat, [code]) for seat in range(PAGE_SEATS)], ""
+    learners, pages, trouble = [Learner(seat, [code]) for seat in range(PAGE_SEATS)], [], ""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             pages = seat_pages(browser, url, code)
         except Exception as error:  # the rest of the class plays on without its browser table
-            pages, trouble = [], f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            trouble = f"{type(error).__name__}: {str(error).splitlines()[0]}"
         start.wait(STARTUP_SECONDS)
         if pages:
             play_pages(pages, learners, random.Random(f"{SEED}/{code}"), time.monotonic() + seconds)
             for page, learner in zip(pages, learners):
                 learner.redraws = {(code, int(step)): at / 1000 for step, at in page.evaluate("() => redraws").items()}
-        browser.close()
+            browser.close()
     results.put((learners if pages else [], trouble))
 
 
@@ -303,6 +305,7 @@ def page_click(page, learner: Learner) -> None:
         learner.counts[f"refused: {answer['refused']}"] += 1
     else:
         learner.clicks[(code, answer["step"] + 1)] = answer["clicked"] / 1000
+        learner.answers.append((answer["answered"] - answer["clicked"]) / 1000)
         learner.acknowledged[(code, answer["step"])] = {"player": learner.seat}  # the page does not say which card
 
 
@@ -438,18 +441,21 @@ def percentile_95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[18]
 
 
-def latency_rows(label: str, learners: list[Learner], note: str) -> list[Row]:
+def latency_rows(label: str, device: str, learners: list[Learner], note: str) -> list[Row]:
     """Click to redraw among these learners: the median and the 95th percentile against their targets."""
     times, unseen = click_to_redraw(learners)
-    if len(times) < 2:
+    answers = [seconds for learner in learners for seconds in learner.answers]
+    if min(len(times), len(answers)) < 2:
         return [Row(f"{label}, click -> redraw", "-", "ms", f"< {MEDIAN_TARGET_MS:g}", "MISS",
-                    f"{label}: fewer than two redraws seen. {note}")]
+                    f"{label}: fewer than two clicks or redraws seen. {note}")]
     median, p95 = statistics.median(times) * 1000, percentile_95(times) * 1000
     clicks = sum(len(learner.clicks) for learner in learners)
     counts = sum((learner.counts for learner in learners), Counter())
     refused = ", ".join(f"{count} {kind}" for kind, count in sorted(counts.items()) if kind.startswith("refused"))
+    answered = statistics.median(answers) * 1000, percentile_95(answers) * 1000
     note = (f"{label}: {clicks} clicks acknowledged in {RUN_SECONDS:g} s, {len(times)} redraws on other learners' "
-            f"{'pages' if 'pages' in label else 'widgets'} (slowest {max(times) * 1000:.0f} ms), {unseen} never seen; "
+            f"{device}s (slowest {max(times) * 1000:.0f} ms), {unseen} never seen; a click's answer on the clicker's "
+            f"own {device} took {answered[0]:.0f} ms (median), {answered[1]:.0f} ms (95th percentile); "
             f"{refused or 'no click refused'}. {note}")
     return [Row(f"{label}, click -> redraw", f"{median:.0f}", "ms", f"< {MEDIAN_TARGET_MS:g}",
                 verdict(median < MEDIAN_TARGET_MS), note),
@@ -462,16 +468,17 @@ def bench_class(name: str, where: str, folder: Path, workers, context, paged: bo
     found = class_run(where, folder, workers, context, paged)
     games = sum(learner.counts["games finished"] for learner in found.widgets) // SEATS
     label = f"classroom, {name}"
-    rows = latency_rows(f"{label}: {len(found.widgets)} learners' widgets in processes", found.widgets,
+    rows = latency_rows(f"{label}: {len(found.widgets)} learners' widgets in processes", "widget", found.widgets,
                         f"{games} games finished; the 1-minute load average was {found.loads[0]:.1f} before the "
                         f"run and {found.loads[1]:.1f} at its end ({os.cpu_count()} CPUs).")
     if found.pages:
-        rows += latency_rows(f"{label}: {PAGE_SEATS} learners in browser pages at one table", found.pages,
+        rows += latency_rows(f"{label}: {PAGE_SEATS} learners in browser pages at one table", "page", found.pages,
                              "Their kernels are the class server's; the browsers run on the same machine.")
     else:
         rows.append(Row(f"{label}: learners in browser pages", "-", "", "", "info",
                         f"{name}: no browser pages joined the class ({found.page_trouble})."))
-    everyone = f"{label}: {len(found.widgets) + len(found.pages)} learners at {TABLES} tables"
+    learners = len(found.widgets) + len(found.pages)
+    everyone = f"{label}: {learners} learners at {learners // SEATS} tables"
     return rows + [Row(f"{everyone}, acknowledged clicks lost", str(found.lost), "actions", "0",
                        verdict(found.lost == 0)),
                    Row(f"{everyone}, actions applied twice", str(found.twice), "actions", "0",
