@@ -1,5 +1,5 @@
 """The Colourbrain quiz widget from Python: hot-seat answers stay secret, refusals shown, copier, solo,
-any number of teams after a rule change or a loaded save."""
+any number of teams after a rule change or a loaded save, the quiz master's Next in a paced quiz."""
 
 import dataclasses
 import json
@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from colorlab.colourbrain import Rules, play_game
+from colorlab.colourbrain import NextQuestion, Rules, play_game
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.view import ColourbrainQuiz
 from tests.page import browser_sends
@@ -188,13 +188,16 @@ def test_no_synced_trait_shows_a_locked_answer_before_the_reveal():
     assert synced(quizzes[0]) != synced(quizzes[1]), "after the reveal the answers are shown"
 
 
+@pytest.mark.parametrize("paced", [False, True], ids=["unpaced", "paced"])
 @pytest.mark.parametrize("teams", [2, 3, 4])
-def test_the_projector_shows_the_same_for_states_that_differ_only_in_hidden_information(teams):
-    """Deck order, seed, the solution before the reveal and the locked answers never change the room's view."""
+def test_the_projector_shows_the_same_for_states_that_differ_only_in_hidden_information(teams, paced):
+    """Deck order, seed, the solution before the reveal, the locked answers and (while a reveal waits for
+    the quiz master's Next) the next question never change the room's view."""
     rng = random.Random(teams)
-    quiz = ColourbrainQuiz(Rules(teams=teams), seed=0)
+    rules = Rules(teams=teams, paced=paced)
+    quiz = ColourbrainQuiz(rules, seed=0)
     for seed in range(3):
-        for state, _, _ in quiz_steps(Rules(teams=teams), seed):
+        for state, _, _ in quiz_steps(rules, seed):
             assert quiz.snapshot(state) == quiz.snapshot(hidden_twin(state, None, rng))
 
 
@@ -231,3 +234,58 @@ def test_the_class_notebook_offers_the_rule_editor_to_the_teacher():
     notebook = nbformat.read(Path(__file__).parents[1] / "notebooks" / "30-colourbrain-quiz.ipynb", as_version=4)
     code = [cell.source.strip() for cell in notebook.cells if cell.cell_type == "code"]
     assert "quiz.rule_editor()" in code, "a cell of its own shows the quiz's rule editor"
+
+
+# --- a paced quiz: the quiz master's Next on this screen -----------------------------------------
+
+def test_in_a_paced_solo_quiz_the_learner_presses_next_and_then_the_bots_answer():
+    quiz = ColourbrainQuiz(Rules(teams=3, copier=False, paced=True), solo=True, seed=4)
+    browser_sends(quiz, {"type": "answer", "team": 0, "colours": right(quiz), "copier": False})
+    upcoming = quiz.state.question
+    assert quiz.view["step"] == "shown" and quiz.view["can_move_on"] and quiz.view["question"] is None
+    assert quiz.view["last"]["number"] == 1 and upcoming.text not in json.dumps(synced(quiz))
+    assert quiz.view["answered"] == [False, False, False], "a bot answered before Next"
+    browser_sends(quiz, {"type": "answer", "team": 0, "colours": list(upcoming.answer), "copier": False})
+    assert "wait for the quiz master's Next" in quiz.notice["text"] and quiz.state.step == "shown"
+    browser_sends(quiz, {"type": "next"})
+    assert quiz.notice["kind"] == "info" and quiz.view["step"] == "answering"
+    assert quiz.view["question"]["text"] == upcoming.text and quiz.view["answered"] == [False, True, True]
+
+
+def test_in_a_paced_class_quiz_next_comes_after_every_reveal_but_the_last():
+    quiz = ColourbrainQuiz(Rules(teams=2, copier=False, paced=True, target=2), seed=2)
+    while not quiz.state.over:
+        every_team_answers(quiz)
+        if not quiz.state.over:
+            assert quiz.view["step"] == "shown" and quiz.view["at_keyboard"] is None
+            browser_sends(quiz, {"type": "next"})
+            assert quiz.notice["kind"] != "error", quiz.notice["text"]
+    assert quiz.view["winners"] == [0] and not quiz.view["can_move_on"]
+    assert quiz.record.actions.count(NextQuestion()) == quiz.state.asked - 1
+
+
+def test_next_is_refused_in_a_quiz_without_the_quiz_masters_pace():
+    quiz = ColourbrainQuiz(Rules(teams=2), seed=1)
+    every_team_answers(quiz)
+    before = quiz.record
+    browser_sends(quiz, {"type": "next"})
+    assert quiz.notice["kind"] == "error" and quiz.record == before and not quiz.view["can_move_on"]
+
+
+def test_in_a_paced_quiz_undo_takes_back_the_next_with_its_question():
+    quiz = ColourbrainQuiz(Rules(teams=2, paced=True), seed=1)
+    every_team_answers(quiz)
+    browser_sends(quiz, {"type": "next"})
+    browser_sends(quiz, {"type": "undo"})
+    assert quiz.state.asked == 0 and quiz.view["answered"] == [False, False] and quiz.view["at_keyboard"] == 0
+    every_team_answers(quiz)
+    browser_sends(quiz, {"type": "undo"})
+    assert quiz.state.asked == 0 and quiz.record.actions == ()
+
+
+def test_a_still_picture_of_a_paced_reveal_keeps_the_next_question_hidden():
+    quiz = ColourbrainQuiz(Rules(teams=2, paced=True), seed=1)
+    every_team_answers(quiz)
+    data = quiz._repr_mimebundle_()
+    html = (data[0] if isinstance(data, tuple) else data)["text/html"]
+    assert "on show" in html and quiz.state.question.text not in html

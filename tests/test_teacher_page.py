@@ -19,6 +19,7 @@ import pytest
 from colorlab import colorfox, colorform, colourbrain
 from colorlab.colourbrain.projector import ColourbrainProjector
 from colorlab.colourbrain.questions import COLOURS
+from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.record import GameRecord
 from colorlab.tables import TableClosed, TableStore, table_game, teacher
 from colorlab.tables.teacher import TeacherPage, gate_for, read_records_zip, room_summary
@@ -411,3 +412,104 @@ def test_every_game_can_be_watched_as_the_room_sees_it(where, game):
     assert str(SEED) not in text and not [seat.token for seat in seats if seat.token in text]
     browser_sends(page.board, {"type": "stop_watching"})
     assert page.board.watched == {} and page.stage.children == ()
+
+
+# --- a quiz the teacher moves on (the rule "Quiz master moves on") -----------------------------------------
+
+
+def team_screens(teams) -> list[ColourbrainQuiz]:
+    """Each team's own quiz widget at its seat, as the lobby shows it on the team's device."""
+    return [ColourbrainQuiz(seat=team) for team in teams]
+
+
+def test_the_projectors_next_moves_a_paced_quiz_on_and_only_then_the_teams_see_the_next_question(where):
+    code, teams = quiz(where, copier=False, paced=True)
+    projector, screens = projector_of(where, code), team_screens(teams)
+    answer_all(teams)
+    upcoming = teams[0].state().question
+    sync(projector)
+    assert projector.view["reveal"]["number"] == 1 and projector.view["ahead"] is None and projector.view["paced"]
+    for screen in screens:
+        sync(screen)
+        text = json.dumps(screen.get_state(), default=str)
+        assert screen.view["step"] == "shown" and screen.view["question"] is None and not screen.view["can_move_on"]
+        assert upcoming.text not in text and upcoming.explanation not in text
+        browser_sends(screen, {"type": "answer", "team": screen.you, "colours": list(upcoming.answer), "copier": False})
+        assert "wait for the quiz master's Next" in screen.notice["text"]
+        browser_sends(screen, {"type": "next"})
+        assert "projector" in screen.notice["text"] and screen.notice["kind"] == "error"
+    assert teams[0].state().step == "shown"
+    assert kernel(where).record(code).actions.count(colourbrain.NextQuestion()) == 0
+    browser_sends(projector, {"type": "next"})
+    assert "reveal" not in projector.view and projector.view["question"]["number"] == 2
+    assert projector.view["question"]["text"] == upcoming.text
+    assert kernel(where).record(code).actions[-1] == colourbrain.NextQuestion()
+    for screen in screens:
+        sync(screen)
+        assert screen.view["step"] == "answering" and screen.view["question"]["text"] == upcoming.text
+    browser_sends(projector, {"type": "next"})
+    assert "answering" in projector.notice["text"] and projector.notice["kind"] == "error"
+
+
+def test_two_projectors_pressing_next_on_one_reveal_move_the_quiz_on_once(where):
+    code, teams = quiz(where, copier=False, paced=True)
+    projectors = [projector_of(where, code), projector_of(where, code)]
+    answer_all(teams)
+    for projector in projectors:
+        sync(projector)
+    for projector in projectors:
+        browser_sends(projector, {"type": "next"})
+        assert "reveal" not in projector.view and projector.view["question"]["number"] == 2
+    assert "already moved on" in projectors[1].notice["text"] and projectors[1].notice["kind"] == "info"
+    assert kernel(where).record(code).actions.count(colourbrain.NextQuestion()) == 1
+
+
+def test_a_paced_quiz_on_the_projector_shows_each_reveal_then_the_winner(where):
+    code, teams = quiz(where, teams=2, copier=False, target=3, paced=True)
+    projector = projector_of(where, code)
+    shown = []
+    for _ in range(10):  # team 0 always right and team 1 always wrong: 3 points in at most 3 questions
+        solution = teams[0].state().question.answer
+        teams[0].play(colourbrain.Answer(0, solution))
+        teams[1].play(an_answer(teams[1], first=(next(c for c in COLOURS if c not in solution),)))
+        sync(projector)
+        shown.append(projector.view["reveal"]["number"])
+        final = teams[0].state().over
+        assert projector.view["then"] == ("the winner" if final else "the next question") and not projector.view["over"]
+        browser_sends(projector, {"type": "next"})
+        if final:
+            break
+    state = teams[0].state()
+    assert shown == list(range(1, state.asked + 1)) and state.over
+    assert kernel(where).record(code).actions.count(colourbrain.NextQuestion()) == state.asked - 1
+    assert projector.view["over"] and projector.view["winners"] == [0] and "reveal" not in projector.view
+
+
+def twin_seeds(rules) -> tuple[int, int]:
+    """Two seeds whose quizzes ask the same first question and different second ones."""
+    firsts = {}
+    for seed in range(2000):
+        deck = colourbrain.new_game(rules, seed).deck
+        if deck[0] in firsts and firsts[deck[0]][1] != deck[1]:
+            return firsts[deck[0]][0], seed
+        firsts.setdefault(deck[0], (seed, deck[1]))
+    raise AssertionError("no two seeds start with the same question")
+
+
+def test_while_a_reveal_waits_for_next_the_next_question_changes_no_screen_twin_tables(where):
+    rules = colourbrain.Rules(teams=3, copier=False, paced=True, deck_order="shuffled")
+    screens = []
+    for seed in twin_seeds(rules):
+        code = kernel(where).create("colourbrain", rules, seed=seed)
+        teams = [kernel(where).join(code, seat=team, name=name)
+                 for team, name in enumerate(("Reds", "Blues", "Greens"))]
+        projector, team_screen = projector_of(where, code), ColourbrainQuiz(seat=teams[1])
+        answer_all(teams)
+        assert teams[0].state().step == "shown"
+        views = []
+        for screen in (projector, team_screen):
+            sync(screen)
+            views.append({**screen.view, "seating": {k: v for k, v in screen.view["seating"].items() if k != "code"}})
+        screens.append((views, teams[0].state().question.text))
+    (first, first_next), (second, second_next) = screens
+    assert first_next != second_next and first == second

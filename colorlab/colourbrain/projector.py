@@ -5,12 +5,18 @@ projector is the room's screen (``store.watch(code)``): the question large, whic
 teams have locked an answer (never what), then the reveal with the explanation
 and the points, the pot and the scoreboard.
 
-The quiz itself moves on as soon as a question is scored, so that no team ever
-waits for a screen. The projector does not: it keeps the reveal of each scored
-question on show until the teacher presses Next, one reveal after another, so no
-question's answer is skipped however fast the teams are. While a reveal is on
-show it says, in one small line, which teams have already locked the next
+By default the quiz itself moves on as soon as a question is scored, so that no
+team ever waits for a screen. The projector does not: it keeps the reveal of each
+scored question on show until the teacher presses Next, one reveal after another,
+so no question's answer is skipped however fast the teams are. While a reveal is
+on show it says, in one small line, which teams have already locked the next
 question on their own screens.
+
+With the rule `paced` the quiz waits for the teacher instead: Next is the quiz
+master's :class:`NextQuestion`, played for the room (``store.advance``), and only
+then do the teams' screens show the next question. The projector is opened on
+the teacher's key-gated page, so whoever presses its Next is the teacher. The
+last reveal, before the winner, is held on this screen alone (the quiz is over).
 """
 
 from __future__ import annotations
@@ -18,8 +24,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from colorlab.colourbrain.model import observation, winners
+from colorlab.colourbrain.model import NextQuestion, observation, winners
 from colorlab.rules import IllegalAction
+from colorlab.tables.store import StaleMove
 from colorlab.widgets.base import GameWidget, check_table_game, palette_assets, widget_css, widget_esm
 
 if TYPE_CHECKING:
@@ -53,7 +60,10 @@ class ColourbrainProjector(GameWidget):
 
     def reveal_due(self):
         """The state just after the oldest scored question the teacher has not moved past (None: none waits)."""
-        if self.state.asked <= self.moved_past:
+        state = self.state
+        if state.rules.paced:
+            return state if state.step == "shown" or (state.over and state.asked > self.moved_past) else None
+        if state.asked <= self.moved_past:
             return None
         return next(state for state in self._states if state.asked == self.moved_past + 1)
 
@@ -67,7 +77,10 @@ class ColourbrainProjector(GameWidget):
         room = observation(state)
         if scored is not None:
             view["reveal"] = reveal_of(scored)
-            view["ahead"] = None if state.over else {"number": state.asked + 1, "answered": room["answered"]}
+            view["ahead"] = None if state.over or state.rules.paced else {"number": state.asked + 1,
+                                                                         "answered": room["answered"]}
+            view["then"] = "the winner" if state.over else "the next question"
+            view["paced"] = state.rules.paced
         elif not state.over:
             view["question"] = {**room["question"], "number": state.asked + 1, "step": room["step"],
                                 "answered": room["answered"], "answers": room["answers"], "copied": room["copied"]}
@@ -76,7 +89,20 @@ class ColourbrainProjector(GameWidget):
     def handle(self, intent: dict) -> None:
         if self.reveal_due() is None:
             raise IllegalAction(NOTHING_TO_MOVE_ON_FROM)
-        self.moved_past += 1
+        if not self.state.rules.paced:
+            self.moved_past += 1
+            return
+        if self.state.step == "shown":
+            self.move_the_quiz_on()
+        self.moved_past = self.state.asked
+
+    def move_the_quiz_on(self) -> None:
+        """Play the quiz master's Next for the room; a Next already pressed on another screen is let be."""
+        try:
+            self.seat.store.advance(self.seat.code, NextQuestion(), seen=self.seen)
+        except StaleMove:
+            self.say("The quiz had already moved on: Next was pressed on another screen.")
+        self.catch_up()
 
 
 def reveal_of(scored) -> dict:

@@ -14,6 +14,10 @@ given are called "Team 3", "Team 4", ...
 Undo takes back a whole question, and only between questions: while the
 teams are answering, no team may take back another team's locked answer.
 
+With the rule `paced` the reveal stays until the quiz master's Next: on this
+screen (hot seat or solo) the Next button plays it; at a shared table the
+teacher's projector does, and a team's screen shows the answer until then.
+
 At a shared table (``ColourbrainQuiz(seat=seat)``) the widget is one team's
 screen: the team answers and copies for itself, the other teams' locked answers
 stay hidden until the reveal, and their moves reach the page by themselves. A
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from colorlab.colourbrain.agents import QuizBot
-from colorlab.colourbrain.model import COPIER, Answer, Copy, can_copy, observation
+from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, can_copy, observation
 from colorlab.colourbrain.rules import Rules
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
@@ -41,6 +45,7 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).parent / "static"
 YOUR_TEAM = "Your team"
+QUIZ_MASTERS_NEXT = "The quiz master moves the quiz on from the projector: wait for the next question."
 UNDO_WAITS = ("Undo has to wait: the teams are still answering this question, and nobody may take back "
               "another team's answer. After the answer is shown, Undo takes back the whole question.")
 
@@ -57,6 +62,7 @@ class ColourbrainQuiz(GameWidget):
         **GameWidget.INTENTS,
         "answer": {"team": int, "colours": list, "copier": bool},
         "copy": {"team": int, "colour": str},
+        "next": {},
     }
 
     def __init__(self, rules: Rules | None = None, names: list[str] | None = None, solo: bool = False,
@@ -104,6 +110,8 @@ class ColourbrainQuiz(GameWidget):
                                 if state.step == "copying" and a and COPIER in a and state.copied[t] is None
                                 and (self.seat is None or t in humans)}
         view["undo_waits"] = question_under_way(state)
+        view["paced"] = state.rules.paced
+        view["can_move_on"] = state.step == "shown" and self.seat is None
         if state.last:
             question = state.questions[state.last["question"]]
             view["last"] = {**state.last, "number": state.asked, "text": question.text,
@@ -115,10 +123,15 @@ class ColourbrainQuiz(GameWidget):
         rows = "".join(f"<tr><td>{html.escape(name)}</td><td>{score}</td></tr>"
                        for name, score in zip(view["names"], view["scores"]))
         question = view["question"]
-        return (f'<div class="colorlab-still"><p><strong>Colourbrain</strong>: {html.escape(question["text"])} '
-                f'({question["count"]} colour(s))</p><table>{rows}</table><p>Pot: {view["pot"]}</p></div>')
+        asked = (f'{html.escape(question["text"])} ({question["count"]} colour(s))' if question
+                 else "the answer is on show")
+        return (f'<div class="colorlab-still"><p><strong>Colourbrain</strong>: {asked}</p>'
+                f'<table>{rows}</table><p>Pot: {view["pot"]}</p></div>')
 
     def handle(self, intent: dict) -> None:
+        if intent["type"] == "next":
+            self.next_question()
+            return
         state = self.state
         team = intent["team"]
         humans = self.humans(state)
@@ -134,6 +147,14 @@ class ColourbrainQuiz(GameWidget):
             self.play(Answer(team, tuple(colours), intent["copier"]))
         else:
             self.play(Copy(team, intent["colour"]))
+        self._bots_move()
+        self.say(" ".join(self.snapshot(self.state)["events"]))
+
+    def next_question(self) -> None:
+        """The quiz master's Next on this screen (a paced quiz); at a table the teacher's projector plays it."""
+        if self.seat is not None:
+            raise IllegalAction(QUIZ_MASTERS_NEXT)
+        self.play(NextQuestion())
         self._bots_move()
         self.say(" ".join(self.snapshot(self.state)["events"]))
 
@@ -165,9 +186,12 @@ class ColourbrainQuiz(GameWidget):
         super().undo()
 
     def undo_steps(self) -> int:
-        """How many actions since the last moment no answer was locked (a whole question, or a rule change)?"""
+        """How many actions since the last moment no answer was locked (a whole question, or a rule change)?
+
+        A reveal waiting for the quiz master's Next is no such moment: undo takes back its question too.
+        """
         for back, state in enumerate(reversed(self._states[:-1]), start=1):
-            if not question_under_way(state):
+            if not question_under_way(state) and state.step != "shown":
                 return back
         return 0
 

@@ -1,5 +1,6 @@
 """The Colourbrain quiz in a real browser: two teams answer by clicking and the scores update, the reveal
-names the question just answered, Undo hides while teams answer; WCAG checks."""
+names the question just answered, Undo hides while teams answer; a paced quiz waits for the quiz master's
+Next; WCAG checks."""
 
 from __future__ import annotations
 
@@ -13,15 +14,15 @@ PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "langua
 SEED = 1
 
 
-def serve_quiz(lab_server, page, name: str) -> None:
-    """Open a notebook with a quiz for the Foxes and the Owls, and run it."""
-    code = ("from colorlab.colourbrain.view import ColourbrainQuiz\n"
-            f"quiz = ColourbrainQuiz(names=['Foxes', 'Owls'], seed={SEED})\nquiz")
+def serve_quiz(lab_server, page, name: str, rules: str = "Rules()", before: str = "") -> None:
+    """Open a notebook with a quiz for the Foxes and the Owls (after the code `before`), and run it."""
+    code = ("from colorlab.colourbrain import Answer, Rules\nfrom colorlab.colourbrain.view import ColourbrainQuiz\n"
+            f"quiz = ColourbrainQuiz({rules}, names=['Foxes', 'Owls'], seed={SEED})\n{before}quiz")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
     run_all(page)
-    expect(page.locator("[data-testid='question']")).to_be_visible()
+    expect(page.locator("[data-testid='question'], [data-testid='reveal']")).to_be_visible()
 
 
 def first_answers() -> tuple[list[str], list[str]]:
@@ -52,6 +53,31 @@ def test_two_teams_answer_by_clicking_and_the_scores_update(page, lab_server):
     expect(page.locator("[data-score='1']")).to_have_text("0")
     page.click("[data-action='next']")
     expect(page.locator("[data-testid='question']")).to_be_visible()
+    expect(page.locator("[data-testid='number']")).to_have_text("Question 2")
+
+
+def test_a_paced_quiz_shows_the_next_question_only_after_the_quiz_masters_next(page, lab_server):
+    solution, wrong = first_answers()
+    serve_quiz(lab_server, page, "quiz-paced", "Rules(paced=True)")
+    for colours in (solution, wrong):
+        for colour in colours:
+            page.click(f"[data-colour='{colour}']")
+        page.click("[data-action='lock']")
+    expect(page.locator("[data-testid='reveal']")).to_be_visible()
+    expect(page.locator("[data-testid='question']")).to_have_count(0)
+    page.click("[data-action='next']")
+    expect(page.locator("[data-testid='question']")).to_be_visible()
+    expect(page.locator("[data-testid='number']")).to_have_text("Question 2")
+
+
+def test_a_paced_quiz_drawn_while_a_reveal_waits_shows_the_reveal_not_the_next_question(page, lab_server):
+    solution, wrong = first_answers()
+    serve_quiz(lab_server, page, "quiz-paced-drawn", "Rules(paced=True)",
+               f"quiz.play(Answer(0, {tuple(solution)!r}))\nquiz.play(Answer(1, {tuple(wrong)!r}))\nquiz.refresh()\n")
+    expect(page.locator("[data-testid='reveal']")).to_be_visible()
+    expect(page.locator("[data-testid='number']")).to_have_text("Question 1")
+    expect(page.locator("[data-testid='question']")).to_have_count(0)
+    page.click("[data-action='next']")
     expect(page.locator("[data-testid='number']")).to_have_text("Question 2")
 
 

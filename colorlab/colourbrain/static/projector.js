@@ -1,5 +1,6 @@
 // The Colourbrain projector: the room's screen of one quiz table, drawn large. It shows what Python sends
-// (who has locked, never what, until the reveal) and reports one thing: the teacher's Next.
+// (who has locked, never what, until the reveal) and reports one thing: the teacher's Next (in a paced quiz, the
+// quiz master's Next that lets the teams' screens show the next question).
 
 function render({ model, el }) {
   const send = makeSender(model);
@@ -62,8 +63,10 @@ function render({ model, el }) {
       v.ahead ? h("p", {class: "projector-ahead", "data-testid": "ahead"},
         `Question ${v.ahead.number} is on the teams' screens: `,
         v.names.map((name, t) => `${name} ${v.ahead.answered[t] ? "✓" : "…"}`).join(", ")) : null,
+      v.paced && v.then === "the next question" ? h("p", {class: "projector-ahead", "data-testid": "waiting"},
+        "The teams' screens show this answer until you press Next.") : null,
       h("button", {class: "colourbrain-next projector-next", "data-key": "next", "data-action": "next",
-                   onclick: () => send({type: "next"})}, v.ahead ? "Next question" : "Show the winner"));
+                   onclick: () => send({type: "next"})}, v.then === "the winner" ? "Show the winner" : "Next question"));
   }
 
   function scoreboard(v) {

@@ -19,12 +19,13 @@ function render({ model, el }) {
     root.dataset.palette = model.get("palette");
     const v = view();
     if (v.asked !== ui.seenAsked) {
-      ui.showReveal = ui.seenAsked >= 0 && v.asked > ui.seenAsked && Boolean(v.last);
+      // A paced quiz holds the reveal itself (step "shown"); this screen holds only the last one, before the winner.
+      ui.showReveal = (!v.paced || v.over) && ui.seenAsked >= 0 && v.asked > ui.seenAsked && Boolean(v.last);
       ui.seenAsked = v.asked;
       ui.chosen = [];
       ui.copier = false;
     }
-    const revealing = ui.showReveal && v.last;
+    const revealing = (ui.showReveal || v.step === "shown") && v.last;
     redraw(body, () => [header(v, revealing), revealing ? reveal(v) : question(v), scoreboard(v),
                         v.over ? finalPanel(v) : null, historyBar(withoutUndoWhileAnswering(v), send)]);
   }
@@ -96,8 +97,17 @@ function render({ model, el }) {
       h("ul", {}, v.names.map((name, t) => h("li", {}, `${name}: `,
         last.answers[t] ? last.answers[t].map((c) => swatch(c, {title: c})) : h("em", {}, last.copiers_returned ? "Colour-Copier (returned)" : "no copy"),
         ` → +${last.points[t]}`))),
-      v.over ? null : h("button", {"data-key": "next", "data-action": "next", class: "colourbrain-next",
-                                   onclick: () => { ui.showReveal = false; draw(); }}, "Next question"));
+      v.over ? null : nextButton(v));
+  }
+
+  // In a paced quiz Next is the quiz master's (played in Python); otherwise it only hides this screen's reveal.
+  function nextButton(v) {
+    if (v.paced && !v.can_move_on) {
+      return h("p", {class: "colourbrain-wait", "data-testid": "wait"}, "Wait for the quiz master's Next.");
+    }
+    const next = v.paced ? () => send({type: "next"}) : () => { ui.showReveal = false; draw(); };
+    return h("button", {"data-key": "next", "data-action": "next", class: "colourbrain-next", onclick: next},
+      "Next question");
   }
 
   function scoreboard(v) {
