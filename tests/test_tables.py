@@ -26,7 +26,8 @@ from colorlab.record import GameRecord, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.tables import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
                              TableStore, UnknownTable, WaitingForPlayers, WrongToken, bot_seed, table_game)
-from colorlab.tables.store import CODE_LENGTH, CODE_LETTERS
+from colorlab.tables.database import SCHEMA_VERSION
+from colorlab.tables.store import CODE_LENGTH, CODE_LETTERS, WRONG_KEYS_ALLOWED, TooManyWrongKeys
 
 LOOK_ALIKES = set("0O1IL2Z5S8B")
 
@@ -939,14 +940,14 @@ def test_a_new_store_creates_its_schema_on_first_use(store_url):
     second.engine.dispose()
 
 
-@pytest.mark.parametrize("version, words", [("2", "newer"), ("0", "older")])
+@pytest.mark.parametrize("version, words", [(str(SCHEMA_VERSION + 1), "newer"), (str(SCHEMA_VERSION - 1), "older")])
 def test_a_store_of_another_schema_version_is_refused_naming_both(store_url, version, words):
     TableStore(store_url).engine.dispose()
     run_sql(store_url, f"UPDATE colorlab_store SET value = '{version}' WHERE key = 'schema'")
     with pytest.raises(TableError) as refusal:
         TableStore(store_url)
     message = str(refusal.value)
-    assert words in message and f"schema {version}" in message and "schema 1" in message
+    assert words in message and f"schema {version}" in message and f"schema {SCHEMA_VERSION}" in message
 
 
 @pytest.mark.parametrize("damage", ["no store table", "no version row", "unreadable version"])
@@ -1001,3 +1002,32 @@ def test_states_replayed_by_a_new_store_match_the_first_stores(store, store_url)
     assert later.watch(code).view() == store.watch(code).view()
     assert later.record(code) == store.record(code)
     later.engine.dispose()
+
+
+# --- the short seat key -------------------------------------------------------------------------
+
+def test_a_short_seat_key_opens_the_seat_on_another_device_as_typed(store, store_url):
+    code, ada, _ = two_learners(store)
+    assert len(ada.key) == 6 and set(ada.key) <= set(CODE_LETTERS)
+    typed = f" {ada.key[:3].lower()}-{ada.key[3:]} "
+    again = TableStore(store_url).rejoin(code.lower(), typed)
+    assert (again.seat, again.name) == (ada.seat, ada.name)
+    again.play(colorfox.legal_actions(again.state())[0], seen=0)  # the key plays for the seat, as the token does
+    assert len(store.record(code).actions) == 1
+
+
+def test_only_a_hash_of_the_short_key_is_stored(store):
+    code, ada, bo = two_learners(store)
+    stored = database_text(store)
+    assert ada.key not in stored and bo.key not in stored
+
+
+def test_wrong_short_keys_wait_after_too_many_but_the_long_token_still_opens(store):
+    code, ada, _ = two_learners(store)
+    wrong = next(key for key in ("AAAAAA", "CCCCCC", "DDDDDD") if key != ada.key)
+    for _ in range(WRONG_KEYS_ALLOWED):
+        with pytest.raises(WrongToken):
+            store.rejoin(code, wrong)
+    with pytest.raises(TooManyWrongKeys, match="too many wrong seat keys"):
+        store.rejoin(code, ada.key)  # even the right short key waits: guessing has to stop
+    assert store.rejoin(code, ada.token).seat == ada.seat

@@ -5,8 +5,9 @@ The contract (names and meanings) is in the edition notes; see :mod:`colorlab.ta
 
 from colorlab.tables.games import Call, TableGame, register_table, table_game
 from colorlab.tables.store import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
-                                   TableStore, UnknownTable, WaitingForPlayers, WrongToken, bot_seed)
+                                   TableStore, TooManyWrongKeys, UnknownTable, WaitingForPlayers, WrongToken,
+                                   bot_seed)
 
 __all__ = ["AlreadyCalled", "Call", "NotYourSeat", "Seat", "SeatTaken", "StaleMove", "TableClosed", "TableError",
-           "TableGame", "TableStore", "UnknownTable", "WaitingForPlayers", "WrongToken", "bot_seed", "register_table",
-           "table_game"]
+           "TableGame", "TableStore", "TooManyWrongKeys", "UnknownTable", "WaitingForPlayers", "WrongToken",
+           "bot_seed", "register_table", "table_game"]

@@ -16,7 +16,7 @@ import sqlalchemy
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: a short seat key beside the token, and a count of wrong keys per table
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS colorlab_store (
@@ -35,13 +35,16 @@ SCHEMA = (
         calls INTEGER NOT NULL,
         over INTEGER NOT NULL,
         scores TEXT NOT NULL,
-        waiting TEXT NOT NULL)""",
+        waiting TEXT NOT NULL,
+        wrong_keys INTEGER NOT NULL DEFAULT 0,
+        wrong_since DOUBLE PRECISION)""",
     """CREATE TABLE IF NOT EXISTS colorlab_seats (
         code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
         seat INTEGER NOT NULL,
         name VARCHAR(40),
         bot VARCHAR(40),
         token_hash VARCHAR(64),
+        key_hash VARCHAR(64),
         joined DOUBLE PRECISION,
         PRIMARY KEY (code, seat))""",
     """CREATE TABLE IF NOT EXISTS colorlab_actions (

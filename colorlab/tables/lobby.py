@@ -380,4 +380,4 @@ class Lobby(ipywidgets.VBox):
         self.editor = None
         self.stage = "seated"
         self.show()
-        self.desk.send({"type": "remember", "code": seat.code, "token": seat.token})
+        self.desk.send({"type": "remember", "code": seat.code, "token": seat.token, "key": seat.key or ""})

@@ -46,6 +46,9 @@ from colorlab.tables.games import Call, TableGame, table_game
 
 CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"  # no look-alikes: 0/O, 1/I/L, 2/Z, 5/S, 8/B
 CODE_LENGTH = 5
+SEAT_KEY_LENGTH = 6  # a seat key a learner can copy to another device by hand
+WRONG_KEYS_ALLOWED = 20  # wrong seat keys per table within WRONG_KEYS_WINDOW seconds before keys wait
+WRONG_KEYS_WINDOW = 600.0
 NAME_LENGTH = 30
 
 
@@ -69,6 +72,10 @@ class TableClosed(TableError, IllegalAction):
     """The teacher has closed the table: nothing more can be played at it."""
 
 
+class TooManyWrongKeys(TableError):
+    """Too many wrong seat keys at one table in a short time: short keys wait a few minutes."""
+
+
 class NotYourSeat(IllegalAction):
     """An action sent for another seat than the sender's."""
 
@@ -90,6 +97,19 @@ def _hash(token: Any) -> str:
     if not isinstance(token, str):
         return ""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_seat_key() -> str:
+    """A short seat key, six characters without look-alikes: typed by hand on another device."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(SEAT_KEY_LENGTH))
+
+
+def _seat_key_hash(typed: Any) -> str:
+    """The hash of a seat key as typed (any case, spaces and dashes ignored); '' if it cannot be one."""
+    if not isinstance(typed, str):
+        return ""
+    key = re.sub(r"[\s-]", "", typed).upper()
+    return _hash(key) if len(key) == SEAT_KEY_LENGTH else ""
 
 
 def bot_seed(seed: int, seat: int, step: int) -> int:
@@ -249,6 +269,7 @@ class TableStore:
         """Sit at a free seat (the first free one if `seat` is None) and get its secret token."""
         code, name = clean_code(code), clean_name(name)
         token = secrets.token_urlsafe(32)
+        key = new_seat_key()
         with self._writing(code) as (connection, row):
             if row.closed is not None:
                 raise TableClosed(f"table {code} is closed")
@@ -264,26 +285,53 @@ class TableStore:
                 raise SeatTaken(f"seat {seat} at table {code} is a bot's ({seats[seat].bot})")
             if seats[seat].name is not None:
                 raise SeatTaken(f"seat {seat} at table {code} is taken by {seats[seat].name}")
+            while any(entry.key_hash == _hash(key) for entry in seats):
+                key = new_seat_key()
             now = server_time(connection)
-            connection.execute(text("UPDATE colorlab_seats SET name = :name, token_hash = :hash, joined = :now "
-                                    "WHERE code = :code AND seat = :seat"),
-                               {"name": name, "hash": _hash(token), "now": now, "code": code, "seat": seat})
+            connection.execute(text("UPDATE colorlab_seats SET name = :name, token_hash = :hash, key_hash = :key, "
+                                    "joined = :now WHERE code = :code AND seat = :seat"),
+                               {"name": name, "hash": _hash(token), "key": _hash(key), "now": now, "code": code,
+                                "seat": seat})
             if sum(entry.name is None for entry in seats) == 1:
                 connection.execute(text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
                                    {"now": now, "code": code})
-        return Seat(self, code, seat, name, token)
+        return Seat(self, code, seat, name, token, key)
 
     def rejoin(self, code: str, token: str) -> Seat:
-        """The seat this secret token opens: after a page reload, a kernel restart or on a new device."""
+        """The seat this secret token (or the seat's short key) opens: after a reload, a restart, on a new device.
+
+        Short keys can be guessed in time, so a table takes at most WRONG_KEYS_ALLOWED wrong
+        keys in WRONG_KEYS_WINDOW seconds; after that only the long token opens a seat until
+        the window has passed.
+        """
         code = clean_code(code)
         with self._reading() as connection:
-            self._table_row(connection, code)
+            row = self._table_row(connection, code)
             seats = self._seats(connection, code)
-        if isinstance(token, str) and token:
-            for entry in seats:
-                if entry.token_hash is not None and secrets.compare_digest(entry.token_hash, _hash(token)):
-                    return Seat(self, code, entry.seat, entry.name, token)
+            now = server_time(connection)
+        tried = _hash(token)
+        for entry in seats:
+            if entry.token_hash is not None and secrets.compare_digest(entry.token_hash, tried):
+                return Seat(self, code, entry.seat, entry.name, token)
+        if row.wrong_since is not None and now - row.wrong_since <= WRONG_KEYS_WINDOW \
+                and row.wrong_keys >= WRONG_KEYS_ALLOWED:
+            raise TooManyWrongKeys(f"too many wrong seat keys were tried at table {code}: wait a few minutes, "
+                                   "or ask your teacher")
+        for entry in seats:
+            if entry.key_hash is not None and secrets.compare_digest(entry.key_hash, _seat_key_hash(token)):
+                key = re.sub(r"[\s-]", "", token).upper()
+                return Seat(self, code, entry.seat, entry.name, key, key)
+        self._count_wrong_key(code)
         raise WrongToken(f"that key opens no seat at table {code}")
+
+    def _count_wrong_key(self, code: str) -> None:
+        with self._writing(code) as (connection, row):
+            now = server_time(connection)
+            fresh = row.wrong_since is None or now - row.wrong_since > WRONG_KEYS_WINDOW
+            connection.execute(text("UPDATE colorlab_tables SET wrong_keys = :count, wrong_since = :since "
+                                    "WHERE code = :code"),
+                               {"count": 1 if fresh else row.wrong_keys + 1, "since": now if fresh else row.wrong_since,
+                                "code": code})
 
     # --- playing --------------------------------------------------------------------------
 
@@ -420,13 +468,17 @@ class TableStore:
         return row
 
     def _seats(self, connection: Connection, code: str) -> list:
-        return connection.execute(text("SELECT seat, name, bot, token_hash FROM colorlab_seats WHERE code = :code "
-                                       "ORDER BY seat"), {"code": code}).all()
+        return connection.execute(text("SELECT seat, name, bot, token_hash, key_hash FROM colorlab_seats "
+                                       "WHERE code = :code ORDER BY seat"), {"code": code}).all()
 
     def _check_token(self, connection: Connection, seat: Seat) -> None:
-        stored = connection.execute(text("SELECT token_hash FROM colorlab_seats WHERE code = :code AND seat = :seat"),
-                                    {"code": seat.code, "seat": seat.seat}).scalar_one_or_none()
-        if seat.seat is None or stored is None or not secrets.compare_digest(stored, _hash(seat.token)):
+        stored = connection.execute(text("SELECT token_hash, key_hash FROM colorlab_seats WHERE code = :code AND "
+                                         "seat = :seat"), {"code": seat.code, "seat": seat.seat}).one_or_none()
+        typed_key = _seat_key_hash(seat.token)
+        opens = stored is not None and stored.token_hash is not None and (
+            secrets.compare_digest(stored.token_hash, _hash(seat.token))
+            or bool(typed_key and stored.key_hash and secrets.compare_digest(stored.key_hash, typed_key)))
+        if seat.seat is None or not opens:
             raise WrongToken(f"this key does not open seat {seat.seat} at table {seat.code}")
 
     def _free_code(self, connection: Connection) -> str:
@@ -572,8 +624,9 @@ class Seat:
     out of anything shared (the widget keeps it in the kernel).
     """
 
-    def __init__(self, store: TableStore, code: str, seat: int | None, name: str, token: str):
+    def __init__(self, store: TableStore, code: str, seat: int | None, name: str, token: str, key: str | None = None):
         self.store, self.code, self.seat, self.name, self.token = store, code, seat, name, token
+        self.key = key  # the short seat key, known to the kernel that sat down (only its hash is stored)
         self.game = store.table_row(code).game
         self.table = table_game(self.game)
 

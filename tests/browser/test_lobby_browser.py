@@ -125,7 +125,9 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     makes_a_move(ada_game)
     expect(bo_game.locator(".colorfox-events")).to_contain_text("Ada", timeout=5_000)
 
-    key = bo.evaluate(f"() => JSON.parse(localStorage.getItem('colorlab-seat-{code}')).token")
+    kept = bo.evaluate(f"() => JSON.parse(localStorage.getItem('colorlab-seat-{code}'))")
+    key = kept["key"]
+    assert len(key) == 6 and len(kept["token"]) >= 40  # the short key to copy; the long token stays in the browser
     bo.reload()
     expect(bo.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
     bo_game = bo.locator(".colorlab.colorfox")

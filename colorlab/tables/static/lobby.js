@@ -17,8 +17,9 @@ function storage() {
   }
 }
 
-function keepSeat(code, token) {
-  const kept = JSON.stringify({token, at: Date.now()});
+// The token (long) brings the seat back on this device; the short key is what the learner copies to another.
+function keepSeat(code, token, key) {
+  const kept = JSON.stringify({token, key: key || shortKeyFor(code), at: Date.now()});
   inMemory.set(code, kept);
   storage()?.setItem(SEAT_PREFIX + code, kept);
 }
@@ -39,8 +40,8 @@ function keptSeats() {
   const seats = [];
   for (const [code, text] of found) {
     try {
-      const {token, at} = JSON.parse(text);
-      if (typeof token === "string") seats.push({code, token, at: Number(at) || 0});
+      const {token, key, at} = JSON.parse(text);
+      if (typeof token === "string") seats.push({code, token, key: typeof key === "string" ? key : "", at: Number(at) || 0});
     } catch (error) {
       forgetSeat(code);
     }
@@ -48,8 +49,13 @@ function keptSeats() {
   return seats.sort((a, b) => b.at - a.at);
 }
 
+function shortKeyFor(code) {
+  return keptSeats().find((seat) => seat.code === code)?.key ?? "";
+}
+
 function seatKeyFor(code) {
-  return keptSeats().find((seat) => seat.code === code)?.token ?? "";
+  const kept = keptSeats().find((seat) => seat.code === code);
+  return kept ? kept.key || kept.token : "";
 }
 
 // Each lobby sends the kept seats once, when it is first drawn (a page showing it twice sends them once).
@@ -216,7 +222,7 @@ function render({ model, el }) {
 
   function onMessage(message) {
     if (message?.type === "remember" && typeof message.code === "string" && typeof message.token === "string") {
-      keepSeat(message.code, message.token);
+      keepSeat(message.code, message.token, typeof message.key === "string" ? message.key : "");
       draw();
     } else if (message?.type === "forget" && typeof message.code === "string") {
       forgetSeat(message.code);
