@@ -1,10 +1,10 @@
 """Time a class: 30 learners at 10 ColorFox tables, from a click on one device to the redraw on another.
 
-Every learner is its own spawned process, as a learner's kernel is, holding a real game widget at
-its seat (`ColorFoxGame(seat=...)`) and driven as its page drives it: about every 250 ms the page's
-clock sends `{"type": "sync"}` (skipped while the last ask is unanswered), and a click is the page's
-intent with the step it showed (`seen`). When its seat may move, the learner thinks for a moment and
-then clicks a legal move at random (place a card, end the exchanges, or pass).
+Each learner of nine tables is its own spawned process, as a learner's kernel is, holding a real
+game widget at its seat (`ColorFoxGame(seat=...)`) and driven as its page drives it: about every
+250 ms the page's clock sends `{"type": "sync"}` (skipped while the last ask is unanswered), and a
+click is the page's intent with the step it showed (`seen`). When its seat may move, the learner thinks
+for a moment and then clicks a legal move at random (place a card, end the exchanges, or pass).
 
 - click -> redraw: the clicking process notes the wall time just before `act` of its move; every
   other learner at the table notes when its widget's synced `view` first shows that step. The
@@ -13,11 +13,12 @@ then clicks a legal move at random (place a card, end the exchanges, or pass).
   of the table's record. Twice: an action in the record that no learner was told went through (a
   click applied twice would be one).
 
-The last table's three learners are real browser pages where the machine allows (Chromium and
-Playwright): the class server (`python -m colorlab.classroom_server`, Voila) serves the lobby with the
-class key in the address; each page types a name and the table's code and takes its seat, and a
-MutationObserver in each page notes `Date.now()` when the widget's step first shows a move. Their
-click -> redraw rows are apart from the processes' ones.
+The tenth table's three learners are real browser pages where the machine allows (Chromium and
+Playwright; otherwise processes play there too): the class server (`python -m
+colorlab.classroom_server`, Voila) serves the lobby with the class key in the address; each page
+types a name and the table's code and takes its seat, and a MutationObserver in each page notes
+`Date.now()` when the widget's step first shows a move. Their click -> redraw rows are apart from
+the processes' ones.
 
 Both are measured for a SQLite file in a temporary folder and for a throwaway PostgreSQL cluster
 (tests/databases.py); the same learner processes play both, one timed run each.
@@ -49,11 +50,11 @@ from table import Row, draw_table, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # tests/databases.py starts the throwaway PostgreSQL server
+    sys.path.insert(0, str(ROOT))  # tests/ starts the throwaway PostgreSQL server and the class server
 
-from tests.databases import PostgresCluster, PostgresMissing  # noqa: E402
 from tests.browser.conftest import (CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VIEWPORT, Server,  # noqa: E402
                                     free_port, jupyter_env, keep_on_loopback)
+from tests.databases import PostgresCluster, PostgresMissing  # noqa: E402
 
 SEED = 2026
 TABLES = 10
