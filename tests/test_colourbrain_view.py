@@ -276,6 +276,7 @@ def test_in_a_paced_quiz_undo_takes_back_the_next_with_its_question():
     quiz = ColourbrainQuiz(Rules(teams=2, paced=True), seed=1)
     every_team_answers(quiz)
     browser_sends(quiz, {"type": "next"})
+    assert quiz.state.step == "answering" and len(quiz.record.actions) == 3
     browser_sends(quiz, {"type": "undo"})
     assert quiz.state.asked == 0 and quiz.view["answered"] == [False, False] and quiz.view["at_keyboard"] == 0
     every_team_answers(quiz)
