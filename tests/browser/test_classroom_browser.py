@@ -2,7 +2,10 @@
 
 Each learner is a browser context of their own (own cookies, own storage), as on their own device; the
 teacher's page is one more. The tables live in a SQLite file outside the served folder, which the test also
-reads, to check that what the pages show is what the store's record replays to.
+reads, to check that what the pages show is what the store's record replays to. Two learners play ColorFox
+to the end; a reloaded page finds its seat again and a page without the key is refused; two learners call
+STOP at Col-Or-Form in the same second; three teams play a Colourbrain quiz the teacher moves on from the
+projector, to a winner.
 """
 
 from __future__ import annotations
@@ -12,29 +15,33 @@ import re
 import shutil
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from colorlab import colorform
+from colorlab import colorform, colourbrain
 from colorlab.colorfox.model import scores as colorfox_scores
 from colorlab.colorform.model import Claim, Stop, new_game
+from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
 from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
 from tests.browser.test_lobby_browser import FIRST_LOAD_MS, makes_a_move, type_name
+from tests.browser.test_teacher_browser import KEY as TEACHER_KEY
+from tests.browser.test_teacher_browser import WIDE, open_with_the_key
 
 CLASS_KEY = "crayon-7k4m-class"
-TEACHER_KEY = "chalk-9p2x-teacher"
 LOBBY = "voila/render/classroom/lobby.ipynb"
 TEACHER = "voila/render/classroom/teacher.ipynb"
 MOST_COLORFOX_MOVES = 120
 # Calls within this many seconds of the first are one STOP: "the same second" of the test's title.
 SAME_SECOND = colorform.Rules(players=2, stop_window=1.0)
+# The Reds answer right and the two others wrong: 2 points a question, so the Reds win after two questions.
+QUIZ = colourbrain.Rules(teams=3, target=4, copier=False, paced=True)
+TEAMS = ("Reds", "Blues", "Greens")
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Classroom:
     """A running class server: its address on this machine and where its tables are."""
 
@@ -59,6 +66,7 @@ def classroom(tmp_path_factory) -> Iterator[Classroom]:
            "TEACHER_KEY": TEACHER_KEY, "CLASSROOM_PORT": str(port)}
     env.pop("CLASSROOM_DB", None)
     server = Server([sys.executable, "-m", "colorlab.classroom_server", str(served)], env, home / "classroom.log")
+    # The server listens on every interface; the test's pages may only reach this machine's loopback address.
     url = f"http://127.0.0.1:{port}/"
     server.wait_until_answering(f"{url}login")
     yield Classroom(url, store)
@@ -86,13 +94,23 @@ def devices(browser):
         context.close()
 
 
-def open_lobbies(pages, classroom: Classroom, names: list[str]) -> None:
-    """Open the lobby on every page at once (their kernels start side by side), then type each learner's name."""
+def start_lobbies(pages, classroom: Classroom) -> None:
+    """Ask for the lobby on every page without waiting, so that their kernels start side by side."""
     for page in pages:
         page.goto(classroom.page(LOBBY), wait_until="commit")
+
+
+def type_names(pages, names: list[str]) -> None:
+    """Wait for each page's lobby, then type the learner's name."""
     for page, name in zip(pages, names):
         expect(page.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
         type_name(page, name)
+
+
+def open_lobbies(pages, classroom: Classroom, names: list[str]) -> None:
+    """Open the lobby on every page at once, then type each learner's name."""
+    start_lobbies(pages, classroom)
+    type_names(pages, names)
 
 
 def set_rule(page, label: str, value: str) -> None:
@@ -154,6 +172,11 @@ def play_colorfox_to_the_end(games) -> int:
     raise AssertionError(f"the game did not end within {MOST_COLORFOX_MOVES} moves")
 
 
+def hand_of(game) -> list[str]:
+    """The numbers of the cards in the widget's hand, in the order shown."""
+    return game.locator("[data-card]").evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+
+
 def shown_scores(game, seats: int) -> list[int]:
     """The points the widget's players table shows, seat by seat."""
     return [int(game.locator(f"[data-score='{seat}']").inner_text()) for seat in range(seats)]
@@ -190,7 +213,7 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn")
     makes_a_move(ada_game)
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
-    hand = bo_game.locator("[data-card]").evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+    hand = hand_of(bo_game)
 
     bo.reload(wait_until="commit")
     expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo",
@@ -198,7 +221,7 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
-    assert bo_game.locator("[data-card]").evaluate_all("(cards) => cards.map((card) => card.dataset.card)") == hand
+    assert hand_of(bo_game) == hand
     makes_a_move(bo_game)
     expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn", timeout=10_000)
     seated = next(table for table in TableStore(classroom.store).tables() if table["code"] == code)["seats"]
@@ -285,3 +308,73 @@ def test_both_learners_call_stop_in_the_same_second_and_the_table_settles_one_st
         expect(game.locator("[data-score='0']")).to_have_text(sizes[0])
         expect(game.locator("[data-score='1']")).to_have_text(sizes[1])
     ada.screenshot(path=artifacts / "classroom-colorform-stop.png", full_page=True)
+
+
+def answers_for(question) -> list[list[str]]:
+    """What each team locks: the Reds the answer, the Blues and the Greens as many colours that are not all in it."""
+    wrong = [colour for colour in COLOURS if colour not in question.answer][:question.count]
+    return [list(question.answer), wrong, wrong]
+
+
+def choose_colours(team, colours: list[str]) -> None:
+    """Press the team's colours on its screen; its lock button is then ready."""
+    for colour in colours:
+        team.locator(f"[data-colour='{colour}']").click()
+    expect(team.locator("[data-action='lock']")).to_be_enabled()
+
+
+def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(classroom, devices, artifacts):
+    store = TableStore(classroom.store)
+    code = store.create("colourbrain", QUIZ, seed=21)
+    teacher, *team_pages = devices(4)
+    teacher.set_viewport_size(WIDE)
+    start_lobbies(team_pages, classroom)
+    board = open_with_the_key(teacher, classroom.page(TEACHER))
+    board.locator(f"[data-key='watch-{code}']").click()
+    type_names(team_pages, list(TEAMS))
+    for seat, page in enumerate(team_pages):
+        sit_down(page, code, seat)
+    teams = [page.locator(".colorlab.colourbrain") for page in team_pages]
+    projector = teacher.locator(".colorlab.colourbrain-projector")
+    number = 0
+    while not store.record(code).final_state().over:
+        number += 1
+        # The projector shows the next question only once the teacher's Next is in the store.
+        expect(projector.locator("[data-testid='number']")).to_have_text(f"Question {number}")
+        question = store.record(code).final_state().question
+        expect(projector.locator(".projector-question")).to_have_text(question.text)
+        for team in teams:
+            expect(team.locator("[data-testid='question']")).to_have_text(question.text)
+        answers = answers_for(question)
+        for team, colours in zip(teams, answers):
+            choose_colours(team, colours)
+        teams[1].locator("[data-action='lock']").click()
+        expect(projector.locator("[data-locked='true']")).to_have_count(1)
+        expect(projector.locator("[data-locked='true']")).to_contain_text("Blues")
+        assert not projector.locator(".colourbrain-swatch").count(), "a locked answer's colours are on the projector"
+        for team in (teams[0], teams[2]):
+            team.locator("[data-action='lock']").click()
+        reveal = projector.locator("[data-testid='reveal']")
+        expect(reveal).to_contain_text(question.explanation)
+        expect(reveal.locator("[data-points='0']")).to_have_text(" +2")
+        if number == 1:
+            projector.screenshot(path=artifacts / "classroom-projector-reveal.png")
+        if not store.record(code).final_state().over:
+            for team in teams:
+                expect(team.locator("[data-testid='wait']")).to_have_text("Wait for the quiz master's Next.")
+            projector.locator("[data-action='next']").click()
+    projector.locator("[data-action='next']").click()
+    winner = "Colour-Brain: Reds!"
+    expect(projector.locator("[data-testid='final']")).to_have_text(winner)
+    for team in teams:
+        expect(team.locator("[data-testid='final']")).to_be_visible()
+    said = [team.locator("[data-testid='final']").inner_text() for team in teams]
+    print(f"\nthe quiz ended after {number} questions; the teams' pages say {said}")
+    assert said == ["Colour-Brain: You!", winner, winner]
+    final = store.record(code).final_state()
+    assert colourbrain.winners(final) == [0]
+    for screen in (projector, *teams):
+        assert [screen.locator(f"[data-score='{team}']").inner_text() for team in range(3)] == \
+            [str(points) for points in final.scores]
+    projector.screenshot(path=artifacts / "classroom-projector-winner.png")
+    team_pages[0].screenshot(path=artifacts / "classroom-team-winner.png", full_page=True)
