@@ -119,7 +119,7 @@ def set_rule(page, label: str, value: str) -> None:
     field.fill(value)
     field.press("Enter")
     changed = page.get_by_text("Changed from the default edition:").locator("..")
-    expect(changed).to_contain_text(f"{label} ")
+    expect(changed).to_contain_text(re.compile(rf"{re.escape(label)} \S+ → {re.escape(value)}\b"))
 
 
 def open_table(page, game: str, rules: dict[str, str] | None = None) -> str:
