@@ -353,6 +353,9 @@ class TableStore:
             if isinstance(action, ChangeRules):
                 raise IllegalAction("the rules of a table are fixed when it is opened")
             owner = table.seat_of(action)
+            if owner is None:
+                raise NotYourSeat(f"no seat plays a {type(action).__name__}: it is the table's own move "
+                                  "(a quiz master's Next comes from the teacher's projector)")
             if owner != seat.seat:
                 raise NotYourSeat(f"you sit in seat {seat.seat}; that action is for seat {owner}")
             if table.is_call(state, action):
