@@ -21,9 +21,9 @@ test: $(VENV)/.test-installed chromium postgresql
 # (the lobby, with the key), the teacher's address and the teacher key (see docs/classroom.md).
 # Settings: make classroom CLASSROOM_DB=<SQLite file outside notebooks/ or postgresql:// URL>
 #   CLASS_KEY=... TEACHER_KEY=... (fresh keys each run otherwise) CLASSROOM_PORT=... (8866 otherwise)
-# A closed page's kernel stops at once when the browser says goodbye (Voila does that on leaving a
-# page); when it cannot (a crashed or killed browser, a sleeping laptop), the kernel is stopped after
-# 10 idle minutes without a page. A page that is still open is never stopped, however long it waits.
+# The kernel of a page that was closed or reloaded is stopped after 10 idle minutes without a page
+# (behind a class key, Voila 0.5 refuses the goodbye a leaving page sends, so it cannot stop at once).
+# A page that is still open is never stopped, however long it waits.
 CLASSROOM_KERNELS := --MappingKernelManager.cull_idle_timeout=600 --MappingKernelManager.cull_interval=60 \
 	--MappingKernelManager.cull_connected=False
 classroom: $(VENV)/.lab-installed

@@ -111,6 +111,7 @@ class ColourbrainQuiz(GameWidget):
                                 and (self.seat is None or t in humans)}
         view["undo_waits"] = question_under_way(state)
         view["paced"] = state.rules.paced
+        view["copier"] = state.rules.copier
         view["can_move_on"] = state.step == "shown" and self.seat is None
         if state.last:
             question = state.questions[state.last["question"]]

@@ -117,7 +117,7 @@ function render({ model, el }) {
         h("span", {class: "colourbrain-name"}, name),
         h("span", {class: "colourbrain-bar"}, h("span", {style: `width: ${Math.min(100, 100 * v.scores[t] / best)}%`})),
         h("span", {"data-score": t}, String(v.scores[t])),
-        h("span", {class: "colourbrain-copiercount"}, v.copiers[t] ? "copier ready" : "copier used"))));
+        v.copier ? h("span", {class: "colourbrain-copiercount"}, v.copiers[t] ? "copier ready" : "copier used") : null)));
   }
 
   function finalPanel(v) {
