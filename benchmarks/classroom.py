@@ -46,7 +46,7 @@ from colorlab.colorfox.view import ColorFoxGame
 from colorlab.record import game_spec
 from colorlab.tables import TableStore
 
-from table import Row, draw_table, verdict
+from table import Row, run_alone, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -525,15 +525,5 @@ def run() -> list[Row]:
     return rows
 
 
-def main() -> int:
-    """Print the classroom rows as `make bench` does, with their notes."""
-    start = time.perf_counter()
-    rows = run()
-    print(draw_table(rows))
-    print("\n" + "\n".join(f"* {row.note}" for row in rows if row.note))
-    print(f"\nTook {time.perf_counter() - start:.0f} s.")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_alone(run))

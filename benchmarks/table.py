@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,3 +44,13 @@ def _draw_line(cells: tuple[str, ...], widths: list[int]) -> str:
     padded = [cell.rjust(width) if column in RIGHT_ALIGNED else cell.ljust(width)
               for column, (cell, width) in enumerate(zip(cells, widths))]
     return "  ".join(padded).rstrip()
+
+
+def run_alone(run: Callable[[], list[Row]]) -> int:
+    """Run one section of `make bench` on its own: print its rows, their notes and how long it took."""
+    start = time.perf_counter()
+    rows = run()
+    print(draw_table(rows))
+    print("\n" + "\n".join(f"* {row.note}" for row in rows if row.note))
+    print(f"\nTook {time.perf_counter() - start:.0f} s.")
+    return 0
