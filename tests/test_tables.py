@@ -1031,3 +1031,26 @@ def test_wrong_short_keys_wait_after_too_many_but_the_long_token_still_opens(sto
     with pytest.raises(TooManyWrongKeys, match="too many wrong seat keys"):
         store.rejoin(code, ada.key)  # even the right short key waits: guessing has to stop
     assert store.rejoin(code, ada.token).seat == ada.seat
+
+
+# --- SQLite saying "locked" at once -------------------------------------------------------------
+
+def test_a_store_keeps_trying_while_sqlite_says_locked_at_once_and_gives_up_on_anything_else(monkeypatch):
+    from colorlab.tables import database
+
+    answers = [sqlite3.OperationalError("database is locked")] * 3 + ["opened"]
+
+    def attempt():
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert database.while_locked(attempt, database._says_locked) == "opened" and answers == []
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        database.while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("no such table: x")),
+                              database._says_locked)
+    monkeypatch.setattr(database, "LOCKED_PATIENCE", 0.05)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        database.while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("database is locked")),
+                              database._says_locked)

@@ -9,12 +9,19 @@ made by another colorlab is refused with a clear message rather than misread.
 
 from __future__ import annotations
 
+import itertools
+import random
+import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import sqlalchemy
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine
+
+T = TypeVar("T")
 
 SCHEMA_VERSION = 2  # 2: a short seat key beside the token, and a count of wrong keys per table
 
@@ -98,11 +105,37 @@ def open_engine(where: str | Path) -> Engine:
     return engine
 
 
+LOCKED_PATIENCE = 30.0  # seconds to keep trying when SQLite answers "locked" without waiting itself
+
+
+def while_locked(attempt: Callable[[], T], is_locked: Callable[[Exception], bool]) -> T:
+    """Try again, a little later each time, while SQLite says the file is locked (up to LOCKED_PATIENCE s).
+
+    SQLite's own wait (its busy timeout) does not cover every case: switching a new file to WAL,
+    or reading the WAL index while another process builds it, can answer "locked" at once when
+    many processes open one new store together.
+    """
+    deadline = time.monotonic() + LOCKED_PATIENCE
+    for tries in itertools.count(1):
+        try:
+            return attempt()
+        except Exception as error:
+            if not is_locked(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(min(0.5, 0.01 * tries) * (1 + random.random()))
+
+
+def _says_locked(error: Exception) -> bool:
+    cause = getattr(error, "orig", error)
+    return isinstance(cause, sqlite3.OperationalError) and "locked" in str(cause)
+
+
 def _sqlite_connected(dbapi_connection, record) -> None:
     # SQLAlchemy then issues BEGIN itself (see _sqlite_begin), so that a writer can take the lock up front.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer, across processes
+    # WAL: readers never wait for the writer, across processes.
+    while_locked(lambda: cursor.execute("PRAGMA journal_mode=WAL"), _says_locked)
     cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a killed process loses no committed transaction
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
@@ -127,22 +160,26 @@ def server_time(connection: Connection) -> float:
 def prepare(engine: Engine) -> None:
     """Create the schema on first use; refuse a store made by another version of colorlab."""
     try:
-        with engine.connect().execution_options(write=True) as connection, connection.begin():
-            if is_postgresql(engine):
-                connection.execute(text("SELECT pg_advisory_xact_lock(7242016)"))  # one creator at a time
-            names = set(sqlalchemy.inspect(connection).get_table_names())
-            if "colorlab_tables" in names and "colorlab_store" not in names:
-                raise StoreError("this database holds colorlab tables without a schema version: "
-                                 "it was not made by this colorlab and is left untouched")
-            if "colorlab_store" in names:
-                _check_version(connection)
-                return
-            for statement in SCHEMA:
-                connection.execute(text(statement))
-            connection.execute(text("INSERT INTO colorlab_store (key, value) VALUES ('schema', :v)"),
-                               {"v": str(SCHEMA_VERSION)})
+        while_locked(lambda: _prepare(engine), _says_locked)
     except sqlalchemy.exc.DBAPIError as error:
         raise StoreError(f"cannot open the table store: {error.orig}") from None
+
+
+def _prepare(engine: Engine) -> None:
+    with engine.connect().execution_options(write=True) as connection, connection.begin():
+        if is_postgresql(engine):
+            connection.execute(text("SELECT pg_advisory_xact_lock(7242016)"))  # one creator at a time
+        names = set(sqlalchemy.inspect(connection).get_table_names())
+        if "colorlab_tables" in names and "colorlab_store" not in names:
+            raise StoreError("this database holds colorlab tables without a schema version: "
+                             "it was not made by this colorlab and is left untouched")
+        if "colorlab_store" in names:
+            _check_version(connection)
+            return
+        for statement in SCHEMA:
+            connection.execute(text(statement))
+        connection.execute(text("INSERT INTO colorlab_store (key, value) VALUES ('schema', :v)"),
+                           {"v": str(SCHEMA_VERSION)})
 
 
 def _check_version(connection: Connection) -> None:
