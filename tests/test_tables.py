@@ -1054,3 +1054,23 @@ def test_a_store_keeps_trying_while_sqlite_says_locked_at_once_and_gives_up_on_a
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         database.while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("database is locked")),
                               database._says_locked)
+
+
+def test_a_call_after_the_tables_own_settling_is_a_new_call_not_a_second_one(store):
+    """A learner who calls again without saying what it saw: the first call is settled first, then this one waits."""
+    from colorlab.colorform.agents import ReactionBot
+
+    spec, rules = game_spec("colorform"), colorform.Rules(players=2, stop_window=0.1)
+    for seed in range(40):
+        first = ReactionBot("hard", seed=1).act(spec.new_game(rules, seed), 0)
+        after = spec.play(spec.new_game(rules, seed), Stop((first,))) if first else None
+        second = ReactionBot("hard", seed=2).act(after, 0) if after and not after.over else None
+        if second is not None:
+            break
+    code = store.create("colorform", rules, seed=seed)
+    ada, _ = store.join(code, seat=0, name="Ada"), store.join(code, seat=1, name="Bo")
+    ada.play(first)
+    time.sleep(0.3)  # the first call's window closes; nobody has touched the table since
+    ada.play(second)  # settles the first call, then takes this one as a new call
+    assert [type(action) for action in store.record(code).actions] == [Stop]
+    assert [call.seat for call in store.calls(code)] == [0]

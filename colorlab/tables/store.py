@@ -549,10 +549,11 @@ class TableStore:
     def _call(self, connection: Connection, row: Any, replay: Replay, table: TableGame, seat: int, action: Any,
               now: float) -> None:
         """Note a real-time call, stamped by the table's clock, after checking it could be played."""
+        row = self._table_row(connection, row.code)  # as it is now: settling may have moved the table on
         calls = self._pending_calls(connection, row, table)
         if any(call.seat == seat for call in calls):
             raise AlreadyCalled("you have already called: wait for the others' calls to be settled")
-        seconds = now - self._since(connection, row.code)
+        seconds = now - row.since
         call = Call(seat, action, round(seconds, 3))
         game_spec(row.game).play(replay.state, table.call_action(replay.state, [call]))
         connection.execute(text("INSERT INTO colorlab_calls (code, step, seat, action, seconds) "
@@ -560,10 +561,6 @@ class TableStore:
                            {"code": row.code, "step": replay.steps, "seat": seat, "seconds": call.seconds,
                             "action": json.dumps(game_spec(row.game).action_to_dict(action))})
         connection.execute(text("UPDATE colorlab_tables SET calls = calls + 1 WHERE code = :code"), {"code": row.code})
-
-    def _since(self, connection: Connection, code: str) -> float:
-        return connection.execute(text("SELECT since FROM colorlab_tables WHERE code = :code"),
-                                  {"code": code}).scalar_one()
 
     def _pending_calls(self, connection: Connection, row: Any, table: TableGame) -> list[Call]:
         if table.call_action is None or not row.calls:
