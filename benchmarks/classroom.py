@@ -46,7 +46,7 @@ from colorlab.colorfox.view import ColorFoxGame
 from colorlab.record import game_spec
 from colorlab.tables import TableStore
 
-from table import Row, run_alone, verdict
+from table import Row, run_alone, stop_processes, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -498,14 +498,6 @@ def start_learners(context, processes: int, others: int) -> tuple[list, tuple]:
     return started, (jobs, start, results, processes)
 
 
-def stop_learners(processes: list, jobs) -> None:
-    """Tell every learner process to end, and wait for it."""
-    for _ in processes:
-        jobs.put(None)
-    for process in processes:
-        process.join(timeout=30)
-
-
 def run() -> list[Row]:
     """Time a class on both stores: SQLite in a temporary folder, then PostgreSQL in a throwaway cluster."""
     context = multiprocessing.get_context("spawn")
@@ -521,7 +513,7 @@ def run() -> list[Row]:
             except PostgresMissing as missing:
                 rows.append(Row("classroom, PostgreSQL", "-", "", "", "MISS", f"PostgreSQL not measured: {missing}"))
     finally:
-        stop_learners(processes, workers[0])
+        stop_processes(processes, workers[0])
     return rows
 
 

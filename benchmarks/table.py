@@ -54,3 +54,11 @@ def run_alone(run: Callable[[], list[Row]]) -> int:
     print("\n" + "\n".join(f"* {row.note}" for row in rows if row.note))
     print(f"\nTook {time.perf_counter() - start:.0f} s.")
     return 0
+
+
+def stop_processes(processes: list, jobs) -> None:
+    """Tell every worker process to end (one None each on its job queue), and wait for it."""
+    for _ in processes:
+        jobs.put(None)
+    for process in processes:
+        process.join(timeout=30)

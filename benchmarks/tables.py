@@ -30,7 +30,7 @@ from colorlab.colourbrain.agents import QuizBot
 from colorlab.rules import IllegalAction
 from colorlab.tables import Seat, TableError, TableStore
 
-from table import Row, run_alone, verdict
+from table import Row, run_alone, stop_processes, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -277,14 +277,6 @@ def start_workers(context) -> tuple[list, tuple]:
     return processes, (jobs, start, results)
 
 
-def stop_workers(processes: list, jobs) -> None:
-    """Tell every seat process to end, and wait for it."""
-    for _ in processes:
-        jobs.put(None)
-    for process in processes:
-        process.join(timeout=30)
-
-
 def run() -> list[Row]:
     """Time both stores: SQLite in a temporary folder, then PostgreSQL in a throwaway cluster."""
     context = multiprocessing.get_context("spawn")
@@ -298,7 +290,7 @@ def run() -> list[Row]:
         except PostgresMissing as missing:
             rows.append(Row("tables, PostgreSQL", "-", "", "", "MISS", f"PostgreSQL not measured: {missing}"))
     finally:
-        stop_workers(processes, workers[0])
+        stop_processes(processes, workers[0])
     return rows
 
 

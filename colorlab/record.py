@@ -64,13 +64,19 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
-def game_spec(name: str) -> GameSpec:
-    """Which registered game has this name? Imports ``colorlab.<name>`` on first use."""
-    if name not in _GAMES and re.fullmatch(r"[a-z]{1,20}", name or ""):
+def import_game_part(name: str, part: str = "") -> None:
+    """Import ``colorlab.<name>`` (or its module `part`) so that it registers itself; a non-game name does nothing."""
+    if re.fullmatch(r"[a-z]{1,20}", name or ""):
         try:
-            importlib.import_module(f"colorlab.{name}")
+            importlib.import_module(f"colorlab.{name}" + (f".{part}" if part else ""))
         except ImportError:
             pass
+
+
+def game_spec(name: str) -> GameSpec:
+    """Which registered game has this name? Imports ``colorlab.<name>`` on first use."""
+    if name not in _GAMES:
+        import_game_part(name)
     if name not in _GAMES:
         raise RecordError(f"unknown game {name!r}")
     return _GAMES[name]

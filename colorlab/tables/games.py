@@ -7,12 +7,11 @@ this module never imports a game until a table asks for it by name.
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import re
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from colorlab.agents import Agent
+from colorlab.record import import_game_part
 
 
 def bots_move(state: Any, bots: Mapping[int, Agent], waiting_for: Callable[[Any], list[int]]) -> Any | None:
@@ -103,11 +102,8 @@ def register_table(game: TableGame) -> TableGame:
 
 def table_game(name: str) -> TableGame:
     """Which table description has this game? Imports ``colorlab.<name>.table`` on first use."""
-    if name not in _TABLE_GAMES and re.fullmatch(r"[a-z]{1,20}", name or ""):
-        try:
-            importlib.import_module(f"colorlab.{name}.table")
-        except ImportError:
-            pass
+    if name not in _TABLE_GAMES:
+        import_game_part(name, "table")
     if name not in _TABLE_GAMES:
         raise LookupError(f"{name!r} cannot be played at a table; the games are colorform, colorfox, "
                           "colorium and colourbrain")
