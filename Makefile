@@ -44,7 +44,7 @@ $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# OpenSpiel's pure-Python tic-tac-toe is the yardstick for random playouts.
+# The ai extra (OpenSpiel, PettingZoo): OpenSpiel's pure-Python tic-tac-toe is the yardstick for random playouts.
 $(VENV)/.bench-installed: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	touch $@
