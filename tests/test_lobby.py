@@ -95,6 +95,7 @@ def test_a_learner_opens_a_table_with_a_bot_chooses_a_seat_and_plays_at_it(where
     ada = named(where)
     ada.sends("new_table")
     assert ada.stage == "rules" and ada.lobby.editor in ada.lobby.rules_area.children
+    assert not ada.lobby.editor.scopes  # a table's rules are fixed when it opens: no "live" rules there
     ada.lobby.editor.controls["players"].value = 3
     ada.lobby.next_button.click()
     assert ada.lobby.desk.view["kinds"] == ["you", "learner", "learner"]

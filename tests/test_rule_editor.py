@@ -82,6 +82,15 @@ def test_each_row_shows_its_help_and_whether_it_is_live():
         assert (">new game<" in text) == (not spec["live"])
 
 
+def test_an_editor_for_rules_chosen_before_a_game_shows_no_live_or_new_game_marks():
+    editor = RuleEditor(Rules(), scopes=False)
+    editor.controls["players"].value = 3
+    text = " ".join(child.value for child in editor.children if isinstance(child, ipywidgets.HTML))
+    rows = " ".join(row_text(editor, spec["name"]) for spec in Rules.describe())
+    assert ">live<" not in rows + text and ">new game<" not in rows + text
+    assert "changed from the default edition" in rows + text and editor.rules.players == 3
+
+
 def test_changing_a_live_rule_calls_on_apply_with_the_rule_and_the_new_rules():
     on_apply = Recorder()
     editor = RuleEditor(Rules(), on_apply)

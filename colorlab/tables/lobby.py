@@ -239,7 +239,8 @@ class Lobby(ipywidgets.VBox):
         """Start from the game's default rules, with the learner in the first seat and learners in the others."""
         self.game = game
         rules = game_spec(game).rules_type()
-        self.editor = RuleEditor(rules, on_apply=self._rules_chosen, title=f"{GAMES[game].title} rules")
+        self.editor = RuleEditor(rules, on_apply=self._rules_chosen, title=f"{GAMES[game].title} rules",
+                                 scopes=False)
         self.kinds = [YOU] + [LEARNER] * (rules.players - 1)
 
     def _rules_chosen(self, rules: RulesBase, changed: set[str]) -> str:

@@ -66,16 +66,22 @@ LIVE_BADGE = ('<span style="{style}; background:#e3f1e4; color:#1b5e20; border:1
               'title="Can change during a game">live</span>')
 NEW_GAME_BADGE = ('<span style="{style}; background:#f1f1ef; color:#444; border:1px solid #777" '
                   'title="Takes effect in a new game">new game</span>')
+SCOPES_LEGEND = '<b>live</b>: can change during a game · <b>new game</b>: takes effect in a new game. '
 LEGEND = ('<div style="font-size:0.9em; color:#444; margin-bottom:6px">'
-          '<b>live</b>: can change during a game · <b>new game</b>: takes effect in a new game. '
-          'A <b>•</b> marks a rule changed from the default edition.</div>')
+          '{scopes}A <b>•</b> marks a rule changed from the default edition.</div>')
 
 
 class RuleEditor(ipywidgets.VBox):
-    """Edit a game's rules: refuse bad values with a reason, hand good ones to `on_apply`."""
+    """Edit a game's rules: refuse bad values with a reason, hand good ones to `on_apply`.
 
-    def __init__(self, rules: RulesBase, on_apply: Apply | None = None, title: str = "Rules"):
+    `scopes=False` leaves out the "live" and "new game" marks, for rules chosen before a
+    game starts (a table being opened), where every rule takes effect at once.
+    """
+
+    def __init__(self, rules: RulesBase, on_apply: Apply | None = None, title: str = "Rules",
+                 scopes: bool = True):
         self.on_apply = on_apply
+        self.scopes = scopes
         self._rules = rules
         self._message = ""
         self._updating = False
@@ -92,7 +98,7 @@ class RuleEditor(ipywidgets.VBox):
             layout=ipywidgets.Layout(width="auto", align_self="flex-start"))
         rows = [self._row(name) for name in self._specs]
         heading = ipywidgets.HTML(f'<h3 style="margin:0 0 4px">{html.escape(title)}</h3>')
-        super().__init__([heading, ipywidgets.HTML(LEGEND), *rows, self.differences_line,
+        super().__init__([heading, ipywidgets.HTML(LEGEND.format(scopes=SCOPES_LEGEND if scopes else "")), *rows, self.differences_line,
                           self.reset_button, self.message_area],
                          layout=ipywidgets.Layout(width="100%", max_width="800px"))
         for name, control in self.controls.items():
@@ -184,7 +190,7 @@ class RuleEditor(ipywidgets.VBox):
                 control.value = str(value) if name in self._read_only else value
                 control.disabled = name in self._read_only
         for name, badge in self._badges.items():
-            scope = LIVE_BADGE if self._specs[name]["live"] else NEW_GAME_BADGE
+            scope = (LIVE_BADGE if self._specs[name]["live"] else NEW_GAME_BADGE) if self.scopes else ""
             mark = (f' <b title="Changed from the default edition">• changed</b> '
                     f'(default: {html.escape(_shown(changes[name][0]))})' if name in changes else "")
             badge.value = scope.format(style=BADGE_STYLE) + mark
