@@ -6,9 +6,24 @@ a ``Rules`` value), each game reproducible from its seed, on any
 Dask cluster's ``Client.get_executor()`` works the same way). Results arrive in
 chunks: :attr:`Experiment.results` can be looked at while the run goes on, and
 :meth:`Experiment.stop` ends it at once: the results stay those finished
-before it, and no chunk is started or added after it. A verdict on a difference
-(:func:`describe_difference`) uses Welch's t and needs at least ``MIN_GAMES``
-games of each variant.
+before it, and no chunk is started or added after it.
+
+The bots are a line-up (``bots=``): one bot kind for every seat, or a list with
+one per seat. A bot kind is a bot's name in the game's module (``"GreedyBot"``),
+a bot class, or a class with its settings fixed by ``functools.partial``, such
+as ``functools.partial(colorium.SearchBot, playouts=50)``: classes and partials
+of module-level classes can be sent to worker processes, lambdas cannot. Each
+bot is made with ``seed=`` drawn from the game's seed and its seat, so a game of
+search bots is as reproducible as a game of random bots. ``bots=None`` plays
+the game's default bots (:data:`DEFAULT_BOTS`). The results say which line-up
+played (the column ``line-up``, and :attr:`Experiment.lineups`).
+
+Every variant plays the same seeds 0, 1, 2, ..., so two variants meet the same
+luck wherever the rules let them. A verdict on a difference
+(:func:`describe_difference`) therefore looks at the difference of each seed's
+two games (a paired interval) besides the difference of the two averages
+(Welch's unpaired interval), uses whichever is tighter and says which; it needs
+at least ``MIN_GAMES`` games of each variant.
 
 Examples
 ========
@@ -24,12 +39,14 @@ Examples
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import importlib
 import math
+import pickle
 import statistics
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Union
 
 from colorlab.record import game_spec
 
@@ -39,21 +56,87 @@ DEFAULT_BOTS = {"colorform": "ReactionBot", "colorfox": "RandomBot", "colorium":
                 "colourbrain": "QuizBot"}
 
 
-def bots_for(game: str, kind: str | None, players: int, seed: int) -> list:
-    """Make the bots of one game: `kind` names a bot class of the game (its random bot by default)."""
+# A bot kind: a bot's name in the game's module, a bot class, or a partial of one (any callable taking seed=).
+BotKind = Union[str, type, functools.partial]
+# A line-up: one bot kind for every seat, or one per seat; None is the game's default bots.
+LineUp = Union[BotKind, Sequence[BotKind], None]
+
+
+def bot_names(game: str) -> list[str]:
+    """Which bots does a game offer, by name (the classes of its public face that can act)?"""
     module = importlib.import_module(f"colorlab.{game}")
-    bot = getattr(module, kind or DEFAULT_BOTS[game])
-    return [bot(seed=seed * 97 + seat) for seat in range(players)]
+    return sorted(name for name in module.__all__
+                  if isinstance(getattr(module, name), type) and hasattr(getattr(module, name), "act"))
 
 
-def play_chunk(game: str, rules_values: dict, seeds: list[int], bots: str | None) -> list[dict]:
+def home_game(kind: Callable) -> str | None:
+    """Which colorlab game does this bot class (or partial of one) belong to, if any?"""
+    while isinstance(kind, functools.partial):
+        kind = kind.func
+    parts = getattr(kind, "__module__", "").split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "colorlab" and parts[1] in DEFAULT_BOTS else None
+
+
+def bot_maker(game: str, kind: BotKind | None) -> Callable:
+    """What makes bots of this kind for this game? Refuse an unknown name and a bot of another game."""
+    if kind is None:
+        kind = DEFAULT_BOTS[game]
+    if isinstance(kind, str):
+        if kind not in bot_names(game):
+            owners = [other for other in DEFAULT_BOTS if other != game and kind in bot_names(other)]
+            elsewhere = f"it is a bot of {' and '.join(owners)}; " if owners else ""
+            raise ValueError(f"{game} has no bot called {kind!r}: {elsewhere}"
+                             f"choose one of {', '.join(bot_names(game))}")
+        return getattr(importlib.import_module(f"colorlab.{game}"), kind)
+    if not callable(kind):
+        raise ValueError(f"a bot is a name such as 'GreedyBot', a bot class, or a class with its settings "
+                         f"such as functools.partial(SearchBot, playouts=50); not {kind!r}")
+    owner = home_game(kind)
+    if owner not in (None, game):
+        raise ValueError(f"{bot_label(kind)} is a bot of {owner}; a {game} game needs {game} bots")
+    return kind
+
+
+def line_up(game: str, bots: LineUp, players: int) -> tuple[Callable, ...]:
+    """Which bot maker sits at each seat: one kind for every seat, or a list with one kind per seat."""
+    if isinstance(bots, (list, tuple)):
+        if len(bots) != players:
+            many = f"{len(bots)} bot{'s' * (len(bots) != 1)}"
+            raise ValueError(f"a line-up of {many} does not fit {players} players: give one bot kind "
+                             f"for every seat, or a list of {players}, one per seat")
+        return tuple(bot_maker(game, kind) for kind in bots)
+    return (bot_maker(game, bots),) * players
+
+
+def bot_label(kind: BotKind | None) -> str:
+    """How is this bot kind written in a results table, e.g. 'SearchBot(playouts=50)'?"""
+    if isinstance(kind, str):
+        return kind
+    if isinstance(kind, functools.partial):
+        settings = [repr(value) for value in kind.args] + [f"{key}={value!r}" for key, value in kind.keywords.items()]
+        return f"{bot_label(kind.func)}({', '.join(settings)})"
+    return getattr(kind, "__name__", repr(kind))
+
+
+def seated_bots(makers: Sequence[Callable], seed: int) -> list:
+    """Make one bot for each seat, each seeded from the game's seed and its seat."""
+    return [make(seed=seed * 97 + seat) for seat, make in enumerate(makers)]
+
+
+def bots_for(game: str, bots: LineUp, players: int, seed: int) -> list:
+    """Make the bots of one game from a line-up (the game's default bots for None)."""
+    return seated_bots(line_up(game, bots, players), seed)
+
+
+def play_chunk(game: str, rules_values: dict, seeds: list[int], bots: LineUp) -> list[dict]:
     """Play the games of these seeds with these rules and return one row per game (runs in a worker)."""
     module = importlib.import_module(f"colorlab.{game}")
     model = importlib.import_module(f"colorlab.{game}.model")
     rules = game_spec(game).rules_type.from_dict(rules_values)
+    makers = line_up(game, bots, rules.players)
     rows = []
     for seed in seeds:
-        record = module.play_game(rules, bots_for(game, bots, rules.players, seed), seed=seed)
+        record = module.play_game(rules, seated_bots(makers, seed), seed=seed)
         final = record.final_state()
         outcome = model.outcome(final, len(record.actions), record)
         scores = outcome.pop("scores")
@@ -75,7 +158,7 @@ def winning_margin(scores: list) -> float:
 class Experiment:
     """A running (or finished) experiment: its variants, its results so far, and ways to read them."""
 
-    def __init__(self, game: str, variants: dict, games: int = 100, bots: str | None = None,
+    def __init__(self, game: str, variants: dict, games: int = 100, bots: LineUp = None,
                  executor: concurrent.futures.Executor | str | None = None, chunk: int = 25,
                  progress: bool = True, on_rows: Callable[[list[dict]], None] | None = None):
         spec = game_spec(game)
@@ -86,7 +169,12 @@ class Experiment:
                 raise ValueError(f"variant {name!r} is not a {game} Rules value")
         if not isinstance(games, int) or games < 1:
             raise ValueError(f"games must be a positive whole number, not {games!r}")
-        self.game, self.variants, self.games, self.bots = game, dict(variants), games, bots
+        self.bots = tuple(bots) if isinstance(bots, list) else bots
+        #: Who played each variant: one label per seat, such as ('SearchBot(playouts=50)', 'RandomBot').
+        self.lineups = {name: tuple(map(bot_label, line_up(game, self.bots, rules.players)))
+                        for name, rules in variants.items()}
+        _check_picklable(self.bots)
+        self.game, self.variants, self.games = game, dict(variants), games
         self.on_rows = on_rows
         self._rows: list[dict] = []
         self._lock = threading.Lock()
@@ -124,7 +212,8 @@ class Experiment:
         """Record a finished chunk's games and report them, unless the run was stopped meanwhile."""
         if future.cancelled():
             return
-        rows = [{"variant": futures[future], **row} for row in future.result()]
+        name = futures[future]
+        rows = [{"variant": name, "line-up": ", ".join(self.lineups[name]), **row} for row in future.result()]
         with self._lock:
             stopped = self._stopping.is_set()
             if not stopped:
@@ -190,7 +279,7 @@ class Experiment:
         frame = self.results
         x = list(frame[frame["variant"] == a][measure].dropna().astype(float))
         y = list(frame[frame["variant"] == b][measure].dropna().astype(float))
-        return describe_difference(a, x, b, y, measure)
+        return describe_difference(a, x, b, y, measure, seed_differences(frame, a, b, measure))
 
     def plot(self, measure: str, ax=None):
         """Draw the distribution of one measure for every variant (matplotlib), titled and labelled."""
@@ -207,7 +296,7 @@ class Experiment:
         return ax
 
 
-def run(game: str, variants: dict, games: int = 100, bots: str | None = None,
+def run(game: str, variants: dict, games: int = 100, bots: LineUp = None,
         executor: concurrent.futures.Executor | str | None = None, chunk: int = 25,
         progress: bool = True, wait: bool = True) -> Experiment:
     """Play `games` seeded games of `game` for every variant; wait for them unless `wait=False`."""
@@ -232,23 +321,85 @@ def interval(values: list) -> tuple[float, float, float]:
     return (mean - half, mean, mean + half)
 
 
-def describe_difference(a: str, x: list[float], b: str, y: list[float], measure: str) -> str:
-    """Compare two samples in words: the means, the difference with its 95% interval (Welch's t), and a verdict."""
+def seed_differences(frame, a: str, b: str, measure: str) -> list[float]:
+    """What is b's measure minus a's, seed by seed, for every seed both variants have played?"""
+    def by_seed(name):
+        return frame[frame["variant"] == name].set_index("seed")[measure].dropna().astype(float)
+    x, y = by_seed(a), by_seed(b)
+    both = x.index.intersection(y.index)
+    return list(y[both] - x[both])
+
+
+def describe_difference(a: str, x: list[float], b: str, y: list[float], measure: str,
+                        differences: list[float] | None = None) -> str:
+    """Compare two samples in words: the means, the difference with its 95% interval, a verdict, and which interval.
+
+    `differences` are y - x seed by seed, where both variants played the same seeds. With at
+    least MIN_GAMES of them, the paired interval (:func:`paired_interval`) is used when it is
+    tighter than the unpaired one (:func:`welch_interval`), and the words say which was used.
+    """
     if x and y and len(set(x)) == len(set(y)) == 1 and x[0] == y[0]:
         return f"{measure}: {x[0]:.3g} in every game with {a} and with {b} — no difference at all in these games."
     if len(x) < MIN_GAMES or len(y) < MIN_GAMES:
         return (f"{measure}: too few games to tell yet ({len(x)} with {a}, {len(y)} with {b}); "
                 f"a comparison needs at least {MIN_GAMES} games of each.")
+    paired = differences is not None and len(differences) >= MIN_GAMES
+    if paired and not any(differences):
+        return (f"{measure}: the same with {a} and with {b} in each of the {len(differences)} seeds both played "
+                f"— no difference at all in these games.")
     mx, my = statistics.fmean(x), statistics.fmean(y)
     diff = my - mx
-    low, high = welch_interval(x, y)
+    unpaired_interval = welch_interval(x, y)
+    pairs_interval = paired_interval(differences) if paired else None
+    use_pairs = pairs_interval is not None and width(pairs_interval) < width(unpaired_interval)
+    low, high = pairs_interval if use_pairs else unpaired_interval
     if low > 0 or high < 0:
         verdict = "larger than the noise: the rule change makes a real difference"
     else:
         verdict = "within the noise: more games would be needed to tell"
     direction = "higher" if diff > 0 else "lower" if diff < 0 else "the same"
     return (f"{measure}: {mx:.3g} with {a}, {my:.3g} with {b} ({direction} by {abs(diff):.3g}; "
-            f"95% interval of the difference {low:.3g} to {high:.3g}) — {verdict}.")
+            f"95% interval of the difference {low:.3g} to {high:.3g}) — {verdict}. "
+            f"{how_measured(use_pairs, unpaired_interval, pairs_interval, differences)}")
+
+
+def how_measured(use_pairs: bool, unpaired: tuple[float, float], pairs: tuple[float, float] | None,
+                 differences: list[float] | None) -> str:
+    """Say which interval a verdict used, and why: paired seed by seed, or unpaired from the two averages."""
+    if use_pairs:
+        return (f"The interval compares the two games of each seed (paired), so the luck both variants share "
+                f"cancels out; comparing only the averages (unpaired, Welch's t) gives a wider "
+                f"{unpaired[0]:.3g} to {unpaired[1]:.3g}.")
+    if pairs is not None:
+        return (f"The interval compares the averages (unpaired, Welch's t): the two games of a seed are not "
+                f"alike enough here for pairing them to help (paired: {pairs[0]:.3g} to {pairs[1]:.3g}).")
+    if differences is not None:
+        return (f"The interval compares the averages (unpaired, Welch's t): only {len(differences)} seeds were "
+                f"played by both, too few to pair them.")
+    return "The interval compares the averages (unpaired, Welch's t)."
+
+
+def width(bounds: tuple[float, float]) -> float:
+    """How wide is an interval?"""
+    return bounds[1] - bounds[0]
+
+
+def paired_interval(differences: list[float], level: float = 0.95) -> tuple[float, float]:
+    """A `level` interval for the mean of per-seed differences by Student's t (a paired t interval).
+
+    Examples
+    ========
+
+    >>> from colorlab.experiments import paired_interval
+    >>> [round(end, 3) for end in paired_interval([1.0, 2.0, 3.0])]
+    [-0.484, 4.484]
+    """
+    mean = statistics.fmean(differences)
+    spread = statistics.stdev(differences)
+    if spread == 0:
+        return (mean, mean)  # every seed moved by exactly the same amount
+    half = t_quantile(0.5 + level / 2, len(differences) - 1) * spread / math.sqrt(len(differences))
+    return (mean - half, mean + half)
 
 
 def welch_interval(x: list[float], y: list[float], level: float = 0.95) -> tuple[float, float]:
@@ -323,6 +474,15 @@ def _incomplete_beta(x: float, a: float, b: float) -> float:
         if abs(c * d - 1) < 1e-15:
             break
     return math.exp(log_front) * fraction / a
+
+
+def _check_picklable(bots: LineUp) -> None:
+    """Refuse a line-up that cannot travel to worker processes (a lambda, a class made inside a function)."""
+    try:
+        pickle.dumps(bots)
+    except (pickle.PicklingError, AttributeError, TypeError) as error:
+        raise ValueError(f"the bots {bots!r} cannot be sent to worker processes ({error}); give a bot's name, "
+                         f"a bot class, or functools.partial(BotClass, setting=value)") from None
 
 
 def _executor(executor: concurrent.futures.Executor | str | None) -> concurrent.futures.Executor:

@@ -1,14 +1,16 @@
 """Rule-variant experiments: reproducible rows, any executor, stopping, honest intervals."""
 
 import concurrent.futures
+import functools
 import math
+import statistics
 import threading
 
 import pytest
 
 from colorlab import colorfox, colorform, colorium, colourbrain
-from colorlab.experiments import (Experiment, describe_difference, interval, play_chunk, run, t_cdf,
-                                  t_quantile, welch_interval)
+from colorlab.experiments import (Experiment, describe_difference, interval, paired_interval, play_chunk, run,
+                                  seed_differences, t_cdf, t_quantile, welch_interval)
 from tests.page import Gated
 
 GAMES = {
@@ -193,3 +195,152 @@ def test_the_same_call_runs_on_a_dask_cluster():
 
 def test_identical_samples_are_no_difference():
     assert "no difference" in describe_difference("a", [2.0, 2.0, 2.0], "b", [2.0, 2.0, 2.0], "x")
+
+
+def test_a_line_up_seats_each_bot_kind_seeded_from_the_game_and_the_seat():
+    slide = colorium.Rules(players=2)
+    lab = run("colorium", {"slide": slide}, games=4, bots=["GreedyBot", "RandomBot"], executor="serial",
+              progress=False)
+    assert lab.lineups == {"slide": ("GreedyBot", "RandomBot")}
+    assert set(lab.results["line-up"]) == {"GreedyBot, RandomBot"}
+    for seed in range(4):
+        seated = [colorium.GreedyBot(seed=seed * 97), colorium.RandomBot(seed=seed * 97 + 1)]
+        by_hand = colorium.play_game(slide, seated, seed=seed)
+        assert lab.results.loc[seed, "actions"] == len(by_hand.actions)
+    swapped = run("colorium", {"slide": slide}, games=4, bots=("RandomBot", "GreedyBot"), executor="serial",
+                  progress=False)
+    assert list(swapped.results["actions"]) != list(lab.results["actions"])
+
+
+def test_no_line_up_plays_the_default_bots_as_before():
+    rules = {"t": colorfox.Rules(players=3)}
+    default = run("colorfox", rules, games=5, executor="serial", progress=False)
+    named = run("colorfox", rules, games=5, bots="RandomBot", executor="serial", progress=False)
+    assert default.lineups == {"t": ("RandomBot",) * 3}
+    assert default.results.drop(columns=["winners"]).equals(named.results.drop(columns=["winners"]))
+
+
+def test_a_bot_with_its_settings_fixed_by_a_partial_travels_to_a_process_pool():
+    knowing = functools.partial(colourbrain.QuizBot, level="hard")
+    variants = {"pot taken": colourbrain.Rules()}
+    serial = run("colourbrain", variants, games=12, bots=knowing, executor="serial", progress=False).results
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
+        parallel = run("colourbrain", variants, games=12, bots=knowing, executor=pool, chunk=3, progress=False)
+    assert parallel.lineups == {"pot taken": ("QuizBot(level='hard')",) * 2}
+    assert serial.drop(columns=["winners"]).equals(parallel.results.drop(columns=["winners"]))
+    medium = run("colourbrain", variants, games=12, executor="serial", progress=False).results
+    assert serial["rounds"].mean() < medium["rounds"].mean()  # teams that know more answers finish sooner
+
+
+def module_level_bot(seed):
+    """A bot maker that is a plain function: picklable, and no colorlab game's own."""
+    return colorfox.RandomBot(seed=seed)
+
+
+@pytest.mark.parametrize("bots, reason", [
+    ("SearchBotty", "colorfox has no bot called 'SearchBotty': choose one of .*GreedyBot"),
+    ("QuizBot", "no bot called 'QuizBot': it is a bot of colourbrain"),
+    (("RandomBot",) * 3, "a line-up of 3 bots does not fit 2 players"),
+    (["RandomBot"], "a line-up of 1 bot does not fit 2 players"),
+    (colorium.GreedyBot, "GreedyBot is a bot of colorium; a colorfox game needs colorfox bots"),
+    (("RandomBot", functools.partial(colourbrain.QuizBot, level="hard")),
+     "QuizBot\\(level='hard'\\) is a bot of colourbrain"),
+    (lambda seed: colorfox.RandomBot(seed=seed), "cannot be sent to worker processes"),
+    (42, "a bot is a name such as 'GreedyBot'"),
+])
+def test_a_line_up_that_cannot_play_is_refused_before_any_game(bots, reason):
+    with pytest.raises(ValueError, match=reason):
+        Experiment("colorfox", {"t": colorfox.Rules(players=2)}, games=2, bots=bots, executor="serial",
+                   progress=False)
+
+
+def test_a_bot_of_ones_own_making_may_play():
+    lab = run("colorfox", {"t": colorfox.Rules(players=2)}, games=2, bots=("RandomBot", module_level_bot),
+              executor="serial", progress=False)
+    assert lab.lineups == {"t": ("RandomBot", "module_level_bot")} and len(lab.results) == 2
+
+
+def test_a_line_up_per_seat_must_fit_every_variant():
+    with pytest.raises(ValueError, match="3 players"):
+        run("colorfox", {"two": colorfox.Rules(players=2), "three": colorfox.Rules(players=3)}, games=2,
+            bots=("GreedyBot", "RandomBot"), executor="serial", progress=False)
+
+
+# Student's t, 97.5% point, from printed tables (NIST/SEMATECH e-Handbook, table 1.3.6.7.2).
+T_19, T_29 = 2.093, 2.045
+
+
+def by_hand(differences: list[float], t: float) -> tuple[float, float]:
+    """A paired t interval from its definition: mean difference, plus or minus t times its standard error."""
+    mean = statistics.fmean(differences)
+    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    return (mean - t * error, mean + t * error)
+
+
+def spoken(bounds: tuple[float, float]) -> str:
+    return f"{bounds[0]:.3g} to {bounds[1]:.3g}"
+
+
+def test_the_paired_interval_is_used_when_the_seeds_share_their_luck():
+    # Scores swing from game to game, but b beats a by about 2 on every seed.
+    x = [float(10 + (7 * seed) % 23) for seed in range(20)]
+    nudge = [0.3, -0.2, 0.1, -0.4, 0.2] * 4
+    y = [a + 2 + n for a, n in zip(x, nudge)]
+    differences = [b - a for a, b in zip(x, y)]
+    expected = by_hand(differences, T_19)
+    assert paired_interval(differences) == pytest.approx(expected, rel=1e-3)
+    said = describe_difference("a", x, "b", y, "score", differences)
+    assert f"95% interval of the difference {spoken(paired_interval(differences))})" in said
+    assert "larger than the noise" in said and "(paired)" in said
+    assert f"(unpaired, Welch's t) gives a wider {spoken(welch_interval(x, y))}" in said
+    assert "within the noise" in describe_difference("a", x, "b", y, "score")  # unpaired, the swings hide it
+
+
+def test_a_paired_interval_of_yes_no_measures_is_a_mean_difference_interval():
+    x = [1, 0, 1, 1, 0, 1, 0, 0, 1, 1] * 3
+    y = [1, 1, 1, 1, 0, 1, 1, 0, 1, 1] * 3
+    differences = [float(b - a) for a, b in zip(x, y)]
+    assert set(differences) == {0.0, 1.0}
+    assert paired_interval(differences) == pytest.approx(by_hand(differences, T_29), rel=1e-3)
+    said = describe_difference("a", list(map(float, x)), "b", list(map(float, y)), "wins", differences)
+    assert f"95% interval of the difference {spoken(paired_interval(differences))})" in said
+    assert "(paired)" in said and "larger than the noise" in said
+
+
+def test_the_unpaired_interval_is_kept_when_pairing_does_not_help():
+    # A seed that is good for a is bad for b: the differences swing twice as much as the scores.
+    x = [float(10 + (7 * seed) % 23) for seed in range(20)]
+    y = [40 - a for a in x]
+    differences = [b - a for a, b in zip(x, y)]
+    said = describe_difference("a", x, "b", y, "score", differences)
+    assert f"95% interval of the difference {spoken(welch_interval(x, y))})" in said
+    assert "(unpaired, Welch's t)" in said and f"(paired: {spoken(paired_interval(differences))})" in said
+
+
+@pytest.mark.parametrize("n", [2, 5, 9])
+def test_pairing_gives_no_verdict_from_too_few_games(n):
+    x = [float(seed * 10) for seed in range(n)]
+    y = [a + 1 for a in x]
+    said = describe_difference("a", x, "b", y, "x", [1.0] * n)
+    assert "too few games to tell" in said and "larger than the noise" not in said
+
+
+def test_too_few_seeds_played_by_both_are_not_paired():
+    x, y = [1.0, 2.0, 3.0] * 4, [2.0, 3.0, 4.0] * 4
+    said = describe_difference("a", x, "b", y, "x", [1.0] * 5)
+    assert "(unpaired, Welch's t)" in said and "only 5 seeds" in said
+
+
+def test_an_experiment_pairs_each_seed_with_itself():
+    # Random ColorFox bots play the same moves under both scorings; only the count at the end differs.
+    lab = run("colorfox", {"triangular": colorfox.Rules(players=2),
+                           "square": colorfox.Rules(players=2, set_score="square")},
+              games=30, executor="serial", progress=False)
+    frame = lab.results
+    tri = frame[frame["variant"] == "triangular"].set_index("seed")["top score"]
+    sq = frame[frame["variant"] == "square"].set_index("seed")["top score"]
+    differences = seed_differences(frame, "triangular", "square", "top score")
+    assert differences == [float(sq[seed] - tri[seed]) for seed in range(30)]
+    said = lab.difference("triangular", "square", "top score")
+    assert f"difference {spoken(paired_interval(differences))}) — larger than the noise" in said
+    assert "no difference at all" in lab.difference("triangular", "square", "actions")
