@@ -1,11 +1,12 @@
 """The lab widget: variants edited, games run, plots and the verdict filled in, errors shown."""
 
 import dataclasses
+import functools
 import threading
 
 from matplotlib.figure import Figure
 
-from colorlab import colorfox
+from colorlab import colorfox, colorium
 from colorlab.widgets import VariantLab
 from tests.page import Gated
 
@@ -99,3 +100,68 @@ def test_errors_show_in_the_widget():
     widget.run_button.click()
     assert "executor" in widget.message.value and "⚠" in widget.message.value
     assert dataclasses.is_dataclass(widget.variants["only"])
+
+
+def labels(dropdown) -> list[str]:
+    return [label for label, _ in dropdown.options]
+
+
+def test_the_line_up_offers_every_bot_of_the_game_and_plays_the_default_ones_unless_told():
+    widget = VariantLab("colorium", {"slide": colorium.Rules(), "straight": colorium.Rules(drop="straight")},
+                        games=3, executor="serial")
+    assert {"RandomBot", "GreedyBot", "MissionBot"} <= set(labels(widget.every_seat))
+    assert widget.every_seat.value == "RandomBot" and widget.first_seat.value is None
+    assert labels(widget.first_seat)[0] == "same as the others"
+    widget.run_button.click()
+    widget.experiment.wait()
+    assert widget.experiment.lineups == {"slide": ("RandomBot", "RandomBot"), "straight": ("RandomBot", "RandomBot")}
+
+
+def test_another_bot_at_the_first_seat_plays_first():
+    three = colorium.Rules(players=3)
+    widget = VariantLab("colorium", {"slide": three, "straight": dataclasses.replace(three, drop="straight")},
+                        games=3, executor="serial")
+    widget.every_seat.value = "GreedyBot"
+    widget.first_seat.value = "MissionBot"
+    widget.run_button.click()
+    widget.experiment.wait()
+    assert widget.experiment.lineups["straight"] == ("MissionBot", "GreedyBot", "GreedyBot")
+    assert set(widget.experiment.results["line-up"]) == {"MissionBot, GreedyBot, GreedyBot"}
+    assert "Done: 6 games" in widget.message.value
+
+
+def test_a_first_seat_needs_as_many_players_in_every_variant_and_says_so_in_the_widget():
+    widget = VariantLab("colorium", {"two": colorium.Rules(players=2), "three": colorium.Rules(players=3)},
+                        games=3, executor="serial")
+    widget.first_seat.value = "GreedyBot"
+    widget.run_button.click()
+    assert widget.experiment is None
+    assert "same number of players in every variant, not 2 and 3" in widget.message.value
+    assert "⚠" in widget.message.value and widget.run_button.disabled is False
+    widget.first_seat.value = None
+    widget.run_button.click()
+    widget.experiment.wait()
+    assert widget.progress.value == 6
+
+
+class PatientBot(colorfox.RandomBot):
+    """A random bot with a budget of playouts, as search bots have (it plays at random all the same)."""
+
+    def __init__(self, seed: int = 0, playouts: int = 10):
+        super().__init__(seed=seed)
+
+
+def test_a_line_up_with_a_search_budget_reports_every_game_as_it_finishes():
+    gate = Gated()
+    widget = VariantLab("colorfox", {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
+                        games=6, executor=gate, bots=functools.partial(PatientBot, playouts=3))
+    assert widget.every_seat.label == "PatientBot(playouts=3)"
+    widget.run_button.click()
+    until(lambda: len(gate.waiting) == 12)  # one game a task, so the progress bar moves game by game
+    gate.finish_next()
+    until(lambda: widget.progress.value == 1)
+    assert "Running: PatientBot(playouts=3), PatientBot(playouts=3)" in widget.message.value
+    while gate.waiting:
+        gate.finish_next()
+    widget.experiment.wait(timeout=10)
+    assert widget.progress.value == 12 and "Done: 12 games" in widget.message.value

@@ -1,9 +1,11 @@
 """The lab widget: edit the rules of each variant, run the games, watch the plots fill in.
 
-It is made of ordinary ipywidgets: one rule editor per variant, a run and a stop
-button, a progress bar, the plot of the chosen measure redrawn as games finish,
-and a sentence saying whether the difference between the first two variants is
-larger than the noise. Every error is shown inside the widget.
+It is made of ordinary ipywidgets: one rule editor per variant, the line-up (which
+bots play at every seat, and optionally another bot at the first seat, search bots
+among them with small budgets so that a run in class stays short), a run and a
+stop button, a progress bar, the plot of the chosen measure redrawn as games
+finish, and a sentence saying whether the difference between the first two
+variants is larger than the noise. Every error is shown inside the widget.
 
 Games finish on the experiment's own thread, where printing into an Output
 widget reaches no cell; so the plot is a picture (a PNG drawn off-screen) put
@@ -13,24 +15,53 @@ plot and the verdict together at the games finished so far.
 
 from __future__ import annotations
 
+import functools
 import html
+import importlib
+import inspect
 import io
 import threading
 
 import ipywidgets
 
-from colorlab.experiments import Experiment
+from colorlab.experiments import DEFAULT_BOTS, BotKind, Experiment, LineUp, bot_label, bot_names, line_up
 from colorlab.widgets.rule_editor import RuleEditor
 
 MOST_GAMES = 100_000
 MESSAGE = "padding: 4px 8px; border-radius: 6px; border: {border}; background: {background};"
+# Search bots on the menu: small budgets, so that twenty games a variant take about a minute, not an hour.
+SEARCH_PLAYOUTS = (25, 100)
+SAME_AS_OTHERS = "same as the others"
+LINE_UP_HELP = ("A SearchBot imagines many quick games (playouts) before each move: more playouts, "
+                "stronger play, and a slower run.")
+CHUNK = 25
+SEARCH_CHUNK = 1  # a search bot's game takes long enough that each one finished should show in the progress bar
+
+
+def searches(kind: BotKind) -> bool:
+    """Is this bot kind a search bot, one with a budget of playouts?"""
+    return "playouts" in inspect.signature(kind).parameters
+
+
+def bot_choices(game: str) -> list[tuple[str, BotKind]]:
+    """Which bots does the lab offer for a game, by label: every bot, and each search bot at small budgets?"""
+    module = importlib.import_module(f"colorlab.{game}")
+    choices = []
+    for name in bot_names(game):
+        kind = getattr(module, name)
+        if searches(kind):
+            choices += [(f"{name}, {playouts} playouts a move", functools.partial(kind, playouts=playouts))
+                        for playouts in SEARCH_PLAYOUTS]
+        else:
+            choices.append((name, name))
+    return choices
 
 
 class VariantLab(ipywidgets.VBox):
     """Compare rule variants of one game by playing many seeded games of each."""
 
     def __init__(self, game: str, variants: dict, games: int = 100, measure: str = "top score",
-                 executor=None):
+                 executor=None, bots: BotKind | None = None):
         self.game, self.variants, self.executor = game, dict(variants), executor
         self.experiment: Experiment | None = None
         self._redraw_lock = threading.RLock()
@@ -40,6 +71,14 @@ class VariantLab(ipywidgets.VBox):
         self.games = ipywidgets.FloatText(value=games, step=1, description="Games each",
                                           tooltip=f"A whole number from 1 to {MOST_GAMES}")
         self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure")
+        choices = bot_choices(game)
+        chosen = bots if bots is not None else DEFAULT_BOTS[game]
+        if chosen not in [kind for _, kind in choices]:
+            choices.append((bot_label(chosen), chosen))
+        self.every_seat = ipywidgets.Dropdown(options=choices, value=chosen, description="Bots",
+                                              tooltip="The bots at every seat")
+        self.first_seat = ipywidgets.Dropdown(options=[(SAME_AS_OTHERS, None), *choices], value=None,
+                                              description="First seat", tooltip="The bot of the player who starts")
         self.run_button = ipywidgets.Button(description="Run", button_style="primary", icon="play")
         self.stop_button = ipywidgets.Button(description="Stop", icon="stop", disabled=True)
         self.progress = ipywidgets.IntProgress(value=0, min=0, max=1, description="Games")
@@ -53,8 +92,10 @@ class VariantLab(ipywidgets.VBox):
         tabs = ipywidgets.Tab(children=list(self.editors.values()))
         for index, name in enumerate(self.editors):
             tabs.set_title(index, name)
+        lineup = ipywidgets.HBox([self.every_seat, self.first_seat])
         controls = ipywidgets.HBox([self.games, self.measure, self.run_button, self.stop_button])
-        super().__init__([ipywidgets.HTML(f"<b>Rule-variant lab: {html.escape(game)}</b>"), tabs, controls,
+        super().__init__([ipywidgets.HTML(f"<b>Rule-variant lab: {html.escape(game)}</b>"), tabs, lineup,
+                          ipywidgets.HTML(f"<small>{html.escape(LINE_UP_HELP)}</small>"), controls,
                           self.progress, self.plot, self.verdict, self.message])
 
     def _updater(self, name: str):
@@ -85,17 +126,34 @@ class VariantLab(ipywidgets.VBox):
                                background="#fdecea" if error else "#e8f0fe")
         self.message.value = f'<div style="{style}">{"⚠ " if error else ""}{html.escape(text)}</div>'
 
+    def lineup(self) -> LineUp:
+        """Which bots play: the chosen bot at every seat, or another one at the first seat?"""
+        others, first = self.every_seat.value, self.first_seat.value
+        if first is None:
+            return others
+        players = sorted({rules.players for rules in self.variants.values()})
+        if len(players) > 1:
+            raise ValueError(f"a different first seat needs the same number of players in every variant, "
+                             f"not {' and '.join(map(str, players))}: choose '{SAME_AS_OTHERS}' or make them equal")
+        return (first,) + (others,) * (players[0] - 1)
+
     def start(self) -> None:
-        """Play the games of every variant, updating the plot as they finish."""
+        """Play the games of every variant with the chosen line-up, updating the plot as they finish."""
         if self.experiment is not None and not (self.experiment.done or self.experiment.stopped):
             raise RuntimeError("a run is already going on: stop it first")
-        games = int(self.games.value)
+        games, lineup = int(self.games.value), self.lineup()
+        makers = line_up(self.game, lineup, next(iter(self.variants.values())).players)
+        chunk = SEARCH_CHUNK if any(map(searches, makers)) else CHUNK
         self.progress.max = games * len(self.variants)
         self.progress.value = 0
         self.run_button.disabled, self.stop_button.disabled = True, False
-        self.say("Running…")
-        self.experiment = Experiment(self.game, self.variants, games, executor=self.executor,
-                                     progress=False, on_rows=self._arrived)
+        self.say(f"Running: {', '.join(map(bot_label, makers))}…")
+        try:
+            self.experiment = Experiment(self.game, self.variants, games, bots=lineup, executor=self.executor,
+                                         chunk=chunk, progress=False, on_rows=self._arrived)
+        except Exception:
+            self.run_button.disabled, self.stop_button.disabled = False, True
+            raise
 
     def stop(self) -> None:
         """Stop now: the count, the plot and the verdict stay at the games finished so far."""
