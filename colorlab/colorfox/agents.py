@@ -13,15 +13,19 @@ on its own move: the loop always asks the bot of the player to move.
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import random
 import statistics
 
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, State,
-                                     connections, hand_backs, legal_exchanges, legal_places, legal_spots,
-                                     scores, stick_counts, to_move)
+                                     connections, hand_backs, legal_actions, legal_exchanges, legal_places,
+                                     legal_spots, observation, play, scores, stick_counts, to_move)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
+from colorlab.search import SearchAgent, SearchGame
 
 
 def gain(state: State, player: int, more: dict[str, int]) -> int:
@@ -131,3 +135,54 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
     """Play a whole game between bots and return its record."""
     agents = agents or [GreedyBot(seed=seed * 31 + seat) for seat in range(rules.players)]
     return play_out("colorfox", rules, agents, seed, next_action, max_actions)
+
+
+def determinise(state: State, player: int, rng: random.Random) -> State:
+    """Deal the cards `player` cannot see (the other hands and the pile) again, keeping every size."""
+    unseen = sorted((card for p, hand in enumerate(state.hands) if p != player for card in hand),
+                    key=lambda card: card.number)
+    unseen += sorted(state.deck, key=lambda card: card.number)
+    rng.shuffle(unseen)
+    hands, dealt = [], 0
+    for p, hand in enumerate(state.hands):
+        if p == player:
+            hands.append(hand)
+        else:
+            hands.append(tuple(unseen[dealt:dealt + len(hand)]))
+            dealt += len(hand)
+    return dataclasses.replace(state, hands=tuple(hands), deck=tuple(unseen[dealt:]), seed=0)
+
+
+def result(state: State) -> list[float]:
+    """Each player's result between 0 and 1: mostly a share of the win, a little the lead in points."""
+    points = scores(state)
+    top = max(points)
+    leaders = points.count(top)
+    return [WIN_WEIGHT * (points[p] == top) / leaders
+            + (1 - WIN_WEIGHT) * (0.5 + 0.5 * math.tanh((points[p] - max(points[:p] + points[p + 1:])) / MARGIN_SCALE))
+            for p in range(state.players)]
+
+
+def playout_action(state: State, rng: random.Random):
+    """The playout policy: a random placement, and exchanges only when they raise the player's score."""
+    if state.exchanges_left and state.offer is None:
+        helpful = [move for move in legal_exchanges(state) if GREEDY.move_value(state, move) > 0]
+        return rng.choice(helpful) if helpful else Done(state.active)
+    return rng.choice(legal_actions(state))
+
+
+GREEDY = GreedyBot()
+WIN_WEIGHT = 0.8
+MARGIN_SCALE = 8.0
+SEARCH_GAME = SearchGame(to_move=to_move, actions=legal_actions, play=play, is_over=lambda state: state.over,
+                         reward=result, determinise=determinise, playout_action=playout_action)
+
+
+class SearchBot(SearchAgent):
+    """Searches ahead over many possible deals of the cards it cannot see (information-set MCTS)."""
+
+    game = SEARCH_GAME
+    playouts_per_move = 1500
+
+    def sight(self, state: State, player: int) -> dict:
+        return observation(state, player)

@@ -11,13 +11,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import random
+
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import Draw, Pick, State, legal_draws, legal_wilds
+from colorlab.colorium.model import (Draw, Pick, State, legal_draws, legal_wilds, observation, play, scores,
+                                     winners)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.record import GameRecord
+from colorlab.search import SearchAgent, SearchGame
 
 
 def legal_picks(state: State, player: int) -> list[Pick]:
@@ -100,10 +106,7 @@ class MissionBot(GreedyBot):
 
 def next_action(state: State, agents: list):
     """What happens next at a table of bots: the next pick, or the next player's drawing?"""
-    if state.phase == "draft":
-        seat = state.order[0]
-    else:
-        seat = next(p for p in range(state.players) if not state.drawn[p])
+    seat = to_move(state)
     return agents[seat].act(state, seat)
 
 
@@ -112,3 +115,67 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
     """Play a whole game between bots and return its record."""
     agents = agents or [GreedyBot(seed=seed * 31 + seat) for seat in range(rules.players)]
     return play_out("colorium", rules, agents, seed, next_action, max_actions)
+
+
+def to_move(state: State) -> int:
+    """Who decides now: the next picker in the draft, else the first player still to draw?"""
+    if state.phase == "draft":
+        return state.order[0]
+    return next(p for p in range(state.players) if not state.drawn[p])
+
+
+def search_actions(state: State) -> list:
+    """The moves of the player to decide, best first by the greedy bot's measure (wild spaces last)."""
+    player = to_move(state)
+    if state.phase == "draft":
+        return legal_picks(state, player)
+    draws = legal_draws(state, player)
+    values = [health(state, player, draw) for draw in draws]
+    ranked = [draw for _, _, draw in sorted(zip(values, range(len(draws)), draws), key=lambda t: (-t[0], t[1]))]
+    return ranked + legal_wilds(state, player)
+
+
+def move_key(state: State, action):
+    """Name a pick by its die's face (pools are sorted, but a future pool differs between deals)."""
+    return (action.player, state.pool[action.die]) if isinstance(action, Pick) else action
+
+
+def determinise(state: State, player: int, rng: random.Random) -> State:
+    """Roll the future dice again: a new seed for the rounds to come (everything else is on the table)."""
+    return dataclasses.replace(state, seed=rng.getrandbits(64))
+
+
+def result(state: State) -> list[float]:
+    """Each player's result between 0 and 1: mostly a share of the win, a little the lead in points."""
+    points = scores(state)
+    best = winners(state) if state.over else [p for p in range(state.players) if points[p] == max(points)]
+    others = [max(points[:p] + points[p + 1:], default=points[p]) for p in range(state.players)]
+    return [WIN_WEIGHT * (p in best) / len(best)
+            + (1 - WIN_WEIGHT) * (0.5 + 0.5 * math.tanh((points[p] - others[p]) / MARGIN_SCALE))
+            for p in range(state.players)]
+
+
+def playout_action(state: State, rng: random.Random):
+    """The playout policy: a random die, and the healthiest drawing for the board."""
+    player = to_move(state)
+    if state.phase == "draft":
+        return rng.choice(legal_picks(state, player))
+    draws = legal_draws(state, player)
+    return max(draws, key=lambda draw: (health(state, player, draw), rng.random()))
+
+
+WIN_WEIGHT = 0.8
+MARGIN_SCALE = 10.0
+SEARCH_GAME = SearchGame(to_move=to_move, actions=search_actions, play=play, is_over=lambda state: state.over,
+                         reward=result, determinise=determinise, playout_action=playout_action, key=move_key)
+
+
+class SearchBot(SearchAgent):
+    """Searches ahead over many possible rolls of the dice to come (information-set MCTS)."""
+
+    game = SEARCH_GAME
+    playouts_per_move = 200
+    widening = 2.0
+
+    def sight(self, state: State, player: int) -> dict:
+        return observation(state, player)
