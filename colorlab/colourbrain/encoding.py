@@ -1,0 +1,184 @@
+"""Colourbrain as numbers, for game-AI libraries: action numbers and observation arrays.
+
+A team's move is one number. While a question is open, the team locks an answer: a set of
+colours (order does not matter), or the Colour-Copier with one colour fewer. Every set of
+1 to 4 colours has a number, then the copier with every set of 0 to 3 colours, then, after
+the reveal, "copy this colour" for each of the 11 colours. The legal numbers are those that
+fit the question asked (as many colours as it asks) and the team's copier. The quiz
+master's Next and rule changes are not a team's move and have no number.
+
+A team's observation is built from what the team sees at the table (the model's
+:func:`observation` for that team): the question asked (as its place in the question list:
+its text is on the card everyone reads), the scores, the pot, who still holds a copier,
+who has locked, its own locked answer, the others' answers only once revealed, the copies,
+and the last reveal. The box, the pot's cards, the seed and the answer before the reveal
+are never in it.
+
+Examples
+========
+
+>>> from colorlab.colourbrain import Answer, Rules, new_game
+>>> from colorlab.colourbrain.encoding import action_count, action_number, action_of, legal_numbers
+>>> action_count(Rules())
+804
+>>> state = new_game(Rules(), seed=0)
+>>> number = legal_numbers(state, 0)[0]
+>>> action_of(number, state, 0) == Answer(0, action_of(number, state, 0).colours)
+True
+>>> action_number(Answer(1, ("white", "red")), Rules()) == action_number(Answer(1, ("red", "white")), Rules())
+True
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+import numpy
+
+from colorlab.colourbrain.model import COPIER, Answer, Copy, State, can_copy, play, winners
+from colorlab.colourbrain.model import observation as seen_by
+from colorlab.colourbrain.questions import COLOURS, bank, load_questions
+from colorlab.colourbrain.rules import Rules
+
+MOST_ASKED = 4  # a question asks for 1 to 4 colours (questions.parse_question refuses more)
+STEPS = ("answering", "copying", "shown", "over")
+HIGHEST = 255.0  # scores and the pot are shown up to this; no quiz with a goal of at most 50 comes near it
+
+ANSWERS = tuple((combo, False) for size in range(1, MOST_ASKED + 1) for combo in combinations(COLOURS, size)) + \
+    tuple((combo, True) for size in range(MOST_ASKED) for combo in combinations(COLOURS, size))
+ANSWER_NUMBERS = {answer: number for number, answer in enumerate(ANSWERS)}
+FIRST_COPY = len(ANSWERS)
+
+
+def action_count(rules: Rules) -> int:
+    """How many action numbers are there: every answer, then a copy of each colour?"""
+    return FIRST_COPY + len(COLOURS)
+
+
+def in_palette_order(colours) -> tuple[str, ...]:
+    """The colours in the palette's order, as the numbering lists them."""
+    return tuple(sorted(colours, key=COLOURS.index))
+
+
+def action_number(action: Answer | Copy, rules: Rules) -> int:
+    """Which number stands for this answer or copy?"""
+    if isinstance(action, Copy) and action.colour in COLOURS:
+        return FIRST_COPY + COLOURS.index(action.colour)
+    if isinstance(action, Answer) and all(c in COLOURS for c in action.colours):
+        key = (in_palette_order(action.colours), action.copier)
+        if key in ANSWER_NUMBERS:
+            return ANSWER_NUMBERS[key]
+    raise ValueError(f"{action!r} has no action number: a team's move is an answer of 1 to {MOST_ASKED} "
+                     "distinct colours (one fewer with the copier) or a copy of one colour")
+
+
+def action_of(number: int, state: State, team: int) -> Answer | Copy:
+    """Which action is this number for this team now? Refuse one the rules do not allow now."""
+    if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) or not 0 <= number < FIRST_COPY + len(COLOURS):
+        raise ValueError(f"{number!r} is not an action number: they go from 0 to {FIRST_COPY + len(COLOURS) - 1}")
+    number = int(number)
+    if number >= FIRST_COPY:
+        action = Copy(team, COLOURS[number - FIRST_COPY])
+    else:
+        colours, copier = ANSWERS[number]
+        action = Answer(team, colours, copier)
+    play(state, action)
+    return action
+
+
+@cache
+def numbers_for(count: int, copier: bool) -> tuple[int, ...]:
+    """Which numbers are answers with this many colours (with or without the copier)?"""
+    return tuple(n for n, (colours, with_copier) in enumerate(ANSWERS)
+                 if with_copier == copier and len(colours) + copier == count)
+
+
+def legal_numbers(state: State, team: int) -> list[int]:
+    """Which action numbers may this team play now (ascending; empty when it has nothing to do)?"""
+    if team not in acting(state):
+        return []
+    if state.step == "copying":
+        return sorted(FIRST_COPY + COLOURS.index(c) for c in can_copy(state, team))
+    count = state.question.count
+    return list(numbers_for(count, False) + (numbers_for(count, True) if state.copiers[team] else ()))
+
+
+def acting(state: State) -> list[int]:
+    """Which teams have something to do now: lock an answer, or copy a colour after the reveal?"""
+    if state.step == "answering":
+        return [t for t, answer in enumerate(state.answers) if answer is None]
+    if state.step == "copying":
+        return [t for t, answer in enumerate(state.answers) if COPIER in answer and state.copied[t] is None]
+    return []
+
+
+def question_list(rules: Rules) -> tuple:
+    """Which questions can this quiz ask, in the order of the bank or the teacher's file?"""
+    return tuple(load_questions(rules.question_file)) if rules.question_file else bank()
+
+
+@cache
+def question_places(rules: Rules) -> tuple[dict, dict]:
+    """Where does each question's text and each category sit in the observation's one-hots?"""
+    questions = question_list(rules)
+    categories = dict.fromkeys(q.category for q in questions)
+    return ({q.text: place for place, q in enumerate(questions)},
+            {category: place for place, category in enumerate(categories)})
+
+
+def observation_shape(rules: Rules) -> tuple[int]:
+    """How long is a team's observation?"""
+    texts, categories = question_places(rules)
+    teams, marks = rules.teams, len(COLOURS) + 1
+    per_team = 1 + 4 + 3 * marks  # seat, score, copier, locked, last points; answer, copy, last answer
+    return (per_team * teams + len(STEPS) + len(texts) + MOST_ASKED + len(categories) + 2 + len(COLOURS) + 1,)
+
+
+def colours_seen(colours) -> list[float]:
+    """Mark each colour, and the last place for anything else: the copier, or a copier with nothing to copy."""
+    marks = [0.0] * (len(COLOURS) + 1)
+    for colour in colours:
+        marks[COLOURS.index(colour) if colour in COLOURS else len(COLOURS)] = 1.0
+    return marks
+
+
+def one_hot(place: int | None, size: int) -> list[float]:
+    """A list of zeros with a one at `place` (none if place is None)."""
+    return [1.0 if i == place else 0.0 for i in range(size)]
+
+
+def observation(state: State, team: int) -> numpy.ndarray:
+    """What this team sees, as numbers: built only from the model's observation for this team."""
+    seen = seen_by(state, team)
+    texts, categories = question_places(state.rules)
+    teams = state.teams
+    question = seen["question"]
+    last = seen["last"] or {"solution": [], "answers": [[]] * teams, "points": [0] * teams,
+                            "copiers_returned": False}
+    values = one_hot(team, teams) + one_hot(STEPS.index(seen["step"]), len(STEPS))
+    values += one_hot(question and texts.get(question["text"]), len(texts))
+    values += one_hot(question and question["count"] - 1, MOST_ASKED)
+    values += one_hot(question and categories.get(question["category"]), len(categories))
+    values += [min(float(number), HIGHEST) for number in seen["scores"] + [seen["pot"]]]
+    values += [float(flag) for flag in seen["copiers"] + seen["answered"]] + [float(seen["goal"])]
+    for answer in seen["answers"]:
+        values += colours_seen(answer or ())
+    for copy in seen["copied"]:
+        values += colours_seen(() if copy is None else [copy])
+    values += colours_seen(last["solution"])[:len(COLOURS)]
+    for answer in last["answers"]:
+        values += colours_seen([COPIER] if answer is None else answer)
+    values += [min(float(points), HIGHEST) for points in last["points"]] + [float(last["copiers_returned"])]
+    return numpy.array(values, dtype=numpy.float32)
+
+
+def observation_bounds(rules: Rules) -> tuple[float, float]:
+    """The smallest and largest number an observation holds."""
+    return 0.0, HIGHEST
+
+
+def returns(state: State) -> list[float]:
+    """Each team's result at the end: 1 for a sole win, a shared win split evenly, 0 otherwise."""
+    champions = winners(state)
+    return [1.0 / len(champions) if t in champions else 0.0 for t in range(state.teams)]

@@ -1,0 +1,389 @@
+"""colorlab's games as PettingZoo environments, for reinforcement-learning libraries.
+
+``env(game)`` is an AEC environment (players act one at a time) with action masks;
+``parallel_env("colourbrain")`` is a parallel environment (every team answers at once).
+Both are built on the game's ``encoding`` module (action numbers and observation arrays)
+and on its model, which checks every action: nothing here knows a game's rules.
+
+- Agents are ``player_0``, ``player_1``, ... (a Colourbrain team is a player).
+- An observation is ``{"observation": float32 array, "action_mask": int8 array}``; the mask
+  marks the legal action numbers of the player whose turn it is (all zeros for the others).
+- Rewards come only at the end: the encoding's ``returns`` (1 for a sole win, a shared win
+  split evenly, 0 otherwise). A game ends with termination for everyone.
+- ``reset(seed=s)`` starts ``new_game(rules, s)``, so equal seeds give equal games; a reset
+  without a seed draws the next seed from the last one given.
+- Players who act at once in the real game (Colorium's drawings, Colourbrain's answers and
+  copies) take turns in an AEC environment, but until the last of them has acted each one
+  sees the table as it was when they all began, plus its own moves: acting later never shows
+  what the others did meanwhile.
+- An action that is not in the mask is refused with the game's own reason (a ValueError)
+  and changes nothing, or, with ``illegal="lose"``, ends the game with reward -1 for the
+  player who tried it (PettingZoo's classic convention, for learners that ignore the mask).
+- Col-Or-Form is not offered: it is a real-time race (who calls STOP first, and how fast),
+  which a step of an environment cannot time honestly.
+
+Examples
+========
+
+>>> from colorlab.pettingzoo import env
+>>> game = env("colourbrain")
+>>> game.reset(seed=1)
+>>> observation, reward, terminated, truncated, info = game.last()
+>>> int(observation["action_mask"].sum()) > 0, reward, terminated
+(True, 0.0, False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import random
+from functools import cached_property
+from typing import Any
+
+import numpy
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from colorlab.record import GameRecord, game_spec
+from colorlab.rules import IllegalAction, RuleError, RulesBase
+
+GAMES = ("colorfox", "colorium", "colourbrain")
+SIMULTANEOUS = ("colourbrain",)
+LEFT_OUT = {"colorform": "Col-Or-Form is a real-time race (who calls STOP first, and how fast), which an "
+                         "environment's steps cannot time honestly"}
+ENDLESS = {"colourbrain": 10_000}
+TABLE_MOVES = {"colourbrain": {"type": "next"}}  # what the table does when no player acts: the quiz master's Next  # a quiz between teams that are always all right (or all wrong) never ends
+ILLEGAL = ("raise", "lose")
+LOSS = -1.0
+
+
+def agent_name(player: int) -> str:
+    """What is this player called in PettingZoo: player_0, player_1, ...?"""
+    return f"player_{player}"
+
+
+def checked_game(game: str) -> str:
+    """Refuse a game that has no environment, saying which ones do."""
+    if game in LEFT_OUT:
+        raise ValueError(f"{game} has no environment: {LEFT_OUT[game]}")
+    if game not in GAMES:
+        raise ValueError(f"there is no game {game!r} here; choose one of {', '.join(GAMES)}")
+    return game
+
+
+def checked_rules(game: str, rules: Any) -> RulesBase:
+    """The game's rules: its default edition for None, a Rules object, or a dict of rule values."""
+    rules_type = game_spec(game).rules_type
+    if rules is None:
+        return rules_type()
+    if isinstance(rules, dict):
+        return rules_type.from_dict(rules)
+    if not isinstance(rules, rules_type):
+        raise RuleError("rules", rules, f"give {game}.Rules(...) or a dict of {game}'s rule values")
+    return rules
+
+
+def checked_choice(name: str, value: Any, choices: tuple) -> Any:
+    """Refuse an option value that is not one of its choices."""
+    if value not in choices:
+        raise ValueError(f"{name} = {value!r} is not allowed: choose one of {', '.join(map(repr, choices))}")
+    return value
+
+
+class Match:
+    """One game played through action numbers: the true state, and what each player may see of it.
+
+    While several players act at once, each sees the state from when they began, with only its
+    own moves of this stretch played on it (those never depend on the others' moves).
+    """
+
+    def __init__(self, game: str, rules: Any):
+        self.game = checked_game(game)
+        self.spec = game_spec(game)
+        self.encoding = importlib.import_module(f"colorlab.{game}.encoding")
+        self.rules = checked_rules(game, rules)
+        self.start(0)
+
+    @cached_property
+    def action_count(self) -> int:
+        return self.encoding.action_count(self.rules)
+
+    def start(self, seed: int) -> None:
+        """Start a new game from this seed."""
+        self.state = self.spec.new_game(self.rules, seed)
+        self.seed = seed
+        self.played: list = []
+        self.actions = 0
+        self.begin_stretch()
+
+    def begin_stretch(self) -> None:
+        """Note who acts from now on, and the state they all see until the last of them is done."""
+        self.shared = self.state
+        self.together = set(self.acting())
+        self.done: set[int] = set()
+        self.own: dict[int, list] = {}
+        self.views: dict[int, Any] = {}
+
+    def acting(self) -> list[int]:
+        """Which players may act now?"""
+        return self.encoding.acting(self.state)
+
+    def view(self, player: int) -> Any:
+        """The state as this player may see it now."""
+        if len(self.together) < 2:
+            return self.state
+        if player not in self.views:
+            state = self.shared
+            for action in self.own.get(player, ()):
+                state = self.spec.play(state, action)
+            self.views[player] = state
+        return self.views[player]
+
+    def observation(self, player: int, may_act: bool) -> dict:
+        """The player's observation and action mask (all zeros unless it may act now)."""
+        mask = numpy.zeros(self.action_count, dtype=numpy.int8)
+        if may_act:
+            mask[self.encoding.legal_numbers(self.state, player)] = 1
+        return {"observation": self.encoding.observation(self.view(player), player), "action_mask": mask}
+
+    def action(self, player: int, number: Any) -> Any:
+        """Which action is this number for this player now? Refuse it with the game's reason if illegal."""
+        if isinstance(number, numpy.ndarray) and number.shape == ():
+            number = number.item()
+        if isinstance(number, (numpy.integer, numpy.bool_)):
+            number = number.item()
+        if number not in self.encoding.legal_numbers(self.state, player):
+            try:
+                self.encoding.action_of(number, self.state, player)
+            except ValueError as error:
+                raise type(error)(f"{agent_name(player)} cannot play {number!r}: {error}") from None
+            raise IllegalAction(f"{agent_name(player)} cannot play {number!r} now")
+        return self.encoding.action_of(number, self.state, player)
+
+    def play(self, player: int, action: Any) -> None:
+        """Play this player's (checked) action, then the table's own moves until a player acts."""
+        self.state = self.spec.play(self.state, action)
+        self.played.append(action)
+        self.actions += 1
+        self.own.setdefault(player, []).append(action)
+        self.views.pop(player, None)
+        now = set(self.acting())
+        if player not in now:
+            self.done.add(player)
+        while not now and not self.state.over:
+            table_move = self.spec.action_from_dict(TABLE_MOVES[self.game])
+            self.state = self.spec.play(self.state, table_move)
+            self.played.append(table_move)
+            now = set(self.acting())
+        if not now or now & self.done or not now <= self.together:
+            self.begin_stretch()
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def returns(self) -> list[float]:
+        return [float(value) for value in self.encoding.returns(self.state)]
+
+    def record(self) -> GameRecord:
+        """The game so far as a colorlab record (rules, seed, actions): it replays, saves and opens in a widget."""
+        return GameRecord(self.game, self.rules, self.seed, tuple(self.played))
+
+    def text(self) -> str:
+        """What happened last, in words (the game's events)."""
+        return "\n".join(self.state.events)
+
+
+class Spaces:
+    """The spaces and seeds both kinds of environment share."""
+
+    def make_spaces(self, actions: int) -> None:
+        low, high = getattr(self.match.encoding, "observation_bounds", lambda rules: (-numpy.inf, numpy.inf))(
+            self.match.rules)
+        shape = self.match.encoding.observation_shape(self.match.rules)
+        observation = spaces.Dict({"observation": spaces.Box(low, high, shape, numpy.float32),
+                                   "action_mask": spaces.Box(0, 1, (actions,), numpy.int8)})
+        self.possible_agents = [agent_name(p) for p in range(self.match.rules.players)]
+        self.observation_spaces = {agent: observation for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.seeds = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def next_seed(self, seed: int | None) -> int:
+        """Which game comes next: the seed given, or one drawn from the last seed given."""
+        if seed is not None:
+            self.seeds = random.Random(seed)
+            return seed
+        return self.seeds.randrange(2**32)
+
+    def render(self) -> str | None:
+        """The last events of the game, in words (render_mode "ansi")."""
+        return self.match.text() if self.render_mode == "ansi" else None
+
+    def record(self) -> GameRecord:
+        """The game played so far, as a colorlab game record."""
+        return self.match.record()
+
+    def close(self) -> None:
+        """Nothing to free: a game is plain Python values."""
+
+
+class TurnEnv(Spaces, AECEnv):
+    """A colorlab game as a PettingZoo AEC environment: one player acts at each step."""
+
+    def __init__(self, game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
+                 max_actions: int | None = None):
+        super().__init__()
+        self.match = Match(game, rules)
+        self.metadata = {"name": f"colorlab_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+        self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
+        self.illegal = checked_choice("illegal", illegal, ILLEGAL)
+        self.max_actions = max_actions if max_actions is not None else ENDLESS.get(game)
+        self.make_spaces(self.match.action_count)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.match.start(self.next_seed(seed))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = agent_name(self.match.acting()[0])
+
+    def observe(self, agent: str) -> dict:
+        return self.match.observation(self.possible_agents.index(agent),
+                                      agent == self.agent_selection and not self.terminations[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        player = self.possible_agents.index(agent)
+        try:
+            move = self.match.action(player, action)
+        except ValueError as error:
+            if self.illegal == "raise":
+                raise
+            self.end({other: LOSS if other == agent else 0.0 for other in self.agents}, {agent: str(error)})
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.match.play(player, move)
+        if self.match.over:
+            self.end(dict(zip(self.possible_agents, self.match.returns())), {})
+            return
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._accumulate_rewards()
+        if self.max_actions is not None and self.match.actions >= self.max_actions:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = agent_name(self.match.acting()[0])
+
+    def end(self, rewards: dict, refused: dict) -> None:
+        """End the game for everyone with these rewards (and say why an action was refused)."""
+        self.rewards = rewards
+        self.terminations = dict.fromkeys(self.agents, True)
+        for agent, reason in refused.items():
+            self.infos[agent] = {"illegal": reason}
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._accumulate_rewards()
+
+
+class TogetherEnv(Spaces, ParallelEnv):
+    """A colorlab game as a PettingZoo parallel environment: every player acts at each step.
+
+    A player with nothing to do this step (a Colourbrain team without a copier to replace,
+    while others copy) sends the last action number, "wait", the only one its mask allows.
+    """
+
+    def __init__(self, game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
+                 max_actions: int | None = None):
+        if checked_game(game) not in SIMULTANEOUS:
+            raise ValueError(f"{game} is played in turns: use env({game!r}); parallel environments are for "
+                             f"{', '.join(SIMULTANEOUS)}")
+        self.match = Match(game, rules)
+        self.metadata = {"name": f"colorlab_{game}_parallel_v0", "render_modes": ["ansi"]}
+        self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
+        self.illegal = checked_choice("illegal", illegal, ILLEGAL)
+        self.max_actions = max_actions if max_actions is not None else ENDLESS.get(game)
+        self.wait = self.match.action_count
+        self.make_spaces(self.wait + 1)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        self.match.start(self.next_seed(seed))
+        self.agents = self.possible_agents[:]
+        return self.observations(), {agent: {} for agent in self.agents}
+
+    def observations(self) -> dict:
+        """Every player's observation, with "wait" as the only legal number of players with nothing to do."""
+        acting = set(self.match.acting())
+        seen = {}
+        for player, agent in enumerate(self.possible_agents):
+            observation = self.match.observation(player, player in acting)
+            observation["action_mask"] = numpy.append(observation["action_mask"],
+                                                      numpy.int8(player not in acting and not self.match.over))
+            seen[agent] = observation
+        return seen
+
+    def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
+        missing = [agent for agent in self.agents if agent not in actions]
+        if missing:
+            raise ValueError(f"every player acts at each step: no action for {', '.join(missing)}")
+        acting, moves, refused = set(self.match.acting()), [], {}
+        for player, agent in enumerate(self.possible_agents):
+            try:
+                move = self.checked_move(player, actions[agent], player in acting)
+            except ValueError as error:
+                if self.illegal == "raise":
+                    raise
+                refused[agent] = {"illegal": str(error)}
+                continue
+            if move is not None:
+                moves.append((player, move))
+        if refused:
+            return self.finish({agent: LOSS if agent in refused else 0.0 for agent in self.agents}, True, False,
+                               refused)
+        for player, move in moves:
+            self.match.play(player, move)
+        rewards = dict(zip(self.possible_agents, self.match.returns())) if self.match.over else \
+            dict.fromkeys(self.agents, 0.0)
+        truncated = self.max_actions is not None and self.match.actions >= self.max_actions
+        return self.finish(rewards, self.match.over, truncated, {})
+
+    def checked_move(self, player: int, number: Any, acting: bool) -> Any:
+        """This player's move, checked (None: it waits); a player with nothing to do may only wait."""
+        agent = agent_name(player)
+        waits = not isinstance(number, bool) and isinstance(number, (int, numpy.integer, numpy.ndarray)) \
+            and numpy.ndim(number) == 0 and int(number) == self.wait
+        if acting and waits:
+            raise IllegalAction(f"{agent} has something to do now: only a player with nothing to do waits")
+        return None if waits else self.match.action(player, number)
+
+    def finish(self, rewards: dict, over: bool, truncated: bool, infos: dict) -> tuple[dict, dict, dict, dict, dict]:
+        """The step's five dicts; players leave once the game is over or cut short."""
+        seen = self.observations()
+        agents = self.agents
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, truncated and not over)
+        if over or truncated:
+            self.agents = []
+        return ({agent: seen[agent] for agent in agents}, rewards, terminations, truncations,
+                {agent: infos.get(agent, {}) for agent in agents})
+
+
+def env(game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
+        max_actions: int | None = None) -> TurnEnv:
+    """A PettingZoo AEC environment of this game (colorfox, colorium or colourbrain), with action masks."""
+    return TurnEnv(game, rules, render_mode, illegal, max_actions)
+
+
+def parallel_env(game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
+                 max_actions: int | None = None) -> TogetherEnv:
+    """A PettingZoo parallel environment of a game whose players act at once (colourbrain)."""
+    return TogetherEnv(game, rules, render_mode, illegal, max_actions)
