@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import warnings
+from pathlib import Path
 
 import numpy
 import pytest
@@ -33,6 +35,7 @@ VARIANTS = [
     ("colourbrain", colourbrain.Rules(teams=4, paced=True)),
     ("colourbrain", colourbrain.Rules(copier=False, deck_order="shuffled")),
 ]
+DOCS = Path(__file__).parent.parent / "docs" / "pettingzoo.md"
 QUIZZES = [rules for game, rules in VARIANTS if game == "colourbrain"]
 NAMES = [f"{game}-{index}" for index, (game, _) in enumerate(VARIANTS)]
 # PettingZoo's api_test warns about every dict observation of an environment it does not list itself.
@@ -430,3 +433,10 @@ def test_quiz_observations_have_the_promised_shape_and_bounds():
                 seen = quiz_encoding.observation(state, team)
                 assert seen.shape == quiz_encoding.observation_shape(rules) and seen.dtype == numpy.float32
                 assert low <= seen.min() and seen.max() <= high
+
+
+def test_the_examples_in_the_docs_run():
+    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(block, {})
