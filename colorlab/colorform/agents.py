@@ -16,7 +16,7 @@ import math
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorform.model import Claim, Pass, State, Stop, can_solve
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import ways
+from colorlab.colorform.solver import cover, hopeful_turns
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver
 
@@ -82,16 +82,19 @@ class ReactionBot(SeededAgent):
     def _quickest(self, state: State, hand: tuple, most_cards: int) -> tuple | None:
         """The quickest way to solve a revealed task with at most `most_cards` hand cards, or None."""
         ease, tops = LEVELS[self.level].most_cards, state.tops
-        best = None
-        for task in state.revealed_tasks():
-            for rotation, mirrored, placements in ways(tops, hand, task, state.rules, most_cards):
-                cards = len(placements)
-                seconds = reaction_seconds(task.size, rotation, cards, mirrored)
-                if cards > ease:
-                    seconds += EXTRA_CARD_SECONDS * (cards - ease)
-                if best is None or seconds < best[0]:
-                    best = (seconds, task, rotation, mirrored, placements)
-        return best
+        hopeful = []
+        for found in enumerate(hopeful_turns(tops, hand, state.revealed_tasks(), state.rules, most_cards)):
+            order, (task, rotation, mirrored, placed, cards) = found
+            seconds = reaction_seconds(task.size, rotation, cards, mirrored)
+            if cards > ease:
+                seconds += EXTRA_CARD_SECONDS * (cards - ease)
+            hopeful.append((seconds, order, task, rotation, mirrored, placed))
+        # Quickest first (the earlier way on a tie): only the turns tried get their hand cards found.
+        for seconds, _, task, rotation, mirrored, placed in sorted(hopeful):
+            placements = cover(tops, hand, placed, state.rules)
+            if placements is not None:
+                return seconds, task, rotation, mirrored, placements
+        return None
 
     def _delay(self, seconds: float) -> float:
         return round(seconds * LEVELS[self.level].speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)

@@ -44,7 +44,7 @@ from colorlab.colorform.components import (
     task_cards,
 )
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import solvable, why_not
+from colorlab.colorform.solver import solvable, table_ways, why_not
 from colorlab.record import GameSpec, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
@@ -165,6 +165,13 @@ class State:
         return [card for cards in self.revealed for card in cards]
 
 
+def evolve(state: State, **changes) -> State:
+    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
+
+
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     """Deal a new game: the layout, the hands and the task cards."""
     rng = random.Random(f"{seed}/setup")
@@ -183,7 +190,7 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
         n = rules.tasks_per_player
         own = tuple(tuple(in_play[p * n:(p + 1) * n]) for p in range(rules.players))
         box = box + tuple(in_play[rules.players * n:])
-        state = dataclasses.replace(state, own_piles=own, task_pile=(), box=box)
+        state = evolve(state, own_piles=own, task_pile=(), box=box)
         return _reveal_for(state, 0, ("First turn: Player 0, the youngest player.",))
     return _settle(_deal_tasks(state, ("Round 1: the task cards are revealed.",)))
 
@@ -211,7 +218,7 @@ def play(state: State, action: Action) -> State:
 
 def _change_rules(state: State, action: ChangeRules) -> State:
     # Rounds nobody could solve under the old rules prove nothing under the new ones: count afresh.
-    state = dataclasses.replace(action.apply(state), solvable_round=state.round)
+    state = evolve(action.apply(state), solvable_round=state.round)
     return state if state.junior else _settle(state)
 
 
@@ -350,7 +357,7 @@ def _apply_solution(state: State, claim: Claim) -> State:
         layout[cell] = layout[cell] + (card,)
         hand.remove(card)
     hands = _with(state.hands, claim.player, tuple(hand))
-    return dataclasses.replace(state, layout=tuple(layout), hands=hands)
+    return evolve(state, layout=tuple(layout), hands=hands)
 
 
 def _with(items: tuple, index: int, value) -> tuple:
@@ -382,7 +389,7 @@ def _stop(state: State, stop: Stop) -> State:
         if not problems:
             state = _apply_solution(state, claim)
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
-            state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
+            state = evolve(state, revealed=_take_task(state.revealed, task), won=won)
             changed = changed or bool(claim.placements)
             events.append(f"{who}: task {task.number} solved, +{task.size}.")
         elif changed:
@@ -390,15 +397,15 @@ def _stop(state: State, stop: Stop) -> State:
                           "it goes back without penalty.")
         else:
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, True),))
-            state = dataclasses.replace(state, revealed=_take_task(state.revealed, task), won=won)
+            state = evolve(state, revealed=_take_task(state.revealed, task), won=won)
             events.append(f"{who}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)}).")
-    return _settle(dataclasses.replace(state, events=tuple(events)))
+    return _settle(evolve(state, events=tuple(events)))
 
 
 def can_solve(state: State, player: int) -> bool:
     """Can `player` solve one of the revealed tasks with its own hand right now?"""
-    tops = state.tops
-    return any(solvable(tops, state.hands[player], task, state.rules) for task in state.revealed_tasks())
+    found = table_ways(state.tops, state.hands[player], state.revealed_tasks(), state.rules)
+    return next(found, None) is not None
 
 
 def _anyone_can_solve(state: State) -> bool:
@@ -411,7 +418,7 @@ def _settle(state: State) -> State:
         if _anyone_can_solve(state):
             if state.solvable_round == state.round:
                 return state
-            return dataclasses.replace(state, solvable_round=state.round)
+            return evolve(state, solvable_round=state.round)
         state = _end_round(state, events=state.events)
     return state
 
@@ -434,15 +441,15 @@ def _end_round(state: State, events: tuple[str, ...]) -> State:
                    f"{', '.join(str(card.number) for card in unsolved)}.",)
     else:
         events += (f"Round {state.round} ends: every task is solved.",)
-    state = dataclasses.replace(state, task_pile=state.task_pile + unsolved,
-                                revealed=tuple(() for _ in range(state.players)))
+    state = evolve(state, task_pile=state.task_pile + unsolved,
+                   revealed=tuple(() for _ in range(state.players)))
     if state.last_round:
-        return dataclasses.replace(state, over=True, end_reason="the task pile ran out",
-                                   events=events + ("The game is over: the task pile ran out.",))
+        return evolve(state, over=True, end_reason="the task pile ran out",
+                      events=events + ("The game is over: the task pile ran out.",))
     if _unsolvable_for_too_long(state):
-        return dataclasses.replace(state, over=True, end_reason=_unsolvable_end(state),
-                                   events=events + (f"The game is over: {_unsolvable_end(state)}.",))
-    state = _refill(dataclasses.replace(state, round=state.round + 1), range(state.players))
+        return evolve(state, over=True, end_reason=_unsolvable_end(state),
+                      events=events + (f"The game is over: {_unsolvable_end(state)}.",))
+    state = _refill(evolve(state, round=state.round + 1), range(state.players))
     return _deal_tasks(state, events + (f"Round {state.round}: new task cards are revealed.",))
 
 
@@ -452,8 +459,8 @@ def _deal_tasks(state: State, events: tuple[str, ...]) -> State:
     for _ in range(state.players):
         revealed.append(tuple(pile[:state.rules.tasks_per_player]))
         del pile[:state.rules.tasks_per_player]
-    return dataclasses.replace(state, task_pile=tuple(pile), revealed=tuple(revealed),
-                               last_round=not pile, events=events)
+    return evolve(state, task_pile=tuple(pile), revealed=tuple(revealed),
+                  last_round=not pile, events=events)
 
 
 def _refill(state: State, seats: Iterable[int]) -> State:
@@ -470,18 +477,18 @@ def _refill(state: State, seats: Iterable[int]) -> State:
         take = state.rules.hand_size - len(hands[p])
         hands[p] += tuple(pile[:take])
         del pile[:take]
-    return dataclasses.replace(state, figure_pile=tuple(pile), layout=layout, hands=tuple(hands),
-                               shuffles=shuffles)
+    return evolve(state, figure_pile=tuple(pile), layout=layout, hands=tuple(hands),
+                  shuffles=shuffles)
 
 
 def _reveal_for(state: State, seat: int, events: tuple[str, ...]) -> State:
     """Junior: make `seat` active and turn up the top card of its own pile."""
     pile = state.own_piles[seat]
     revealed = _with(tuple(() for _ in range(state.players)), seat, pile[:1])
-    state = dataclasses.replace(state, active=seat, revealed=revealed,
-                                own_piles=_with(state.own_piles, seat, pile[1:]), events=events)
+    state = evolve(state, active=seat, revealed=revealed,
+                   own_piles=_with(state.own_piles, seat, pile[1:]), events=events)
     if solvable(state.tops, state.hands[seat], pile[0], state.rules):
-        state = dataclasses.replace(state, solvable_round=state.round)
+        state = evolve(state, solvable_round=state.round)
     return state
 
 
@@ -493,10 +500,10 @@ def _junior_claim(state: State, claim: Claim) -> State:
                                                 f"({'; '.join(problems)}).",))
     state = _apply_solution(state, claim)
     won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
-    state = dataclasses.replace(state, won=won, revealed=_take_task(state.revealed, task))
+    state = evolve(state, won=won, revealed=_take_task(state.revealed, task))
     events = (f"Player {claim.player}: task {task.number} solved; it leaves the game.",)
     if not state.own_piles[claim.player]:
-        state = dataclasses.replace(state, finished=state.finished + (claim.player,))
+        state = evolve(state, finished=state.finished + (claim.player,))
         events += (f"Player {claim.player}: every task card solved.",)
     return _next_turn(state, events)
 
@@ -512,8 +519,8 @@ def _junior_pass(state: State, action: Pass) -> State:
 
 def _junior_not_solved(state: State, task: TaskCard, events: tuple[str, ...]) -> State:
     seat = state.active
-    state = dataclasses.replace(state, revealed=_take_task(state.revealed, task),
-                                own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)))
+    state = evolve(state, revealed=_take_task(state.revealed, task),
+                   own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)))
     return _next_turn(state, events)
 
 
@@ -525,14 +532,14 @@ def _next_turn(state: State, events: tuple[str, ...]) -> State:
         seat = (seat + 1) % state.players
         if seat == 0:
             if state.finished:
-                return dataclasses.replace(state, over=True, end_reason="a player solved their last task card",
-                                           revealed=tuple(() for _ in range(state.players)),
-                                           events=events + ("The game is over.",))
+                return evolve(state, over=True, end_reason="a player solved their last task card",
+                              revealed=tuple(() for _ in range(state.players)),
+                              events=events + ("The game is over.",))
             if _unsolvable_for_too_long(state):
-                return dataclasses.replace(state, over=True, end_reason=_unsolvable_end(state),
-                                           revealed=tuple(() for _ in range(state.players)),
-                                           events=events + (f"The game is over: {_unsolvable_end(state)}.",))
-            state = dataclasses.replace(state, round=state.round + 1)
+                return evolve(state, over=True, end_reason=_unsolvable_end(state),
+                              revealed=tuple(() for _ in range(state.players)),
+                              events=events + (f"The game is over: {_unsolvable_end(state)}.",))
+            state = evolve(state, round=state.round + 1)
         if state.own_piles[seat]:
             return _reveal_for(state, seat, events)
 

@@ -151,24 +151,73 @@ def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
 def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
          rules: Rules, most_cards: int = 9) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
     """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
-    accepts = ACCEPTS[rules.matching]
-    if not isinstance(task, TaskCard):
-        task = as_task(task)
-    held = 0
-    for card in hand:
-        held |= 1 << card
+    for _, rotation, mirrored, placements in table_ways(layout, hand, [task], rules, most_cards):
+        yield rotation, mirrored, placements
+
+
+def table_ways(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
+               rules: Rules, most_cards: int = 9) -> Iterator[tuple[TaskCard, int, bool, dict[int, Figure]]]:
+    """Yield (task, rotation, mirrored, placements): the :func:`ways` of each task, task after task."""
+    for task, rotation, mirrored, placed, _ in hopeful_turns(layout, hand, tasks, rules, most_cards):
+        placements = cover(layout, hand, placed, rules)
+        if placements is not None:
+            yield task, rotation, mirrored, placements
+
+
+def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
+                  rules: Rules, most_cards: int = 9) -> Iterator[tuple[TaskCard, int, bool, tuple, int]]:
+    """Yield (task, rotation, mirrored, (cell, figure) pairs, cards needed) for each turn that may work.
+
+    A turn may work when it needs at most `most_cards` hand cards and each cell it needs one for
+    fits some card of the hand; it works when :func:`cover` finds each such cell its own card.
+    """
+    # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure)
+    # pair, set in `fitting` where the layout's card fits that figure, in `coverable` where a hand card
+    # would. The cells a turn needs hand cards for are its bits the layout does not fit.
+    fitting = _fitting_bits(tuple(layout), rules.matching)
+    coverable = _held_accepts(hand, ACCEPTS[rules.matching]) * EVERY_CELL
     limit = min(len(hand), most_cards)
-    for rotation, mirrored, placed in task.images[rules.rotations, rules.mirror_images]:
-        needs = []
-        for spot, want in placed:
-            if not accepts[want] >> layout[spot] & 1:
-                if not accepts[want] & held or len(needs) == limit:
-                    break
-                needs.append((spot, want))
-        else:
-            placements = _first_assignment(needs, hand, accepts, 0) if needs else {}
-            if placements is not None:
-                yield rotation, mirrored, placements
+    for task in tasks:
+        task = task if isinstance(task, TaskCard) else as_task(task)
+        for rotation, mirrored, placed, bits in task_bits(task, rules.rotations, rules.mirror_images):
+            missing = bits & ~fitting
+            if missing & ~coverable == 0:
+                cards = missing.bit_count()
+                if cards <= limit:
+                    yield task, rotation, mirrored, placed, cards
+
+
+def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules: Rules) -> dict[int, Figure] | None:
+    """Give each cell of a turned task whose layout card does not fit its own fitting hand card (None: no way)."""
+    accepts = ACCEPTS[rules.matching]
+    needs = [(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1]
+    return _first_assignment(needs, hand, accepts, 0) if needs else {}
+
+
+FIGURE_COUNT = 36
+EVERY_CELL = sum(1 << (FIGURE_COUNT * cell) for cell in range(9))  # times a figure mask: that mask in every cell
+
+
+def _held_accepts(hand: Sequence[Figure], accepts: tuple[int, ...]) -> int:
+    """Which figures would some card of the hand fit (a figure mask)?"""
+    found = 0
+    for card in hand:
+        found |= accepts[card]
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _fitting_bits(layout: tuple, matching: str) -> int:
+    """Which (cell, figure) pairs does the layout fit: bit ``36 * cell + figure``? (Matching is symmetric.)"""
+    accepts = ACCEPTS[matching]
+    return sum(accepts[card] << (FIGURE_COUNT * cell) for cell, card in enumerate(layout))
+
+
+@functools.lru_cache(maxsize=4096)
+def task_bits(task: TaskCard, rotations: bool, mirror_images: bool) -> tuple[tuple[int, bool, tuple, int], ...]:
+    """Each allowed turn of the task: (rotation, mirrored, (cell, figure) pairs, the pairs as bits)."""
+    return tuple((rotation, mirrored, placed, sum(1 << (FIGURE_COUNT * cell + want) for cell, want in placed))
+                 for rotation, mirrored, placed in task.images[rotations, mirror_images])
 
 
 def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,

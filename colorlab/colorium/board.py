@@ -91,12 +91,18 @@ class Board:
         if colour not in CODES:
             raise ValueError(f"unknown colour {colour!r}: use one of {CODES}")
         grid = [list(row) for row in self.rows]
+        width, mask = self.width, self.mask
         for r, c in cells:
             if grid[r][c] != EMPTY:
                 raise ValueError(f"space ({r}, {c}) is already filled")
             grid[r][c] = colour
-        drawn = self.drawn + ((shape,) if shape else ())
-        return Board(tuple("".join(row) for row in grid), drawn)
+            mask |= 1 << (r * width + c)
+        # Built without __post_init__'s checks, and with its mask known: these rows differ from checked
+        # ones only by a known colour, and a random playout fills many boards.
+        board = object.__new__(Board)
+        board.__dict__.update(rows=tuple("".join(row) for row in grid), mask=mask,
+                              drawn=self.drawn + ((shape,) if shape else ()))
+        return board
 
     def full_rows(self) -> list[int]:
         """Which rulebook rows (1 = bottom) have no empty space?"""
@@ -104,7 +110,7 @@ class Board:
 
     def full_columns(self) -> list[int]:
         """Which columns (0 = left) have no empty space?"""
-        return [c for c in range(self.width) if all(row[c] != EMPTY for row in self.rows)]
+        return [c for c, column in enumerate(zip(*self.rows)) if EMPTY not in column]
 
     def __str__(self) -> str:
         return "\n".join(self.rows)

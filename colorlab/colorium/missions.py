@@ -195,18 +195,13 @@ def blocks(board: Board) -> Iterator[tuple[int, int]]:
     spaces in the band are; neighbouring columns of the same colour make a block.
     """
     for top in range(board.height):
+        band = [None if space == EMPTY else space for space in board.rows[top]]
         for bottom in range(top, board.height):
-            band = [_one_colour(board.rows[r][c] for r in range(top, bottom + 1))
-                    for c in range(board.width)]
+            # A band one row taller keeps a column's colour only where the new row has it too.
+            band = [hue if hue == space else None for hue, space in zip(band, board.rows[bottom])]
             for hue, columns in itertools.groupby(band):
                 if hue:
                     yield bottom - top + 1, len(list(columns))
-
-
-def _one_colour(spaces: Iterable[str]) -> str | None:
-    """Which colour fills all these spaces (None when they differ or one is empty)?"""
-    hues = set(spaces)
-    return hues.pop() if len(hues) == 1 and EMPTY not in hues else None
 
 
 def largest_rectangle(board: Board) -> int:

@@ -34,7 +34,7 @@ from pathlib import Path
 from colorlab.colorium.board import CODES, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, Shape, orientations, placements, scissors
+from colorlab.colorium.shapes import SHAPES, Cell, Shape, orientations, placements, scissors
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.symmetry import normalise
@@ -151,6 +151,13 @@ class State:
         return "over" if self.over else "draft" if self.order else "draw"
 
 
+def evolve(state: State, **changes) -> State:
+    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
+
+
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     """Set out the boards, draw the four missions and roll the first round's dice."""
     if rules.mission_ids:
@@ -178,7 +185,7 @@ def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
     pool = tuple(sorted([("shape", rng.choice(state.rules.shapes)) for _ in seats] +
                         [("colour", rng.choice(state.rules.colours)) for _ in seats]))
     bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) for row in state.bonuses)
-    state = dataclasses.replace(
+    state = evolve(
         state, active=active, pool=pool, order=tuple(seats + seats[::-1]),
         picks=((None, None),) * state.players, drawn=tuple(state.out), bonuses=bonuses,
         events=events + (f"Round {state.round}: the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
@@ -217,10 +224,10 @@ def _pick(state: State, action: Pick) -> State:
         raise BadPick(f"player {action.player} already has a {kind} die: take the other kind")
     mine = (face, colour) if kind == "shape" else (shape, face)
     pool = state.pool[:action.die] + state.pool[action.die + 1:]
-    state = dataclasses.replace(state, pool=pool, order=state.order[1:],
-                                picks=_with(state.picks, action.player, mine),
-                                events=(f"Player {action.player}: takes the {kind} die "
-                                        f"{colour_name(face) if kind == 'colour' else face}.",))
+    state = evolve(state, pool=pool, order=state.order[1:],
+                   picks=_with(state.picks, action.player, mine),
+                   events=(f"Player {action.player}: takes the {kind} die "
+                           f"{colour_name(face) if kind == 'colour' else face}.",))
     return _settle(state) if not state.order else state
 
 
@@ -253,9 +260,16 @@ def legal_draws(state: State, player: int) -> list[Draw]:
     if state.phase != "draw" or state.drawn[player]:
         return []
     board, rules, colours = state.boards[player], state.rules, drawing_colours(state, player)
-    return [Draw(player, letter, colour, tuple(place.cells), cuts)
+    return [_sorted_draw(player, letter, colour, place.sorted_cells, cuts)
             for letter, cuts, piece in pieces(state, player)
             for place in placements(board, piece, rules) for colour in colours]
+
+
+def _sorted_draw(player: int, shape: str, colour: str, cells: tuple[Cell, ...], cuts: int) -> Draw:
+    """A Draw of cells already in order, made without sorting them again (a random playout makes many)."""
+    draw = object.__new__(Draw)
+    draw.__dict__.update(player=player, shape=shape, colour=colour, cells=cells, cuts=cuts)
+    return draw
 
 
 def can_draw(state: State, player: int) -> bool:
@@ -311,7 +325,7 @@ def _draw(state: State, action: Draw) -> State:
     board = state.boards[action.player].filled(action.cells, action.colour, counted)
     p = action.player
     cut = "part of " + "a part of " * (action.cuts - 1) if action.cuts else ""
-    state = dataclasses.replace(
+    state = evolve(
         state, boards=_with(state.boards, p, board), drawn=_with(state.drawn, p, True),
         bonuses=_with(state.bonuses, p, bonuses),
         used_shapes=_with(state.used_shapes, p, state.used_shapes[p] | ({counted} if counted else set())),
@@ -355,7 +369,7 @@ def _wild(state: State, action: Wild) -> State:
         raise BadDraw(f"the space in row {board.height - r}, column {c + 1} is already filled")
     if action.colour not in state.rules.colours:
         raise BadDraw(f"{action.colour!r} is not a colour of this game")
-    state = dataclasses.replace(
+    state = evolve(
         state, boards=_with(state.boards, p, board.filled([(r, c)], action.colour)),
         bonuses=_with(state.bonuses, p, _with(state.bonuses[p], column, "used")),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
@@ -371,11 +385,11 @@ def _settle(state: State) -> State:
     events = state.events
     for p in range(state.players):
         if not state.drawn[p] and not can_draw(state, p):
-            state = dataclasses.replace(state, out=_with(state.out, p, True), drawn=_with(state.drawn, p, True))
+            state = evolve(state, out=_with(state.out, p, True), drawn=_with(state.drawn, p, True))
             events += (f"Player {p}: cannot draw and is out.",)
     if not all(state.drawn):
-        return dataclasses.replace(state, events=events)
-    return _end_round(dataclasses.replace(state, events=events))
+        return evolve(state, events=events)
+    return _end_round(evolve(state, events=events))
 
 
 def _end_round(state: State) -> State:
@@ -384,12 +398,13 @@ def _end_round(state: State) -> State:
     row_points = list(state.row_points)
     events = state.events
     if state.rules.row_rewards:
+        full_rows = [set(board.full_rows()) for board in state.boards]
         for row, points in sorted(ROW_REWARDS.items()):
             if row > state.rules.height:
                 continue
             rank = rows_taken.get(row, 0)
             finishers = [p for p in range(state.players)
-                         if row in state.boards[p].full_rows() and all(r != row for r, _ in row_points[p])]
+                         if row in full_rows[p] and all(r != row for r, _ in row_points[p])]
             if finishers and rank < len(points):
                 for p in finishers:
                     row_points[p] = row_points[p] + ((row, points[rank]),)
@@ -403,12 +418,12 @@ def _end_round(state: State) -> State:
             full = set(state.boards[p].full_columns())
             bonuses[p] = tuple("earned" if c in full and mark == "locked" else mark
                                for c, mark in enumerate(bonuses[p]))
-    state = dataclasses.replace(state, rows_taken=tuple(sorted(rows_taken.items())), row_points=tuple(row_points),
-                                bonuses=tuple(bonuses), events=events)
+    state = evolve(state, rows_taken=tuple(sorted(rows_taken.items())), row_points=tuple(row_points),
+                   bonuses=tuple(bonuses), events=events)
     if all(state.out):
-        return dataclasses.replace(state, over=True, order=(), pool=(),
-                                   events=events + ("The game is over: no one can draw.",))
-    state = dataclasses.replace(state, round=state.round + 1)
+        return evolve(state, over=True, order=(), pool=(),
+                      events=events + ("The game is over: no one can draw.",))
+    state = evolve(state, round=state.round + 1)
     return _settle(_start_round(state, (state.active + 1) % state.players, events))
 
 
@@ -435,11 +450,14 @@ def scores(state: State) -> list[int]:
     return [sum(parts.values()) for parts in score_parts(state)]
 
 
-def winners(state: State) -> list[int]:
-    """Who wins: most points, then fewer empty spaces, then more row points; else shared."""
+def winners(state: State, parts: list[dict[str, int]] | None = None) -> list[int]:
+    """Who wins: most points, then fewer empty spaces, then more row points; else shared.
+
+    `parts` are the state's :func:`score_parts`, when already worked out.
+    """
     if not state.over:
         return []
-    parts = score_parts(state)
+    parts = parts or score_parts(state)
     keys = [(sum(part.values()), -state.boards[p].empty_spaces, part["rows"]) for p, part in enumerate(parts)]
     return [p for p, key in enumerate(keys) if key == max(keys)]
 
@@ -459,7 +477,7 @@ def observation(state: State, player: int | None = None) -> dict:
         "row_points": [[list(entry) for entry in entries] for entries in state.row_points],
         "missions": [{"id": m, "title": MISSIONS[m].title, "text": MISSIONS[m].text} for m in state.missions],
         "parts": parts, "scores": [sum(part.values()) for part in parts],
-        "winners": winners(state), "events": list(state.events),
+        "winners": winners(state, parts), "events": list(state.events),
     }
 
 
@@ -510,6 +528,8 @@ GAME = register(GameSpec("colorium", Rules, new_game, play, action_from_dict, ac
 def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game."""
     empty = [board.empty_spaces for board in final.boards]
-    parts = {f"score {p} {name}": points for p, part in enumerate(score_parts(final)) for name, points in part.items()}
-    return {"scores": scores(final), "winners": winners(final), "rounds": final.round, "actions": actions,
-            "end": "no one can draw", "empty spaces": sum(empty) / len(empty), **parts}
+    parts = score_parts(final)
+    named = {f"score {p} {name}": points for p, part in enumerate(parts) for name, points in part.items()}
+    return {"scores": [sum(part.values()) for part in parts], "winners": winners(final, parts),
+            "rounds": final.round, "actions": actions, "end": "no one can draw",
+            "empty spaces": sum(empty) / len(empty), **named}

@@ -38,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from colorlab.colorium.board import Board
@@ -177,6 +177,11 @@ class Placement:
     orientation: int
     cells: Shape
     mask: int
+
+    @cached_property
+    def sorted_cells(self) -> tuple[Cell, ...]:
+        """The cells in order, as a drawing holds them (kept: the same placement is drawn in many games)."""
+        return tuple(sorted(self.cells))
 
 
 def _doubling_steps(distance: int) -> tuple[int, ...]:
@@ -364,10 +369,20 @@ def placements(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()
     13
     """
     key = shape if isinstance(shape, str) else shape_cells(shape)
-    positions = _positions(board.width, board.height, rules.mirror_images, key)
-    if rules.drop == "straight":
-        return positions.placements_at(positions.landings(board.mask))
-    return positions.placements_at(positions.resting_places(board.mask))
+    return list(known_placements(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop))
+
+
+@lru_cache(maxsize=4096)
+def known_placements(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
+                     drop: str) -> tuple[Placement, ...]:
+    """Find the placements of `placements`, once per board: a game asks about one board many times.
+
+    Can each player still draw? Which drawings may it make? Is the one it made among them?
+    Replaying a record asks it all again. ``known_placements.__wrapped__`` finds them afresh.
+    """
+    positions = _positions(width, height, mirror_images, shape)
+    found = positions.landings(mask) if drop == "straight" else positions.resting_places(mask)
+    return tuple(positions.placements_at(found))
 
 
 def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:

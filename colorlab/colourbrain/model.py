@@ -31,9 +31,10 @@ back into the box and its points stay.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 import random
 from collections import Counter
-from fractions import Fraction
 
 from colorlab.colourbrain.questions import COLOURS, Question, bank, load_questions
 from colorlab.colourbrain.rules import Rules
@@ -126,6 +127,13 @@ class State:
         return "copying" if all(a is not None for a in self.answers) else "answering"
 
 
+def evolve(state: State, **changes) -> State:
+    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
+
+
 def box_order(questions: list[Question]) -> list[str]:
     """The box's fixed order of question ids: the categories take turns, each spread evenly.
 
@@ -135,12 +143,19 @@ def box_order(questions: list[Question]) -> list[str]:
     """
     firsts = list(dict.fromkeys(q.category for q in questions))
     sizes = Counter(q.category for q in questions)
+    whole = math.lcm(*sizes.values())  # i/n as i * (whole / n): exact, and whole numbers sort fast
     places, seen = [], Counter()
     for question in questions:
-        places.append((Fraction(seen[question.category], sizes[question.category]),
+        places.append((seen[question.category] * (whole // sizes[question.category]),
                        firsts.index(question.category), question.id))
         seen[question.category] += 1
     return [question_id for _, _, question_id in sorted(places)]
+
+
+@functools.cache
+def bank_box() -> tuple[str, ...]:
+    """The box's order for the colorlab bank, worked out once (every quiz on the bank starts from it)."""
+    return tuple(box_order(list(bank())))
 
 
 def cut(deck: list[str], at: int) -> list[str]:
@@ -156,7 +171,7 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
         raise RuleError("question_file", rules.question_file, f"a readable question file ({error})") from None
     if not questions:
         raise RuleError("question_file", rules.question_file, "a file with at least one question")
-    deck = box_order(questions)
+    deck = box_order(questions) if rules.question_file else list(bank_box())
     if rules.deck_order == "shuffled":
         random.Random(f"{seed}/deck").shuffle(deck)
     else:
@@ -198,8 +213,8 @@ def _answer(state: State, action: Answer) -> State:
     if len(colours) + action.copier != count:
         raise BadAnswer(f"the question asks for {count} colour(s); this answer has {len(colours) + action.copier}")
     locked = colours + ((COPIER,) if action.copier else ())
-    state = dataclasses.replace(state, answers=_with(state.answers, action.team, locked),
-                                events=(f"Team {action.team} locks its answer.",))
+    state = evolve(state, answers=_with(state.answers, action.team, locked),
+                   events=(f"Team {action.team} locks its answer.",))
     if state.step != "copying":
         return state
     copying = [t for t, a in enumerate(state.answers) if COPIER in a]
@@ -213,7 +228,7 @@ def _next_question(state: State) -> State:
     if state.step != "shown":
         raise WrongStep("Next comes when the answer to a question is on show, and only in a quiz the quiz "
                         "master moves on")
-    return dataclasses.replace(state, shown=False, events=("The quiz master moves on: the next question is asked.",))
+    return evolve(state, shown=False, events=("The quiz master moves on: the next question is asked.",))
 
 
 def can_copy(state: State, team: int) -> list[str]:
@@ -230,8 +245,8 @@ def _copy(state: State, action: Copy) -> State:
     options = can_copy(state, action.team)
     if action.colour not in options:
         raise BadCopy(f"{action.colour!r} cannot be copied: choose one of {', '.join(options) or 'nothing'}")
-    state = dataclasses.replace(state, copied=_with(state.copied, action.team, action.colour),
-                                events=(f"Team {action.team} copies {action.colour}.",))
+    state = evolve(state, copied=_with(state.copied, action.team, action.colour),
+                   events=(f"Team {action.team} copies {action.colour}.",))
     return _settle_copies(state)
 
 
@@ -243,7 +258,7 @@ def _settle_copies(state: State) -> State:
         if COPIER in answer and copied[team] is None and not can_copy(state, team):
             copied[team] = ""
             events += (f"Team {team} has no colour to copy: its answer is wrong.",)
-    state = dataclasses.replace(state, copied=tuple(copied), events=events)
+    state = evolve(state, copied=tuple(copied), events=events)
     if any(COPIER in a and c is None for a, c in zip(state.answers, state.copied)):
         return state
     return _score(state)
@@ -273,7 +288,7 @@ def _score(state: State) -> State:
         loser = right.index(False)
         if not copiers[loser] and state.rules.copier:
             copiers[loser] = True
-    state = dataclasses.replace(state, copiers=tuple(copiers))
+    state = evolve(state, copiers=tuple(copiers))
     said = ", ".join(question.answer)
     return _next(state, points, pot, returned=False,
                  events=(f"The answer: {said}. {question.explanation}",
@@ -293,10 +308,10 @@ def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, f
             "points": [points.get(t, 0) for t in range(state.teams)], "copiers_returned": returned}
     deck, pot_cards = _put_away(state.deck, state.pot_cards, grows=pot > state.pot, empties=pot == 0)
     over = max(scores) >= state.rules.goal
-    return dataclasses.replace(state, scores=scores, pot=pot, deck=deck, pot_cards=pot_cards,
-                               asked=state.asked + 1, last=last, answers=(None,) * state.teams,
-                               copied=(None,) * state.teams, over=over, shown=state.rules.paced and not over,
-                               events=events + (("The quiz is over.",) if over else ()))
+    return evolve(state, scores=scores, pot=pot, deck=deck, pot_cards=pot_cards,
+                  asked=state.asked + 1, last=last, answers=(None,) * state.teams,
+                  copied=(None,) * state.teams, over=over, shown=state.rules.paced and not over,
+                  events=events + (("The quiz is over.",) if over else ()))
 
 
 def _put_away(deck: tuple[str, ...], pot_cards: tuple[str, ...], grows: bool, empties: bool) -> tuple:
