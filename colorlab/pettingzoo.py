@@ -35,7 +35,6 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import random
 from functools import cached_property
@@ -52,8 +51,8 @@ GAMES = ("colorfox", "colorium", "colourbrain")
 SIMULTANEOUS = ("colourbrain",)
 LEFT_OUT = {"colorform": "Col-Or-Form is a real-time race (who calls STOP first, and how fast), which an "
                          "environment's steps cannot time honestly"}
-ENDLESS = {"colourbrain": 10_000}
-TABLE_MOVES = {"colourbrain": {"type": "next"}}  # what the table does when no player acts: the quiz master's Next  # a quiz between teams that are always all right (or all wrong) never ends
+ENDLESS = {"colourbrain": 10_000}  # a quiz between teams that are always all right (or all wrong) never ends
+TABLE_MOVES = {"colourbrain": {"type": "next"}}  # what the table does when no player acts: the quiz master's Next
 ILLEGAL = ("raise", "lose")
 LOSS = -1.0
 

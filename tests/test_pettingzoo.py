@@ -70,7 +70,8 @@ def play_randomly(game_env, seed: int) -> list[tuple[str, int]]:
             continue
         player = game_env.possible_agents.index(agent)
         assert reward == 0 and player in match.acting()
-        assert numpy.flatnonzero(observation["action_mask"]).tolist() == match.encoding.legal_numbers(match.state, player)
+        legal = match.encoding.legal_numbers(match.state, player)
+        assert numpy.flatnonzero(observation["action_mask"]).tolist() == legal
         for other in game_env.agents:
             if other != agent:
                 assert not game_env.observe(other)["action_mask"].any()
@@ -203,9 +204,11 @@ def hide_others_answers(state: colourbrain.State, team: int, rng: random.Random)
     """While teams answer, give every other team that locked another answer of the same size."""
     if state.step != "answering":
         return state
-    answers = tuple(a if a is None or t == team else
-                    tuple(rng.sample(colourbrain.questions.COLOURS, len(a) - (COPIER in a))) + ((COPIER,) if COPIER in a else ())
-                    for t, a in enumerate(state.answers))
+    def another(answer: tuple) -> tuple:
+        copier = (COPIER,) if COPIER in answer else ()
+        return tuple(rng.sample(colourbrain.questions.COLOURS, len(answer) - len(copier))) + copier
+
+    answers = tuple(a if a is None or t == team else another(a) for t, a in enumerate(state.answers))
     return dataclasses.replace(state, answers=answers)
 
 
@@ -240,7 +243,8 @@ def test_a_colorfox_observation_holds_no_other_hand_nor_the_pile():
     twin_env.unwrapped.match.begin_stretch()
     assert numpy.array_equal(game_env.observe("player_0")["observation"], twin_env.observe("player_0")["observation"])
     assert numpy.array_equal(game_env.observe("player_0")["action_mask"], twin_env.observe("player_0")["action_mask"])
-    assert not numpy.array_equal(game_env.observe("player_1")["observation"], twin_env.observe("player_1")["observation"])
+    assert not numpy.array_equal(game_env.observe("player_1")["observation"],
+                                 twin_env.observe("player_1")["observation"])
 
 
 def to_drawing(game_env) -> None:
@@ -369,7 +373,8 @@ def test_a_quiz_that_never_ends_is_cut_short_at_the_cap():
         state = quiz.unwrapped.match.state
         legal = numpy.flatnonzero(observation["action_mask"]).tolist()
         right = quiz_encoding.in_palette_order(state.question.answer)
-        quiz.step(next(n for n in legal if quiz_encoding.ANSWERS[n] != (right, False) and not quiz_encoding.ANSWERS[n][1]))
+        quiz.step(next(n for n in legal if quiz_encoding.ANSWERS[n] != (right, False)
+                       and not quiz_encoding.ANSWERS[n][1]))
         steps += 1
     assert steps == 30 and not quiz.unwrapped.match.over
     assert env("colorfox").max_actions is None and env("colourbrain").max_actions == 10_000

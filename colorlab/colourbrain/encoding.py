@@ -75,8 +75,9 @@ def action_number(action: Answer | Copy, rules: Rules) -> int:
 
 def action_of(number: int, state: State, team: int) -> Answer | Copy:
     """Which action is this number for this team now? Refuse one the rules do not allow now."""
-    if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) or not 0 <= number < FIRST_COPY + len(COLOURS):
-        raise ValueError(f"{number!r} is not an action number: they go from 0 to {FIRST_COPY + len(COLOURS) - 1}")
+    count = FIRST_COPY + len(COLOURS)
+    if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) or not 0 <= number < count:
+        raise ValueError(f"{number!r} is not an action number: they go from 0 to {count - 1}")
     number = int(number)
     if number >= FIRST_COPY:
         action = Copy(team, COLOURS[number - FIRST_COPY])
