@@ -158,6 +158,24 @@ def test_random_parallel_quizzes_end_with_a_winner(rules):
         assert steps >= quiz.match.state.asked
 
 
+def parallel_trajectory(rules, seed: int) -> list:
+    """Everything a parallel quiz gives back, step by step, under masked random actions."""
+    quiz = parallel_env("colourbrain", rules)
+    observations, _ = quiz.reset(seed=seed)
+    rng, seen = random.Random(seed), []
+    while quiz.agents:
+        actions = {agent: masked_choice(observations[agent], rng) for agent in quiz.agents}
+        observations, *rest = quiz.step(actions)
+        seen.append((actions, {agent: o["observation"].tobytes() for agent, o in observations.items()}, rest))
+    return seen
+
+
+@pytest.mark.parametrize("rules", QUIZZES[:2])
+def test_equal_seeds_give_equal_parallel_quizzes(rules):
+    first = parallel_trajectory(rules, 6)
+    assert first == parallel_trajectory(rules, 6) and first != parallel_trajectory(rules, 7)
+
+
 def test_a_paced_quiz_never_waits_for_the_quiz_master():
     game_env = env("colourbrain", colourbrain.Rules(paced=True))
     play_randomly(game_env, 3)
