@@ -1,6 +1,7 @@
 """ColorFox and Colorium as numbers (the shared encoding) and as OpenSpiel games."""
 
 import dataclasses
+import importlib
 import random
 
 import numpy
@@ -127,3 +128,173 @@ def test_a_number_that_is_not_legal_now_is_refused_with_a_reason(model, encoding
         encoding.action_of(min(legal), state, (player + 1) % rules.players)
     with pytest.raises(ValueError, match="not an action number"):
         encoding.action_of(encoding.action_count(rules), state, player)
+
+
+# OpenSpiel ---------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def pyspiel():
+    """OpenSpiel, with colorlab's games registered; the test is skipped when the optional 'ai' extra is missing."""
+    module = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional 'ai' extra (make test installs it)")
+    importlib.import_module("colorlab.openspiel")
+    return module
+
+
+FOX, IUM = "python_colorlab_colorfox", "python_colorlab_colorium"
+
+
+def chance_step(state, rng):
+    """Apply a chance outcome drawn with its probability."""
+    outcomes, chances = zip(*state.chance_outcomes())
+    state.apply_action(int(rng.choice(outcomes, p=chances)))
+
+
+@pytest.mark.parametrize("name, params", [
+    (FOX, {}), (FOX, {"players": 3, "half_turn": True}), (FOX, {"players": 4, "exchange_pick": "opponent"}),
+    (IUM, {}), (IUM, {"players": 3, "drop": "straight"}), (IUM, {"players": 4, "width": 5, "height": 5}),
+])
+def test_openspiels_own_random_simulation_test_passes(pyspiel, name, params):
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", [FOX, IUM])
+def test_every_chance_node_gives_outcomes_that_sum_to_one(pyspiel, name):
+    rng = numpy.random.RandomState(0)
+    state, seen = pyspiel.load_game(name, {"players": 3}).new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1) and all(p > 0 for _, p in outcomes)
+            assert len({o for o, _ in outcomes}) == len(outcomes)
+            seen += 1
+            chance_step(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert seen > 10
+
+
+def dealt(game, cards):
+    """A ColorFox game just after dealing these cards (hands in seat order, then the start card)."""
+    state = game.new_initial_state()
+    for number in cards:
+        state.apply_action(number - 1)
+    return state
+
+
+def test_openspiel_colorfox_deals_the_rules_hands_and_hides_them(pyspiel):
+    game = pyspiel.load_game(FOX, {"players": 3})
+    state = dealt(game, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    assert [[c.number for c in hand] for hand in state.now.table.hands] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert state.now.table.table[(0, 0)][0].number == 10 and len(state.now.table.deck) == 44
+    twin = dealt(game, [1, 2, 3, 11, 12, 13, 14, 15, 16, 10])
+    for look in ("observation_string", "observation_tensor", "information_state_string"):
+        assert getattr(state, look)(0) == getattr(twin, look)(0), look
+        assert getattr(state, look)(1) != getattr(twin, look)(1), look
+    assert "#4" not in state.observation_string(0) and "#1" in state.observation_string(0)
+
+
+def test_an_onlookers_colorfox_observation_shows_no_hand(pyspiel):
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(FOX)
+    state, twin = dealt(game, range(1, 10)), dealt(game, [11, 12, 13, 14, 5, 6, 7, 8, 9])
+    for perfect_recall in (False, True):
+        public = make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=perfect_recall, private_info=pyspiel.PrivateInfoType.NONE))
+        assert public.string_from(state, 0) == public.string_from(twin, 0)
+        assert "#1" not in public.string_from(state, 0)
+        if not perfect_recall:
+            public.set_from(state, 0)
+            seen = public.tensor.copy()
+            public.set_from(twin, 0)
+            assert numpy.array_equal(seen, public.tensor)
+
+
+def test_openspiel_colorfox_draws_are_chance_nodes_over_the_unseen_cards(pyspiel):
+    game = pyspiel.load_game(FOX)
+    state = dealt(game, range(1, 10))
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_chance_node()
+    assert sorted(o + 1 for o, _ in state.chance_outcomes()) == list(range(10, 55))
+    state.apply_action(53)
+    assert 54 in [c.number for c in state.now.table.hands[0]] and "you draw #54" in state.information_state_string(0)
+    assert "#54" not in state.information_state_string(1) + state.observation_string(1)
+
+
+def test_rules_parameters_reach_the_model(pyspiel):
+    upright, turning = pyspiel.load_game(FOX), pyspiel.load_game(FOX, {"half_turn": True})
+    turned = {fox_encoding.action_name(n) for n in dealt(turning, range(1, 10)).legal_actions()}
+    assert any("turned" in name for name in turned)
+    assert not any("turned" in fox_encoding.action_name(n) for n in dealt(upright, range(1, 10)).legal_actions())
+    small = pyspiel.load_game(IUM, {"width": 5, "height": 6, "players": 3})
+    assert small.num_players() == 3 and small.observation_tensor_shape() == [ium_encoding.observation_shape(
+        IumRules(width=5, height=6, players=3))[0]]
+    with pytest.raises(Exception, match="players = 7 is not allowed"):
+        pyspiel.load_game(FOX, {"players": 7})
+    with pytest.raises(Exception, match="unknown mission"):
+        pyspiel.load_game(IUM, {"mission_ids": "no-such-mission"})
+
+
+def test_openspiel_colorium_missions_and_dice_are_chance_outcomes(pyspiel):
+    state = pyspiel.load_game(IUM).new_initial_state()
+    for kind in ("lines", "colours", "shapes", "areas"):
+        assert len(state.chance_outcomes()) == 4
+        state.apply_action(3)
+    assert state.now.table.missions == ("lines-4", "colours-4", "shapes-4", "areas-4")
+    for face in ("I", "I", "B", "B"):
+        state.apply_action(ium_encoding.FACES.index(("shape" if face == "I" else "colour", face)))
+    assert state.now.table.pool == (("colour", "B"), ("colour", "B"), ("shape", "I"), ("shape", "I"))
+    assert state.legal_actions() == sorted(ium_encoding.FACES.index(face) for face in set(state.now.table.pool))
+
+
+def play_against_random(game, bot, seed):
+    """Play one whole game: the bot in seat 0, random players elsewhere; return the returns."""
+    rng = numpy.random.RandomState(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state.returns()
+
+
+def test_openspiels_mcts_bot_plays_a_whole_game_of_colorium(pyspiel):
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(IUM)
+    rollouts = mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(1))
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=8, evaluator=rollouts, random_state=numpy.random.RandomState(2))
+    assert sum(play_against_random(game, bot, 0)) == pytest.approx(1)
+
+
+def test_openspiels_information_set_mcts_bot_plays_a_whole_game_of_colorfox(pyspiel):
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(FOX, {"players": 3})
+    rollouts = mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, rollouts, 2.0, 10, random_state=numpy.random.RandomState(3))
+    assert sum(play_against_random(game, bot, 0)) == pytest.approx(1)
+
+
+def test_a_resampled_colorfox_state_looks_the_same_to_the_player(pyspiel):
+    game, rng = pyspiel.load_game(FOX, {"players": 3}), numpy.random.RandomState(5)
+    state = game.new_initial_state()
+    for _ in range(60):
+        if state.is_chance_node():
+            chance_step(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    while state.is_chance_node():
+        chance_step(state, rng)
+    player = state.current_player()
+    other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.now.table.hands != state.now.table.hands
+    for look in ("observation_string", "observation_tensor", "information_state_string"):
+        assert getattr(other, look)(player) == getattr(state, look)(player), look
+    for seat in range(3):  # every player's past cards were told again to fit its new hand
+        history = other.information_state_string(seat)
+        assert all(f"#{c.number}" in history for c in other.now.table.hands[seat])

@@ -112,6 +112,20 @@ def decode(number: int, rules: Rules, player: int):
     return Done(player) if kind == "done" else Pass(player)
 
 
+def action_name(number: int, rules: Rules = Rules()) -> str:
+    """Say in a few words what this action number does."""
+    action = decode(number, rules, 0)
+    if type(action) is Place:
+        return f"lay card {action.card}{' turned' * action.turned} at ({action.x}, {action.y})"
+    if isinstance(action, Exchange):
+        return f"give {action.give} to player {action.opponent}, take {action.take}"
+    if isinstance(action, Offer):
+        return f"offer {action.give} to player {action.opponent}"
+    if isinstance(action, HandBack):
+        return f"hand back {action.colour}"
+    return "no more exchanges" if isinstance(action, Done) else "pass"
+
+
 def acting(state) -> list[int]:
     """Who may act now: the player to move, or nobody once the game is over?"""
     return [] if state.over else [model.to_move(state)]
@@ -176,7 +190,8 @@ def observation(state, player: int) -> numpy.ndarray:
     arrays["sticks"][:] = [[counts[name] for name in COLOUR_NAMES] for counts in seen["sticks"]]
     arrays["scores"][:] = seen["scores"]
     arrays["supply"][:] = [seen["supply"][name] for name in COLOUR_NAMES]
-    arrays["pile"][0], arrays["exchanges left"][0], arrays["over"][0] = seen["deck"], seen["exchanges_left"], seen["over"]
+    arrays["pile"][0], arrays["exchanges left"][0] = seen["deck"], seen["exchanges_left"]
+    arrays["over"][0] = seen["over"]
     if seen["offer"]:
         arrays["offer to"][seen["offer"]["opponent"]] = 1
         arrays["offer gives"][COLOUR_NAMES.index(seen["offer"]["give"])] = 1

@@ -98,7 +98,7 @@ def action_number(action, rules: Rules = Rules(), pool: tuple = ()) -> int:
     blocks = _blocks(rules)
     if isinstance(action, Pick):
         if not 0 <= action.die < len(pool):
-            raise ValueError(f"a pick names a die by its place in the pool: give the pool, which holds {len(pool)} dice")
+            raise ValueError(f"a pick names a die by its place in the pool; give the pool ({len(pool)} dice)")
         return blocks["pick"][0] + FACES.index(pool[action.die])
     if isinstance(action, Wild):
         return blocks["wild"][0] + _space(*action.cell, rules) * len(CODES) + CODES.index(action.colour)
@@ -113,28 +113,54 @@ def action_number(action, rules: Rules = Rules(), pool: tuple = ()) -> int:
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
-def decode(number: int, state, player: int):
-    """Which action of `player` does this number stand for, legal now or not?"""
-    rules = state.rules
+def _block_of(number: int, rules: Rules) -> tuple[str, int]:
+    """Which kind of action is this number, and where in its block does it lie?"""
     if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) \
             or not 0 <= number < action_count(rules):
         raise ValueError(f"{number!r} is not an action number: they run from 0 to {action_count(rules) - 1}")
-    number = int(number)
-    kind, offset = next((kind, number - start) for kind, (start, size) in _blocks(rules).items()
-                        if start <= number < start + size)
+    return next((kind, int(number) - start) for kind, (start, size) in _blocks(rules).items()
+                if start <= number < start + size)
+
+
+def _wild_parts(offset: int, rules: Rules) -> tuple[tuple[int, int], str]:
+    """The space (row, column) and the colour of a wild action."""
+    space, colour = divmod(offset, len(CODES))
+    return divmod(space, rules.width), CODES[colour]
+
+
+def _draw_parts(offset: int, rules: Rules) -> tuple[str, str, tuple[tuple[int, int], ...], int]:
+    """The die shape, the colour, the cells and the cuts of a drawing."""
+    piece_and_colour, space = divmod(offset, rules.width * rules.height)
+    piece, colour = divmod(piece_and_colour, len(CODES))
+    letter, cuts, cells = PIECES[piece]
+    top, left = divmod(space, rules.width)
+    return letter, CODES[colour], tuple(sorted((top + r, left + c) for r, c in cells)), cuts
+
+
+def decode(number: int, state, player: int):
+    """Which action of `player` does this number stand for, legal now or not?"""
+    kind, offset = _block_of(number, state.rules)
     if kind == "pick":
         face = FACES[offset]
         if face not in state.pool:
             raise model.BadPick(f"no die in the pool shows the {face[0]} {face[1]}")
         return Pick(player, state.pool.index(face))
     if kind == "wild":
-        space, colour = divmod(offset, len(CODES))
-        return Wild(player, divmod(space, rules.width), CODES[colour])
-    piece_and_colour, space = divmod(offset, rules.width * rules.height)
-    piece, colour = divmod(piece_and_colour, len(CODES))
-    letter, cuts, cells = PIECES[piece]
-    top, left = divmod(space, rules.width)
-    return Draw(player, letter, CODES[colour], tuple((top + r, left + c) for r, c in cells), cuts)
+        return Wild(player, *_wild_parts(offset, state.rules))
+    return Draw(player, *_draw_parts(offset, state.rules))
+
+
+def action_name(number: int, rules: Rules = Rules()) -> str:
+    """Say in a few words what this action number does."""
+    kind, offset = _block_of(number, rules)
+    if kind == "pick":
+        return "take the {} die {}".format(*FACES[offset])
+    if kind == "wild":
+        (row, column), colour = _wild_parts(offset, rules)
+        return f"wild: {model.colour_name(colour)} in row {rules.height - row}, column {column + 1}"
+    letter, colour, cells, cuts = _draw_parts(offset, rules)
+    spaces = " ".join(f"{rules.height - r}/{c + 1}" for r, c in cells)
+    return f"draw {letter}{' cut ' * bool(cuts)}{'x' * cuts} in {model.colour_name(colour)} on {spaces}"
 
 
 def acting(state) -> list[int]:
