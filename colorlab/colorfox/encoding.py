@@ -50,8 +50,13 @@ CARD_FIELDS = ("in your hand", "on the table", "unseen", "x", "y", "half turned"
 
 def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
     """Where does each kind of action start, and how many numbers does it take?"""
-    sizes = {"pass": 1, "done": 1, "hand_back": COLOURS, "offer": rules.players * COLOURS,
-             "exchange": rules.players * COLOURS * COLOURS, "place": DECK * 2 * len(CELLS)}
+    return _blocks_for(rules.players)
+
+
+@cache
+def _blocks_for(players: int) -> dict[str, tuple[int, int]]:
+    sizes = {"pass": 1, "done": 1, "hand_back": COLOURS, "offer": players * COLOURS,
+             "exchange": players * COLOURS * COLOURS, "place": DECK * 2 * len(CELLS)}
     blocks, start = {}, 0
     for kind, size in sizes.items():
         blocks[kind] = (start, size)

@@ -45,7 +45,6 @@ from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, orientations, scissors
 from colorlab.rules import IllegalAction, NotYourTurn
-from colorlab.symmetry import normalise
 
 LETTERS = tuple(SHAPES)
 FACES = tuple(("shape", letter) for letter in LETTERS) + tuple(("colour", code) for code in CODES)
@@ -72,7 +71,11 @@ PIECE_NUMBER = {piece: number for number, piece in enumerate(PIECES)}
 
 def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
     """Where does each kind of action start, and how many numbers does it take?"""
-    spaces = rules.width * rules.height
+    return _blocks_for(rules.width * rules.height)
+
+
+@cache
+def _blocks_for(spaces: int) -> dict[str, tuple[int, int]]:
     sizes = {"pick": len(FACES), "wild": spaces * len(CODES), "draw": len(PIECES) * len(CODES) * spaces}
     blocks, start = {}, 0
     for kind, size in sizes.items():
@@ -103,9 +106,9 @@ def action_number(action, rules: Rules = Rules(), pool: tuple = ()) -> int:
     if isinstance(action, Wild):
         return blocks["wild"][0] + _space(*action.cell, rules) * len(CODES) + CODES.index(action.colour)
     if isinstance(action, Draw):
-        top = min(r for r, _ in action.cells)
+        top = action.cells[0][0]  # a drawing's cells are sorted
         left = min(c for _, c in action.cells)
-        piece = PIECE_NUMBER.get((action.shape, action.cuts, normalise(action.cells)))
+        piece = PIECE_NUMBER.get((action.shape, action.cuts, frozenset((r - top, c - left) for r, c in action.cells)))
         if piece is None:
             raise ValueError(f"no drawing of {action.shape} with {action.cuts} cut(s) covers {action.cells}")
         return blocks["draw"][0] + (piece * len(CODES) + CODES.index(action.colour)) * rules.width * rules.height \
