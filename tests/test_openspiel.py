@@ -1,8 +1,11 @@
 """ColorFox and Colorium as numbers (the shared encoding) and as OpenSpiel games."""
 
+import ast
 import dataclasses
 import importlib
 import random
+import re
+from pathlib import Path
 
 import numpy
 import pytest
@@ -298,3 +301,14 @@ def test_a_resampled_colorfox_state_looks_the_same_to_the_player(pyspiel):
     for seat in range(3):  # every player's past cards were told again to fit its new hand
         history = other.information_state_string(seat)
         assert all(f"#{c.number}" in history for c in other.now.table.hands[seat])
+
+
+def test_the_examples_of_the_openspiel_guide_run(pyspiel, capsys):
+    guide = (Path(__file__).parent.parent / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    examples = re.findall(r"```python\n(.*?)```", guide, re.DOTALL)
+    assert len(examples) == 2
+    namespace = {}
+    for example in examples:
+        exec(example, namespace)
+    for line in capsys.readouterr().out.splitlines():
+        assert sum(ast.literal_eval(line)) == pytest.approx(1)
