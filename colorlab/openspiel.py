@@ -423,7 +423,7 @@ class IumMoment(Moment):
 
 def set_out(rules: IumRules, missions: tuple[str, ...]) -> IumMoment:
     """The boards set out with these missions; the first round's dice are still to roll."""
-    return IumMoment(missions=missions, table=dataclasses.replace(ium.new_game(rules), missions=missions))
+    return IumMoment(missions=missions, table=ium.evolve(ium.new_game(rules), missions=missions))
 
 
 class ColoriumGame(ColorlabGame):
@@ -503,9 +503,11 @@ class ColoriumState(pyspiel.State):
         if len(rolled) < len(now.table.pool):
             return dataclasses.replace(now, rolled=rolled)
         pool = tuple(sorted(ium_encoding.FACES[i] for i in rolled))
-        said = ", ".join(face for _, face in pool)
-        events = now.table.events[:-1] + (f"Round {now.table.round}: the dice show {said}.",)
-        return dataclasses.replace(now, table=dataclasses.replace(now.table, pool=pool, events=events), rolled=None)
+        shapes = ium.in_words([face for kind, face in pool if kind == "shape"])
+        colours = ium.in_words([ium.colour_name(face) for kind, face in pool if kind == "colour"])
+        said = f"Round {now.table.round}: the shape dice show {shapes}, the colour dice {colours}."
+        table = ium.evolve(now.table, pool=pool, events=now.table.events[:-1] + (said,))  # in place of the seeded roll
+        return dataclasses.replace(now, table=table, rolled=None)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player != CHANCE:
@@ -528,7 +530,7 @@ class ColoriumState(pyspiel.State):
         if table is None:
             return numpy.zeros(ium_encoding.observation_shape(self.rules), numpy.float32)
         rolling = self.now.rolled is not None
-        return ium_encoding.observation(dataclasses.replace(table, pool=()) if rolling else table, player)
+        return ium_encoding.observation(ium.evolve(table, pool=()) if rolling else table, player)
 
     def seen_text(self, player: int, private: bool = True) -> str:
         """What `player` sees now (everything, boards are open), in words."""

@@ -233,6 +233,8 @@ def test_rules_parameters_reach_the_model(pyspiel):
     small = pyspiel.load_game(IUM, {"width": 5, "height": 6, "players": 3})
     assert small.num_players() == 3 and small.observation_tensor_shape() == [ium_encoding.observation_shape(
         IumRules(width=5, height=6, players=3))[0]]
+    first = pyspiel.load_game(IUM, {"missions": "first"}).new_initial_state()
+    assert first.is_chance_node() and first.now.table.missions == ("lines-1", "colours-1", "shapes-1", "areas-1")
     with pytest.raises(Exception, match="players = 7 is not allowed"):
         pyspiel.load_game(FOX, {"players": 7})
     with pytest.raises(Exception, match="unknown mission"):
@@ -248,6 +250,8 @@ def test_openspiel_colorium_missions_and_dice_are_chance_outcomes(pyspiel):
     for face in ("I", "I", "B", "B"):
         state.apply_action(ium_encoding.FACES.index(("shape" if face == "I" else "colour", face)))
     assert state.now.table.pool == (("colour", "B"), ("colour", "B"), ("shape", "I"), ("shape", "I"))
+    assert [line for line in state.now.table.events if "dice" in line] == [
+        "Round 1: the shape dice show I and I, the colour dice blue and blue."]
     assert state.legal_actions() == sorted(ium_encoding.FACES.index(face) for face in set(state.now.table.pool))
 
 
