@@ -172,10 +172,10 @@ class Happening(typing.NamedTuple):
             return f"start card #{self.card}"
         if self.kind == "act":
             return f"player {self.seat}: {self.text}"
-        what = "gets" if self.kind == "deal" else "draws"
-        if self.seat == player:
-            return f"you {what[:-1]} #{self.card}" if private else f"you {what[:-1]} a card"
-        return f"player {self.seat} {what} a card"
+        dealt = self.kind == "deal"
+        if self.seat != player:
+            return f"player {self.seat} {'gets' if dealt else 'draws'} a card"
+        return f"you {'get' if dealt else 'draw'} {f'#{self.card}' if private else 'a card'}"
 
 
 @dataclasses.dataclass(frozen=True)
