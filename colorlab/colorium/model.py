@@ -27,6 +27,7 @@ rolled. The game ends when nobody can draw.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from pathlib import Path
@@ -34,7 +35,7 @@ from pathlib import Path
 from colorlab.colorium.board import CODES, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, Cell, Shape, orientations, placements, scissors
+from colorlab.colorium.shapes import SHAPES, Cell, Shape, orientations, placements, resting_cells, scissors
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.symmetry import normalise
@@ -42,6 +43,7 @@ from colorlab.symmetry import normalise
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
 BONUSES: tuple[str, ...] = tuple(DATA["bonuses"])
 ROW_REWARDS: dict[int, tuple[int, ...]] = {int(row): tuple(points) for row, points in DATA["row_rewards"].items()}
+ROW_REWARD_ORDER = tuple(sorted(ROW_REWARDS.items()))  # the races, lowest row first
 
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "O": "orange"}
@@ -181,9 +183,7 @@ def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
     """Roll one shape die and one colour die per player still in, and set the snake order."""
     seats = [(active + k) % state.players for k in range(state.players)]
     seats = [s for s in seats if not state.out[s]]
-    rng = random.Random(f"{state.seed}/round/{state.round}")
-    pool = tuple(sorted([("shape", rng.choice(state.rules.shapes)) for _ in seats] +
-                        [("colour", rng.choice(state.rules.colours)) for _ in seats]))
+    pool = roll(state.seed, state.round, len(seats), state.rules.shapes, state.rules.colours)
     bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) for row in state.bonuses)
     state = evolve(
         state, active=active, pool=pool, order=tuple(seats + seats[::-1]),
@@ -191,6 +191,18 @@ def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
         events=events + (f"Round {state.round}: the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
                          f"the colour dice {in_words([colour_name(f) for k, f in pool if k == 'colour'])}.",))
     return state
+
+
+@functools.lru_cache(maxsize=1024)
+def roll(seed: int, round: int, dice: int, shapes: str, colours: str) -> tuple[tuple[str, str], ...]:
+    """Which dice does a round roll: `dice` shape dice and `dice` colour dice, drawn from the seed, sorted?
+
+    Kept for a while: seeding a random generator from text is slow, and replaying a game (as an
+    experiment does with each game it plays) rolls the same dice again.
+    """
+    rng = random.Random(f"{seed}/round/{round}")
+    return tuple(sorted([("shape", rng.choice(shapes)) for _ in range(dice)] +
+                        [("colour", rng.choice(colours)) for _ in range(dice)]))
 
 
 def play(state: State, action: Action) -> State:
@@ -293,9 +305,8 @@ def _is_legal(state: State, action: Draw) -> bool:
         return False
     cells = frozenset(action.cells)
     board, rules = state.boards[action.player], state.rules
-    return any(place.cells == cells
-               for letter, cuts, piece in pieces(state, action.player) if (letter, cuts) == (action.shape, action.cuts)
-               for place in placements(board, piece, rules))
+    return any(cells in resting_cells(board, piece, rules)
+               for letter, cuts, piece in pieces(state, action.player) if (letter, cuts) == (action.shape, action.cuts))
 
 
 def counted_shape(rules: Rules, action: Draw) -> str | None:
@@ -399,12 +410,12 @@ def _end_round(state: State) -> State:
     events = state.events
     if state.rules.row_rewards:
         full_rows = [set(board.full_rows()) for board in state.boards]
-        for row, points in sorted(ROW_REWARDS.items()):
+        scored = [{row for row, _ in entries} for entries in row_points]
+        for row, points in ROW_REWARD_ORDER:
             if row > state.rules.height:
                 continue
             rank = rows_taken.get(row, 0)
-            finishers = [p for p in range(state.players)
-                         if row in full_rows[p] and all(r != row for r, _ in row_points[p])]
+            finishers = [p for p in range(state.players) if row in full_rows[p] and row not in scored[p]]
             if finishers and rank < len(points):
                 for p in finishers:
                     row_points[p] = row_points[p] + ((row, points[rank]),)

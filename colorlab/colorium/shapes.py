@@ -385,6 +385,18 @@ def known_placements(width: int, height: int, mask: int, shape: str | Shape, mir
     return tuple(positions.placements_at(found))
 
 
+def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()) -> frozenset[Shape]:
+    """Which sets of cells can the shape rest on? (The cells of :func:`placements`, to test a drawing quickly.)"""
+    key = shape if isinstance(shape, str) else shape_cells(shape)
+    return _resting_cells(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop)
+
+
+@lru_cache(maxsize=4096)
+def _resting_cells(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
+                   drop: str) -> frozenset[Shape]:
+    return frozenset(place.cells for place in known_placements(width, height, mask, shape, mirror_images, drop))
+
+
 def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:
     """List the connected parts that `cuts` straight cuts make of the shape, and fewer cuts cannot.
 
