@@ -144,6 +144,13 @@ class TaskCard:
                              for k, m, destination in allowed)
                 for rules, allowed in TRANSFORMS.items()}
 
+    @cached_property
+    def image_bits(self) -> dict[tuple[bool, bool], tuple]:
+        """The same images, each with its pairs as bits: bit ``36 * cell + figure`` (what the solver tests)."""
+        return {rules: tuple((k, m, placed, sum(1 << (36 * cell + fig) for cell, fig in placed))
+                             for k, m, placed in images)
+                for rules, images in self.images.items()}
+
     def __str__(self) -> str:
         return draw_grid(self.cells)
 

@@ -179,7 +179,7 @@ def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Itera
     limit = min(len(hand), most_cards)
     for task in tasks:
         task = task if isinstance(task, TaskCard) else as_task(task)
-        for rotation, mirrored, placed, bits in task_bits(task, rules.rotations, rules.mirror_images):
+        for rotation, mirrored, placed, bits in task.image_bits[rules.rotations, rules.mirror_images]:
             missing = bits & ~fitting
             if missing & ~coverable == 0:
                 cards = missing.bit_count()
@@ -211,13 +211,6 @@ def _fitting_bits(layout: tuple, matching: str) -> int:
     """Which (cell, figure) pairs does the layout fit: bit ``36 * cell + figure``? (Matching is symmetric.)"""
     accepts = ACCEPTS[matching]
     return sum(accepts[card] << (FIGURE_COUNT * cell) for cell, card in enumerate(layout))
-
-
-@functools.lru_cache(maxsize=4096)
-def task_bits(task: TaskCard, rotations: bool, mirror_images: bool) -> tuple[tuple[int, bool, tuple, int], ...]:
-    """Each allowed turn of the task: (rotation, mirrored, (cell, figure) pairs, the pairs as bits)."""
-    return tuple((rotation, mirrored, placed, sum(1 << (FIGURE_COUNT * cell + want) for cell, want in placed))
-                 for rotation, mirrored, placed in task.images[rotations, mirror_images])
 
 
 def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,

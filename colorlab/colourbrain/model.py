@@ -124,7 +124,7 @@ class State:
             return "over"
         if self.shown:
             return "shown"
-        return "copying" if all(a is not None for a in self.answers) else "answering"
+        return "answering" if None in self.answers else "copying"
 
 
 def evolve(state: State, **changes) -> State:
