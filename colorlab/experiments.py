@@ -276,10 +276,28 @@ class Experiment:
 
     def difference(self, a: str, b: str, measure: str) -> str:
         """Say in words how a measure differs between two variants, and whether that beats the noise."""
+        x, y, differences = self._paired_samples(a, b, measure)
+        return describe_difference(a, x, b, y, measure, differences)
+
+    def difference_interval(self, a: str, b: str, measure: str) -> tuple[float, float, float, str]:
+        """How does a measure differ from variant a to b: (low, mean difference, high, "paired" or "unpaired")?
+
+        The interval is the one :meth:`difference` uses; with fewer than MIN_GAMES games of
+        either variant its ends are NaN and it says "too few games".
+        """
+        x, y, differences = self._paired_samples(a, b, measure)
+        mean = statistics.fmean(y) - statistics.fmean(x) if x and y else math.nan
+        if len(x) < MIN_GAMES or len(y) < MIN_GAMES:
+            return (math.nan, mean, math.nan, "too few games")
+        low, high, how = difference_interval(x, y, differences)
+        return (low, mean, high, how)
+
+    def _paired_samples(self, a: str, b: str, measure: str) -> tuple[list[float], list[float], list[float]]:
+        """A measure's values under variant a and under b, and b minus a for each seed both played."""
         frame = self.results
         x = list(frame[frame["variant"] == a][measure].dropna().astype(float))
         y = list(frame[frame["variant"] == b][measure].dropna().astype(float))
-        return describe_difference(a, x, b, y, measure, seed_differences(frame, a, b, measure))
+        return x, y, seed_differences(frame, a, b, measure)
 
     def plot(self, measure: str, ax=None):
         """Draw the distribution of one measure for every variant (matplotlib), titled and labelled."""
@@ -343,16 +361,12 @@ def describe_difference(a: str, x: list[float], b: str, y: list[float], measure:
     if len(x) < MIN_GAMES or len(y) < MIN_GAMES:
         return (f"{measure}: too few games to tell yet ({len(x)} with {a}, {len(y)} with {b}); "
                 f"a comparison needs at least {MIN_GAMES} games of each.")
-    paired = differences is not None and len(differences) >= MIN_GAMES
-    if paired and not any(differences):
+    if differences is not None and len(differences) >= MIN_GAMES and not any(differences):
         return (f"{measure}: the same with {a} and with {b} in each of the {len(differences)} seeds both played "
                 f"— no difference at all in these games.")
     mx, my = statistics.fmean(x), statistics.fmean(y)
     diff = my - mx
-    unpaired_interval = welch_interval(x, y)
-    pairs_interval = paired_interval(differences) if paired else None
-    use_pairs = pairs_interval is not None and width(pairs_interval) < width(unpaired_interval)
-    low, high = pairs_interval if use_pairs else unpaired_interval
+    low, high, how = difference_interval(x, y, differences)
     if low > 0 or high < 0:
         verdict = "larger than the noise: the rule change makes a real difference"
     else:
@@ -360,19 +374,35 @@ def describe_difference(a: str, x: list[float], b: str, y: list[float], measure:
     direction = "higher" if diff > 0 else "lower" if diff < 0 else "the same"
     return (f"{measure}: {mx:.3g} with {a}, {my:.3g} with {b} ({direction} by {abs(diff):.3g}; "
             f"95% interval of the difference {low:.3g} to {high:.3g}) — {verdict}. "
-            f"{how_measured(use_pairs, unpaired_interval, pairs_interval, differences)}")
+            f"{how_measured(how, x, y, differences)}")
 
 
-def how_measured(use_pairs: bool, unpaired: tuple[float, float], pairs: tuple[float, float] | None,
-                 differences: list[float] | None) -> str:
+def difference_interval(x: list[float], y: list[float],
+                        differences: list[float] | None = None) -> tuple[float, float, str]:
+    """Which 95% interval of mean(y) - mean(x) does a verdict use: (low, high, "paired" or "unpaired")?
+
+    The paired one (:func:`paired_interval` of the per-seed `differences`, when there are at
+    least MIN_GAMES of them) when it is tighter than the unpaired one (:func:`welch_interval`).
+    """
+    unpaired = welch_interval(x, y)
+    if differences is not None and len(differences) >= MIN_GAMES:
+        paired = paired_interval(differences)
+        if width(paired) < width(unpaired):
+            return (*paired, "paired")
+    return (*unpaired, "unpaired")
+
+
+def how_measured(how: str, x: list[float], y: list[float], differences: list[float] | None) -> str:
     """Say which interval a verdict used, and why: paired seed by seed, or unpaired from the two averages."""
-    if use_pairs:
+    if how == "paired":
+        low, high = welch_interval(x, y)
         return (f"The interval compares the two games of each seed (paired), so the luck both variants share "
                 f"cancels out; comparing only the averages (unpaired, Welch's t) gives a wider "
-                f"{unpaired[0]:.3g} to {unpaired[1]:.3g}.")
-    if pairs is not None:
+                f"{low:.3g} to {high:.3g}.")
+    if differences is not None and len(differences) >= MIN_GAMES:
+        low, high = paired_interval(differences)
         return (f"The interval compares the averages (unpaired, Welch's t): the two games of a seed are not "
-                f"alike enough here for pairing them to help (paired: {pairs[0]:.3g} to {pairs[1]:.3g}).")
+                f"alike enough here for pairing them to help (paired: {low:.3g} to {high:.3g}).")
     if differences is not None:
         return (f"The interval compares the averages (unpaired, Welch's t): only {len(differences)} seeds were "
                 f"played by both, too few to pair them.")

@@ -344,3 +344,19 @@ def test_an_experiment_pairs_each_seed_with_itself():
     said = lab.difference("triangular", "square", "top score")
     assert f"difference {spoken(paired_interval(differences))}) — larger than the noise" in said
     assert "no difference at all" in lab.difference("triangular", "square", "actions")
+
+
+def test_the_interval_of_a_difference_is_the_one_the_words_use():
+    lab = run("colorfox", {"triangular": colorfox.Rules(players=2),
+                           "square": colorfox.Rules(players=2, set_score="square")},
+              games=20, executor="serial", progress=False)
+    low, mean, high, how = lab.difference_interval("triangular", "square", "top score")
+    frame = lab.results
+    by_variant = frame.groupby("variant")["top score"].mean()
+    assert how == "paired" and mean == pytest.approx(by_variant["square"] - by_variant["triangular"])
+    assert (low, high) == pytest.approx(paired_interval(seed_differences(frame, "triangular", "square", "top score")))
+    assert f"difference {spoken((low, high))})" in lab.difference("triangular", "square", "top score")
+    few = run("colorfox", {"t": colorfox.Rules(players=2), "s": colorfox.Rules(players=2, set_score="square")},
+              games=5, executor="serial", progress=False)
+    low, _, high, how = few.difference_interval("t", "s", "top score")
+    assert how == "too few games" and math.isnan(low) and math.isnan(high)

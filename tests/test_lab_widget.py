@@ -1,7 +1,9 @@
 """The lab widget: variants edited, games run, plots and the verdict filled in, errors shown."""
 
+import base64
 import dataclasses
 import functools
+import re
 import threading
 
 from matplotlib.figure import Figure
@@ -20,7 +22,8 @@ def lab():
 
 def picture(widget: VariantLab) -> bytes:
     """The picture the lab shows as its plot (nothing if it shows none)."""
-    return bytes(getattr(widget.plot, "value", b""))
+    shown = re.search(r'src="data:image/png;base64,([^"]+)"', widget.plot.value)
+    return base64.b64decode(shown.group(1)) if shown else b""
 
 
 def test_a_run_fills_the_progress_the_measures_and_the_verdict():
@@ -39,6 +42,10 @@ def test_the_plot_appears_after_run_without_changing_the_measure():
     widget.experiment.wait()
     first = picture(widget)
     assert first.startswith(PNG) and widget.measure.value == "top score"
+    frame = widget.experiment.results
+    triangular = frame[frame["variant"] == "triangular"]["top score"].mean()
+    assert f'alt="Box plot, colorfox: top score by variant (6 games each). Means: triangular {triangular:.3g}, ' \
+        in widget.plot.value
     widget.measure.value = "margin"
     assert picture(widget).startswith(PNG) and picture(widget) != first
 
@@ -110,8 +117,7 @@ def test_the_line_up_offers_every_bot_of_the_game_and_plays_the_default_ones_unl
     widget = VariantLab("colorium", {"slide": colorium.Rules(), "straight": colorium.Rules(drop="straight")},
                         games=3, executor="serial")
     assert {"RandomBot", "GreedyBot", "MissionBot"} <= set(labels(widget.every_seat))
-    assert widget.every_seat.value == "RandomBot" and widget.first_seat.value is None
-    assert labels(widget.first_seat)[0] == "same as the others"
+    assert widget.every_seat.value == "RandomBot" and widget.first_seat.label == "same as the others"
     widget.run_button.click()
     widget.experiment.wait()
     assert widget.experiment.lineups == {"slide": ("RandomBot", "RandomBot"), "straight": ("RandomBot", "RandomBot")}
@@ -127,7 +133,7 @@ def test_another_bot_at_the_first_seat_plays_first():
     widget.experiment.wait()
     assert widget.experiment.lineups["straight"] == ("MissionBot", "GreedyBot", "GreedyBot")
     assert set(widget.experiment.results["line-up"]) == {"MissionBot, GreedyBot, GreedyBot"}
-    assert "Done: 6 games" in widget.message.value
+    assert "Done: 6 games of MissionBot against GreedyBot against GreedyBot." in widget.message.value
 
 
 def test_a_first_seat_needs_as_many_players_in_every_variant_and_says_so_in_the_widget():
@@ -138,7 +144,7 @@ def test_a_first_seat_needs_as_many_players_in_every_variant_and_says_so_in_the_
     assert widget.experiment is None
     assert "same number of players in every variant, not 2 and 3" in widget.message.value
     assert "⚠" in widget.message.value and widget.run_button.disabled is False
-    widget.first_seat.value = None
+    widget.first_seat.value = "same as the others"
     widget.run_button.click()
     widget.experiment.wait()
     assert widget.progress.value == 6
@@ -160,7 +166,7 @@ def test_a_line_up_with_a_search_budget_reports_every_game_as_it_finishes():
     until(lambda: len(gate.waiting) == 12)  # one game a task, so the progress bar moves game by game
     gate.finish_next()
     until(lambda: widget.progress.value == 1)
-    assert "Running: PatientBot(playouts=3), PatientBot(playouts=3)" in widget.message.value
+    assert "Running: PatientBot(playouts=3) against PatientBot(playouts=3)…" in widget.message.value
     while gate.waiting:
         gate.finish_next()
     widget.experiment.wait(timeout=10)

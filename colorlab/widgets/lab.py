@@ -8,18 +8,21 @@ finish, and a sentence saying whether the difference between the first two
 variants is larger than the noise. Every error is shown inside the widget.
 
 Games finish on the experiment's own thread, where printing into an Output
-widget reaches no cell; so the plot is a picture (a PNG drawn off-screen) put
-into an Image widget, which any thread can update. Stop freezes the count, the
-plot and the verdict together at the games finished so far.
+widget reaches no cell; so the plot is a picture (a PNG drawn off-screen, with
+its title and the means as alternative text) put into an HTML widget, which any
+thread can update. Stop freezes the count, the plot and the verdict together at
+the games finished so far.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import importlib
 import inspect
 import io
+import pathlib
 import threading
 
 import ipywidgets
@@ -28,10 +31,12 @@ from colorlab.experiments import DEFAULT_BOTS, BotKind, Experiment, LineUp, bot_
 from colorlab.widgets.rule_editor import RuleEditor
 
 MOST_GAMES = 100_000
+STYLE = (pathlib.Path(__file__).parent / "static" / "lab.css").read_text(encoding="utf-8")
 MESSAGE = "padding: 4px 8px; border-radius: 6px; border: {border}; background: {background};"
 # Search bots on the menu: small budgets, so that twenty games a variant take about a minute, not an hour.
 SEARCH_PLAYOUTS = (25, 100)
-SAME_AS_OTHERS = "same as the others"
+LABEL_FITS = {"description_width": "initial"}  # a label as wide as its words, never cut short
+SAME_AS_OTHERS = "same as the others"  # not None: a drop-down whose value is None shows no choice at all
 LINE_UP_HELP = ("A SearchBot imagines many quick games (playouts) before each move: more playouts, "
                 "stronger play, and a slower run.")
 CHUNK = 25
@@ -64,25 +69,31 @@ class VariantLab(ipywidgets.VBox):
                  executor=None, bots: BotKind | None = None):
         self.game, self.variants, self.executor = game, dict(variants), executor
         self.experiment: Experiment | None = None
+        self.players = ""  # the line-up of the last run, in words
         self._redraw_lock = threading.RLock()
         self.editors = {name: RuleEditor(rules, on_apply=self._updater(name), title=f"Variant {name!r}")
                         for name, rules in self.variants.items()}
         # Unbounded, like the rule editor's boxes: a bounded box would change a typed 0 or 2.5 unseen.
-        self.games = ipywidgets.FloatText(value=games, step=1, description="Games each",
+        self.games = ipywidgets.FloatText(value=games, step=1, description="Games each", style=LABEL_FITS,
+                                          layout=ipywidgets.Layout(width="170px"),
                                           tooltip=f"A whole number from 1 to {MOST_GAMES}")
-        self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure")
+        self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure", style=LABEL_FITS,
+                                           layout=ipywidgets.Layout(width="250px"))
         choices = bot_choices(game)
         chosen = bots if bots is not None else DEFAULT_BOTS[game]
         if chosen not in [kind for _, kind in choices]:
             choices.append((bot_label(chosen), chosen))
-        self.every_seat = ipywidgets.Dropdown(options=choices, value=chosen, description="Bots",
-                                              tooltip="The bots at every seat")
-        self.first_seat = ipywidgets.Dropdown(options=[(SAME_AS_OTHERS, None), *choices], value=None,
-                                              description="First seat", tooltip="The bot of the player who starts")
+        self.every_seat = ipywidgets.Dropdown(options=choices, value=chosen, description="Bots", style=LABEL_FITS,
+                                              layout=ipywidgets.Layout(width="300px"), tooltip="The bots at every seat")
+        self.first_seat = ipywidgets.Dropdown(options=[(SAME_AS_OTHERS, SAME_AS_OTHERS), *choices],
+                                              value=SAME_AS_OTHERS, description="First seat", style=LABEL_FITS,
+                                              layout=ipywidgets.Layout(width="320px"),
+                                              tooltip="The bot of the player who starts")
         self.run_button = ipywidgets.Button(description="Run", button_style="primary", icon="play")
         self.stop_button = ipywidgets.Button(description="Stop", icon="stop", disabled=True)
         self.progress = ipywidgets.IntProgress(value=0, min=0, max=1, description="Games")
-        self.plot = ipywidgets.Image(format="png", layout=ipywidgets.Layout(max_width="700px"))
+        self.plot = ipywidgets.HTML()
+        self.plot.add_class("colorlab-lab-plot")
         self.verdict = ipywidgets.HTML()
         self.message = ipywidgets.HTML()
         self.run_button.on_click(lambda _: self._guard(self.start))
@@ -94,9 +105,13 @@ class VariantLab(ipywidgets.VBox):
             tabs.set_title(index, name)
         lineup = ipywidgets.HBox([self.every_seat, self.first_seat])
         controls = ipywidgets.HBox([self.games, self.measure, self.run_button, self.stop_button])
-        super().__init__([ipywidgets.HTML(f"<b>Rule-variant lab: {html.escape(game)}</b>"), tabs, lineup,
+        for row in (lineup, controls):
+            row.add_class("colorlab-lab-row")
+        title = f"<style>{STYLE}</style><b>Rule-variant lab: {html.escape(game)}</b>"
+        super().__init__([ipywidgets.HTML(title), tabs, lineup,
                           ipywidgets.HTML(f"<small>{html.escape(LINE_UP_HELP)}</small>"), controls,
                           self.progress, self.plot, self.verdict, self.message])
+        self.add_class("colorlab-lab")
 
     def _updater(self, name: str):
         def apply(rules, changed):
@@ -129,7 +144,7 @@ class VariantLab(ipywidgets.VBox):
     def lineup(self) -> LineUp:
         """Which bots play: the chosen bot at every seat, or another one at the first seat?"""
         others, first = self.every_seat.value, self.first_seat.value
-        if first is None:
+        if first == SAME_AS_OTHERS:
             return others
         players = sorted({rules.players for rules in self.variants.values()})
         if len(players) > 1:
@@ -147,7 +162,8 @@ class VariantLab(ipywidgets.VBox):
         self.progress.max = games * len(self.variants)
         self.progress.value = 0
         self.run_button.disabled, self.stop_button.disabled = True, False
-        self.say(f"Running: {', '.join(map(bot_label, makers))}…")
+        self.players = " against ".join(map(bot_label, makers))
+        self.say(f"Running: {self.players}…")
         try:
             self.experiment = Experiment(self.game, self.variants, games, bots=lineup, executor=self.executor,
                                          chunk=chunk, progress=False, on_rows=self._arrived)
@@ -165,7 +181,7 @@ class VariantLab(ipywidgets.VBox):
             self.progress.value = played
             self.redraw()
             self.run_button.disabled, self.stop_button.disabled = False, True
-            self.say(f"Stopped after {played} games.")
+            self.say(f"Stopped after {played} games of {self.players}.")
 
     def _arrived(self, rows: list[dict]) -> None:
         with self._redraw_lock:
@@ -178,7 +194,7 @@ class VariantLab(ipywidgets.VBox):
                 self.redraw()
                 if played >= self.progress.max:
                     self.run_button.disabled, self.stop_button.disabled = False, True
-                    self.say(f"Done: {played} games.")
+                    self.say(f"Done: {played} games of {self.players}.")
             except Exception as error:  # shown in the widget, never lost in a log
                 self.say(f"{type(error).__name__}: {error}", error=True)
 
@@ -201,14 +217,22 @@ class VariantLab(ipywidgets.VBox):
             if len(names) >= 2:
                 self.verdict.value = html.escape(self.experiment.difference(names[0], names[1], measure))
 
-    def _picture(self, measure: str) -> bytes:
-        """Draw the measure's plot off-screen as PNG bytes (no pyplot, so any thread may draw)."""
+    def _picture(self, measure: str) -> str:
+        """Draw the measure's plot off-screen (no pyplot, so any thread may draw) as an image with alternative text."""
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
         figure = Figure(figsize=(7, 3.2))
         FigureCanvasAgg(figure)
-        self.experiment.plot(measure, ax=figure.subplots())
+        title = self.experiment.plot(measure, ax=figure.subplots()).get_title()
         figure.tight_layout()
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=100)
-        return buffer.getvalue()
+        picture = base64.b64encode(buffer.getvalue()).decode("ascii")
+        return f'<img src="data:image/png;base64,{picture}" alt="{html.escape(self._words(title, measure))}">'
+
+    def _words(self, title: str, measure: str) -> str:
+        """Say in words what the plot shows: its title and each variant's mean."""
+        frame = self.experiment.results
+        means = [f"{name} {frame[frame['variant'] == name][measure].astype(float).mean():.3g}"
+                 for name in self.variants]
+        return f"Box plot, {title}. Means: {', '.join(means)}."
