@@ -184,7 +184,8 @@ def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
     seats = [(active + k) % state.players for k in range(state.players)]
     seats = [s for s in seats if not state.out[s]]
     pool = roll(state.seed, state.round, len(seats), state.rules.shapes, state.rules.colours)
-    bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) for row in state.bonuses)
+    bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) if "earned" in row else row
+                    for row in state.bonuses)
     state = evolve(
         state, active=active, pool=pool, order=tuple(seats + seats[::-1]),
         picks=((None, None),) * state.players, drawn=tuple(state.out), bonuses=bonuses,
@@ -409,13 +410,14 @@ def _end_round(state: State) -> State:
     row_points = list(state.row_points)
     events = state.events
     if state.rules.row_rewards:
-        full_rows = [set(board.full_rows()) for board in state.boards]
-        scored = [{row for row, _ in entries} for entries in row_points]
+        newly_full = [set(board.full_rows()) - {row for row, _ in entries}
+                      for board, entries in zip(state.boards, row_points)]
+        racing = set().union(*newly_full)
         for row, points in ROW_REWARD_ORDER:
-            if row > state.rules.height:
+            if row > state.rules.height or row not in racing:
                 continue
             rank = rows_taken.get(row, 0)
-            finishers = [p for p in range(state.players) if row in full_rows[p] and row not in scored[p]]
+            finishers = [p for p in range(state.players) if row in newly_full[p]]
             if finishers and rank < len(points):
                 for p in finishers:
                     row_points[p] = row_points[p] + ((row, points[rank]),)
@@ -427,8 +429,9 @@ def _end_round(state: State) -> State:
     if state.rules.bonuses:
         for p in range(state.players):
             full = set(state.boards[p].full_columns())
-            bonuses[p] = tuple("earned" if c in full and mark == "locked" else mark
-                               for c, mark in enumerate(bonuses[p]))
+            if full:
+                bonuses[p] = tuple("earned" if c in full and mark == "locked" else mark
+                                   for c, mark in enumerate(bonuses[p]))
     state = evolve(state, rows_taken=tuple(sorted(rows_taken.items())), row_points=tuple(row_points),
                    bonuses=tuple(bonuses), events=events)
     if all(state.out):
