@@ -157,7 +157,27 @@ def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tupl
 
 def table_ways(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
                rules: Rules, most_cards: int = 9) -> Iterator[tuple[TaskCard, int, bool, dict[int, Figure]]]:
-    """Yield (task, rotation, mirrored, placements): the :func:`ways` of each task, task after task."""
+    """Yield (task, rotation, mirrored, placements): the :func:`ways` of each task, task after task.
+
+    Examples
+    ========
+
+    A turn works when :func:`solve` finds a solution for it, and the hand cards go where one of
+    its solutions puts them:
+
+    >>> from colorlab.colorform import Rules, figure, solve, task_cards
+    >>> from colorlab.colorform.solver import table_ways
+    >>> layout = [figure(name) for name in ["blue star", "red heart", "green moon", "black circle",
+    ...           "purple moon", "yellow square", "red circle", "green heart", "blue circle"]]
+    >>> hand = [figure("red star"), figure("black triangle")]
+    >>> tasks = task_cards()[:12]
+    >>> found = {(task.number, rotation, mirrored, tuple(sorted(placements.items())))
+    ...          for task, rotation, mirrored, placements in table_ways(layout, hand, tasks, Rules())}
+    >>> solved = {(task.number, s.rotation, s.mirrored, tuple(sorted(s.placements.items())))
+    ...           for task in tasks for s in solve(layout, hand, task)}
+    >>> found <= solved and {way[:3] for way in found} == {way[:3] for way in solved}
+    True
+    """
     for task, rotation, mirrored, placed, _ in hopeful_turns(layout, hand, tasks, rules, most_cards):
         placements = cover(layout, hand, placed, rules)
         if placements is not None:

@@ -386,7 +386,23 @@ def known_placements(width: int, height: int, mask: int, shape: str | Shape, mir
 
 
 def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()) -> frozenset[Shape]:
-    """Which sets of cells can the shape rest on? (The cells of :func:`placements`, to test a drawing quickly.)"""
+    """Which sets of cells can the shape rest on? (The cells of :func:`placements`, to test a drawing quickly.)
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium import Board, Rules
+    >>> from colorlab.colorium.shapes import placements, resting_cells
+    >>> board = Board.parse('''
+    ...     R...
+    ...     RR..
+    ...     ....
+    ... ''')
+    >>> resting_cells(board, "T") == {place.cells for place in placements(board, "T")}
+    True
+    >>> frozenset({(2, 2), (2, 3)}) in resting_cells(board, [(0, 0), (0, 1)], Rules(drop="straight"))
+    True
+    """
     key = shape if isinstance(shape, str) else shape_cells(shape)
     return _resting_cells(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop)
 
