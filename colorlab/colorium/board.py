@@ -88,20 +88,19 @@ class Board:
 
     def filled(self, cells: Iterable[tuple[int, int]], colour: str, shape: str | None = None) -> Board:
         """The board with these empty cells coloured (and `shape` added to the drawn shapes)."""
-        if colour not in CODES:
+        if len(colour) != 1 or colour not in CODES:
             raise ValueError(f"unknown colour {colour!r}: use one of {CODES}")
-        grid = [list(row) for row in self.rows]
-        width, mask = self.width, self.mask
+        rows, width, height, mask = list(self.rows), self.width, self.height, self.mask
         for r, c in cells:
-            if grid[r][c] != EMPTY:
+            if rows[r][c] != EMPTY:
                 raise ValueError(f"space ({r}, {c}) is already filled")
-            grid[r][c] = colour
+            r, c = r % height, c % width  # a negative index counts from the end, as in indexing
+            rows[r] = rows[r][:c] + colour + rows[r][c + 1:]
             mask |= 1 << (r * width + c)
-        # Built without __post_init__'s checks, and with its mask known: these rows differ from checked
-        # ones only by a known colour, and a random playout fills many boards.
+        # Built without __post_init__'s checks, and with its mask known: only empty spaces took one
+        # colour code, and a random playout fills many boards.
         board = object.__new__(Board)
-        board.__dict__.update(rows=tuple("".join(row) for row in grid), mask=mask,
-                              drawn=self.drawn + ((shape,) if shape else ()))
+        board.__dict__.update(rows=tuple(rows), mask=mask, drawn=self.drawn + ((shape,) if shape else ()))
         return board
 
     def full_rows(self) -> list[int]:
