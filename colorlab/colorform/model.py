@@ -330,7 +330,8 @@ def _check_claim(state: State, claim: Claim) -> TaskCard:
             raise CardNotInHand(f"player {claim.player} does not hold {card}"
                                 if card not in state.hands[claim.player] else f"{card} is used twice")
         hand.remove(card)
-    covered = {DESTINATIONS[claim.rotation, claim.mirrored][cell] for cell, fig in enumerate(task.cells) if fig is not None}
+    destination = DESTINATIONS[claim.rotation, claim.mirrored]
+    covered = {destination[cell] for cell, _ in task.figures}
     for cell in cells:
         if cell not in covered:
             raise BlankCell(f"cell {cell} is white on the turned task card: no card is needed there")
