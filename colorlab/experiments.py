@@ -373,7 +373,7 @@ def describe_difference(a: str, x: list[float], b: str, y: list[float], measure:
         verdict = "within the noise: more games would be needed to tell"
     direction = "higher" if diff > 0 else "lower" if diff < 0 else "the same"
     return (f"{measure}: {mx:.3g} with {a}, {my:.3g} with {b} ({direction} by {abs(diff):.3g}; "
-            f"95% interval of the difference {low:.3g} to {high:.3g}) — {verdict}. "
+            f"95% interval of the difference {in_words((low, high))}) — {verdict}. "
             f"{how_measured(how, x, y, differences)}")
 
 
@@ -395,18 +395,23 @@ def difference_interval(x: list[float], y: list[float],
 def how_measured(how: str, x: list[float], y: list[float], differences: list[float] | None) -> str:
     """Say which interval a verdict used, and why: paired seed by seed, or unpaired from the two averages."""
     if how == "paired":
-        low, high = welch_interval(x, y)
+        unpaired, paired = welch_interval(x, y), paired_interval(differences)
+        wider = "a wider" if in_words(unpaired) != in_words(paired) else "a very little wider"
         return (f"The interval compares the two games of each seed (paired), so the luck both variants share "
-                f"cancels out; comparing only the averages (unpaired, Welch's t) gives a wider "
-                f"{low:.3g} to {high:.3g}.")
+                f"cancels out; comparing only the averages (unpaired, Welch's t) gives {wider} "
+                f"{in_words(unpaired)}.")
     if differences is not None and len(differences) >= MIN_GAMES:
-        low, high = paired_interval(differences)
         return (f"The interval compares the averages (unpaired, Welch's t): the two games of a seed are not "
-                f"alike enough here for pairing them to help (paired: {low:.3g} to {high:.3g}).")
+                f"alike enough here for pairing them to help (paired: {in_words(paired_interval(differences))}).")
     if differences is not None:
         return (f"The interval compares the averages (unpaired, Welch's t): only {len(differences)} seeds were "
                 f"played by both, too few to pair them.")
     return "The interval compares the averages (unpaired, Welch's t)."
+
+
+def in_words(bounds: tuple[float, float]) -> str:
+    """Write an interval as a verdict does, to 3 significant figures: '1.2 to 3.4'."""
+    return f"{bounds[0]:.3g} to {bounds[1]:.3g}"
 
 
 def width(bounds: tuple[float, float]) -> float:
