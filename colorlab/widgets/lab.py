@@ -33,8 +33,9 @@ from colorlab.widgets.rule_editor import RuleEditor
 MOST_GAMES = 100_000
 STYLE = (pathlib.Path(__file__).parent / "static" / "lab.css").read_text(encoding="utf-8")
 MESSAGE = "padding: 4px 8px; border-radius: 6px; border: {border}; background: {background};"
-# Search bots on the menu: small budgets, so that twenty games a variant take about a minute, not an hour.
-SEARCH_PLAYOUTS = (25, 100)
+# Search bots on the menu: small budgets, so that twenty games a variant take a minute or two, not an hour
+# (a Colorium game of two search bots takes a few seconds at 10 playouts a move; benchmarks/bench_experiments.py).
+SEARCH_PLAYOUTS = (10, 50)
 LABEL_FITS = {"description_width": "initial"}  # a label as wide as its words, never cut short
 SAME_AS_OTHERS = "same as the others"  # not None: a drop-down whose value is None shows no choice at all
 LINE_UP_HELP = ("A SearchBot imagines many quick games (playouts) before each move: more playouts, "

@@ -17,7 +17,7 @@ active = colorfox.Rules(tie="shared win")
 opponent = dataclasses.replace(active, exchange_pick="opponent")
 VariantLab("colorfox", {"active picks": active, "opponent picks": opponent}, games=10, measure="margin",
            executor="serial")"""
-SEARCH = "SearchBot, 25 playouts a move"
+SEARCH = "SearchBot, 10 playouts a move"
 NBSP = "\u00a0"  # ipywidgets writes the spaces of a drop-down's labels as no-break spaces
 
 
@@ -41,7 +41,7 @@ def test_a_search_bot_at_the_first_seat_plays_every_game_and_the_verdict_says_wh
         "same as the others"]
     first_seat.select_option(label=SEARCH.replace(" ", NBSP))
     lab.get_by_role("button", name="Run").click()
-    expect(lab).to_contain_text("Done: 20 games of SearchBot(playouts=25) against RandomBot.", timeout=180_000)
+    expect(lab).to_contain_text("Done: 20 games of SearchBot(playouts=10) against RandomBot.", timeout=180_000)
     expect(lab.locator(".widget-html", has_text="95% interval of the difference")).to_contain_text(
         "The interval compares")
     expect(lab.locator(".widget-hprogress .progress-bar")).to_have_attribute("style", re.compile(r"width: 100%"))
