@@ -67,6 +67,9 @@ class SearchGame:
 
     - ``to_move(state)``: who decides now.
     - ``actions(state)``: the moves of that player; best first when the search widens progressively.
+    - ``root_actions(state)``: the same for the bot's own decision, asked once per search, so it
+      may rank the moves with more care (None: ``actions``). A player's own moves are the same
+      in every determinisation, so one list serves every playout.
     - ``play(state, action)``: the state after a move (it is never given an illegal one).
     - ``is_over(state)``: has the game ended?
     - ``reward(state)``: each player's result between 0 and 1, of a finished game or of a
@@ -85,6 +88,7 @@ class SearchGame:
     is_over: Callable[[Any], bool]
     reward: Callable[[Any], Sequence[float]]
     determinise: Callable[[Any, int, random.Random], Any]
+    root_actions: Callable[[Any], list] | None = None
     playout_action: Callable[[Any, random.Random], Any] | None = None
     key: Callable[[Any, Any], Hashable] = same
     horizon: int | None = None
@@ -102,9 +106,6 @@ class Node:
         self.total = 0.0
         self.children: dict[Hashable, Node] = {}
 
-    def ucb(self, exploration: float) -> float:
-        """How promising is this move: its mean reward plus a bonus for being tried rarely?"""
-        return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
 def check_budget(playouts: int | None, seconds: float | None) -> None:
@@ -118,57 +119,87 @@ def check_budget(playouts: int | None, seconds: float | None) -> None:
         raise ValueError(f"seconds must be a positive number, not {seconds!r}")
 
 
+@dataclasses.dataclass(frozen=True)
+class Tuning:
+    """How a search spends its playouts.
+
+    - ``exploration``: UCB1's constant.
+    - ``widening`` (None: off): a node tries its first ``ceil(widening * sqrt(visits + 1))``
+      moves only, in the order ``game.actions`` gives them, and adds them in that order;
+      without it, untried moves are added in random order.
+    - ``bias``: progressive bias (Chaslot and others, 2008): the move ranked r-th (from 0)
+      gets ``bias / (r + 1) / visits`` more, so that a few playouts follow the ranking and
+      many playouts overrule it.
+    """
+
+    exploration: float = EXPLORATION
+    widening: float | None = None
+    bias: float = 0.0
+
+
 def search(game: SearchGame, state: Any, player: int, rng: random.Random, playouts: int | None = None,
-           seconds: float | None = None, exploration: float = EXPLORATION,
-           widening: float | None = None) -> Any:
+           seconds: float | None = None, tuning: Tuning = Tuning()) -> Any:
     """Which move should `player` make in `state`, after searching within the budget?
 
-    `widening` (None: off) lets a node try its first ``ceil(widening * sqrt(visits + 1))``
-    moves only, in the order ``game.actions`` gives them.
+    Ties in the final count of playouts go to the move ranked first.
     """
     check_budget(playouts, seconds)
-    moves = game.actions(state)
+    moves = (game.root_actions or game.actions)(state)
     if len(moves) == 1:
         return moves[0]
-    root = grow(game, state, player, rng, playouts, seconds, exploration, widening)
     by_key = {game.key(state, move): move for move in moves}
-    tried = [(root.children[k].visits, -i, k) for i, k in enumerate(by_key) if k in root.children]
-    return by_key[max(tried)[2]] if tried else moves[0]
+    root = grow(game, state, player, rng, by_key, Budget(playouts, seconds), tuning)
+    return by_key[max(by_key, key=lambda k: root.children[k].visits if k in root.children else -1)]
 
 
-def grow(game: SearchGame, state: Any, player: int, rng: random.Random, playouts: int | None,
-         seconds: float | None, exploration: float, widening: float | None) -> Node:
+@dataclasses.dataclass(frozen=True)
+class Budget:
+    """How long one search may go on: a number of playouts, or of seconds."""
+
+    playouts: int | None
+    seconds: float | None
+
+    def left(self, done: int, deadline: float) -> bool:
+        """May the search play another playout, after `done` of them?"""
+        if self.playouts is not None:
+            return done < self.playouts
+        return time.perf_counter() < deadline
+
+
+def grow(game: SearchGame, state: Any, player: int, rng: random.Random, root_moves: dict, budget: Budget,
+         tuning: Tuning) -> Node:
     """Run the playouts of one search and return the root of the tree they grew."""
     root = Node(player)
-    deadline = time.perf_counter() + seconds if seconds is not None else math.inf
+    deadline = time.perf_counter() + (budget.seconds or 0.0)
     done = 0
-    while (playouts is None or done < playouts) and time.perf_counter() < deadline:
-        iterate(game, root, game.determinise(state, player, rng), rng, exploration, widening)
+    while budget.left(done, deadline):
+        iterate(game, root, root_moves, game.determinise(state, player, rng), rng, tuning)
         done += 1
     return root
 
 
-def iterate(game: SearchGame, root: Node, state: Any, rng: random.Random, exploration: float,
-            widening: float | None) -> None:
+def iterate(game: SearchGame, root: Node, root_moves: dict, state: Any, rng: random.Random,
+            tuning: Tuning) -> None:
     """One playout: select and expand in the tree, play on, and back up the rewards."""
     node, path = root, [root]
     while not game.is_over(state):
-        moves = {game.key(state, move): move for move in game.actions(state)}
-        if widening is not None:
-            allowed = math.ceil(widening * math.sqrt(node.visits + 1))
+        moves = root_moves if node is root else {game.key(state, move): move for move in game.actions(state)}
+        if tuning.widening is not None:
+            allowed = math.ceil(tuning.widening * math.sqrt(node.visits + 1))
             moves = dict(list(moves.items())[:allowed])
         for k in moves:
             if k in node.children:
                 node.children[k].available += 1
         untried = [k for k in moves if k not in node.children]
+        rank = {k: i for i, k in enumerate(moves)}
         if untried:
-            k = rng.choice(untried)
+            k = untried[0] if tuning.widening is not None else rng.choice(untried)
             child = node.children[k] = Node(game.to_move(state))
             child.available = 1
             path.append(child)
             state = game.play(state, moves[k])
             break
-        k = max(moves, key=lambda k: node.children[k].ucb(exploration))
+        k = max(moves, key=lambda k: promise(node.children[k], rank[k], tuning))
         node = node.children[k]
         path.append(node)
         state = game.play(state, moves[k])
@@ -177,6 +208,12 @@ def iterate(game: SearchGame, root: Node, state: Any, rng: random.Random, explor
         node.visits += 1
         node.total += rewards[node.mover]
     root.visits += 1
+
+
+def promise(node: Node, rank: int, tuning: Tuning) -> float:
+    """How promising is this move: its mean reward, a bonus for being tried rarely (UCB1), and its rank's bias?"""
+    return (node.total / node.visits + tuning.exploration * math.sqrt(math.log(node.available) / node.visits)
+            + tuning.bias / (rank + 1) / node.visits)
 
 
 def roll_out(game: SearchGame, state: Any, rng: random.Random) -> Any:
@@ -201,7 +238,7 @@ class SearchAgent:
 
     game: SearchGame
     playouts_per_move: int = 1000
-    widening: float | None = None
+    tuning: Tuning = Tuning()
 
     def __init__(self, seed: int = 0, playouts: int | None = None, seconds: float | None = None,
                  name: str | None = None):
@@ -211,6 +248,11 @@ class SearchAgent:
         self.seed, self.playouts, self.seconds = seed, playouts, seconds
         budget = f"{playouts} playouts" if playouts is not None else f"{seconds} s"
         self.name = name or f"{type(self).__name__} ({budget})"
+
+    @classmethod
+    def quick(cls, seed: int = 0) -> SearchAgent:
+        """A search bot with half the default playouts (about half a second a move), to play against people."""
+        return cls(seed=seed, playouts=max(1, cls.playouts_per_move // 2))
 
     def __repr__(self) -> str:
         budget = f"playouts={self.playouts}" if self.playouts is not None else f"seconds={self.seconds}"
@@ -226,4 +268,4 @@ class SearchAgent:
             return None
         seen = json.dumps(self.sight(state, player), sort_keys=True, default=str)
         rng = random.Random(f"{self.seed}/{hashlib.sha256(seen.encode()).hexdigest()}")
-        return search(self.game, state, player, rng, self.playouts, self.seconds, widening=self.widening)
+        return search(self.game, state, player, rng, self.playouts, self.seconds, self.tuning)

@@ -25,7 +25,7 @@ from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Off
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
-from colorlab.search import SearchAgent, SearchGame
+from colorlab.search import SearchAgent, SearchGame, Tuning
 
 
 def gain(state: State, player: int, more: dict[str, int]) -> int:
@@ -139,9 +139,8 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
 
 def determinise(state: State, player: int, rng: random.Random) -> State:
     """Deal the cards `player` cannot see (the other hands and the pile) again, keeping every size."""
-    unseen = sorted((card for p, hand in enumerate(state.hands) if p != player for card in hand),
-                    key=lambda card: card.number)
-    unseen += sorted(state.deck, key=lambda card: card.number)
+    unseen = [card for p, hand in enumerate(state.hands) if p != player for card in hand] + list(state.deck)
+    unseen.sort(key=lambda card: card.number)  # forget where each unseen card lay before dealing again
     rng.shuffle(unseen)
     hands, dealt = [], 0
     for p, hand in enumerate(state.hands):
@@ -163,18 +162,44 @@ def result(state: State) -> list[float]:
             for p in range(state.players)]
 
 
+def ranked_actions(state: State) -> list:
+    """The moves of the player to decide, best first by what they bring now (the set builder's measures)."""
+    moves = legal_actions(state)
+    return sorted(moves, key=lambda move: move_worth(state, move), reverse=True)
+
+
+def move_worth(state: State, move) -> tuple:
+    """What does a move bring now, as the set builder sees it (placements: points, then sticks)?"""
+    if isinstance(move, Place):
+        return place_value(state, move)
+    if isinstance(move, HandBack):
+        offer = state.offer
+        return SETS.hand_back_value(state, Exchange(offer.player, offer.opponent, offer.give, move.colour)), 0
+    if isinstance(move, (Exchange, Offer)):
+        return SETS.move_value(state, move), 0
+    return 0, 0
+
+
 def playout_action(state: State, rng: random.Random):
-    """The playout policy: a random placement, and exchanges only when they raise the player's score."""
-    if state.exchanges_left and state.offer is None:
+    """The playout policy, the greedy bot's: a placement that scores most now, then takes the most sticks
+    (judged once per cell, since what a card brings depends only on its cell), and exchanges that help."""
+    if state.offer is not None:
+        return rng.choice(hand_backs(state))
+    if state.exchanges_left:
         helpful = [move for move in legal_exchanges(state) if GREEDY.move_value(state, move) > 0]
         return rng.choice(helpful) if helpful else Done(state.active)
-    return rng.choice(legal_actions(state))
+    spots = legal_spots(state)
+    if not spots:
+        return Pass(state.active)
+    worth = {cell: place_value(state, Place(state.active, 0, *cell)) for cell in {(x, y) for _, x, y, _ in spots}}
+    best = max(worth.values())
+    return Place(state.active, *rng.choice([spot for spot in spots if worth[spot[1:3]] == best]))
 
 
-GREEDY = GreedyBot()
+GREEDY, SETS = GreedyBot(), SetBuilder()
 WIN_WEIGHT = 0.8
 MARGIN_SCALE = 8.0
-SEARCH_GAME = SearchGame(to_move=to_move, actions=legal_actions, play=play, is_over=lambda state: state.over,
+SEARCH_GAME = SearchGame(to_move=to_move, actions=ranked_actions, play=play, is_over=lambda state: state.over,
                          reward=result, determinise=determinise, playout_action=playout_action)
 
 
@@ -182,7 +207,8 @@ class SearchBot(SearchAgent):
     """Searches ahead over many possible deals of the cards it cannot see (information-set MCTS)."""
 
     game = SEARCH_GAME
-    playouts_per_move = 1500
+    playouts_per_move = 400
+    tuning = Tuning(widening=1.0, bias=1.0)
 
     def sight(self, state: State, player: int) -> dict:
         return observation(state, player)

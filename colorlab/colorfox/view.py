@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
+from colorlab.colorfox.agents import GreedyBot, RandomBot, SearchBot, SetBuilder
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, in_words,
                                      legal_places, observation, rematch_due, scores, stick_counts, to_move, winners)
 from colorlab.colorfox.picture import table_svg
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder, "search": SearchBot.quick}
 
 
 def final_lines(state, speakers: list[str]) -> list[str]:

@@ -23,7 +23,7 @@ from colorlab.colorium.model import (Draw, Pick, State, legal_draws, legal_wilds
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.record import GameRecord
-from colorlab.search import SearchAgent, SearchGame
+from colorlab.search import SearchAgent, SearchGame, Tuning
 
 
 def legal_picks(state: State, player: int) -> list[Pick]:
@@ -125,14 +125,27 @@ def to_move(state: State) -> int:
 
 
 def search_actions(state: State) -> list:
-    """The moves of the player to decide, best first by the greedy bot's measure (wild spaces last)."""
+    """The moves of the player to decide, quickly ranked: drawings lowest on the board first, wild spaces last."""
     player = to_move(state)
     if state.phase == "draft":
         return legal_picks(state, player)
+    return sorted(legal_draws(state, player), key=lowness, reverse=True) + legal_wilds(state, player)
+
+
+def root_actions(state: State) -> list:
+    """The search bot's own moves, best first by the mission bot's measures (wild spaces last)."""
+    player = to_move(state)
+    if state.phase == "draft":
+        return sorted(legal_picks(state, player), key=lambda pick: MISSION_BOT.pick_value(state, pick), reverse=True)
     draws = legal_draws(state, player)
-    values = [health(state, player, draw) for draw in draws]
-    ranked = [draw for _, _, draw in sorted(zip(values, range(len(draws)), draws), key=lambda t: (-t[0], t[1]))]
-    return ranked + legal_wilds(state, player)
+    values = MISSION_BOT.values(state, player, draws)
+    ranked = sorted(range(len(draws)), key=lambda i: values[i], reverse=True)
+    return [draws[i] for i in ranked] + legal_wilds(state, player)
+
+
+def lowness(draw: Draw) -> float:
+    """How low on the board does a drawing lie (its mean row, row 0 at the top)?"""
+    return sum(row for row, _ in draw.cells) / len(draw.cells)
 
 
 def move_key(state: State, action):
@@ -146,36 +159,49 @@ def determinise(state: State, player: int, rng: random.Random) -> State:
 
 
 def result(state: State) -> list[float]:
-    """Each player's result between 0 and 1: mostly a share of the win, a little the lead in points."""
-    points = scores(state)
-    best = winners(state) if state.over else [p for p in range(state.players) if points[p] == max(points)]
-    others = [max(points[:p] + points[p + 1:], default=points[p]) for p in range(state.players)]
-    return [WIN_WEIGHT * (p in best) / len(best)
-            + (1 - WIN_WEIGHT) * (0.5 + 0.5 * math.tanh((points[p] - others[p]) / MARGIN_SCALE))
-            for p in range(state.players)]
+    """Each player's result between 0 and 1.
+
+    At the end: mostly a share of the win, a little the lead in points. Before the end
+    (a playout stopped at the horizon): the lead in points, less two points for every
+    covered hole, a space the board can no longer fill (the greedy bot's worry).
+    """
+    if not state.over:
+        return _lead([points - HOLE_POINTS * holes(board) for points, board in zip(scores(state), state.boards)])
+    best = winners(state)
+    return [WIN_WEIGHT * (p in best) / len(best) + (1 - WIN_WEIGHT) * lead
+            for p, lead in enumerate(_lead(scores(state)))]
+
+
+def _lead(points: list[float]) -> list[float]:
+    """Each player's lead over the best other player, squeezed between 0 and 1 (0.5: level)."""
+    others = [max(points[:p] + points[p + 1:], default=points[p]) for p in range(len(points))]
+    return [0.5 + 0.5 * math.tanh((mine - other) / MARGIN_SCALE) for mine, other in zip(points, others)]
 
 
 def playout_action(state: State, rng: random.Random):
-    """The playout policy: a random die, and the healthiest drawing for the board."""
+    """The playout policy: a random die, and a drawing as low on the board as it goes (quick to judge)."""
     player = to_move(state)
     if state.phase == "draft":
         return rng.choice(legal_picks(state, player))
-    draws = legal_draws(state, player)
-    return max(draws, key=lambda draw: (health(state, player, draw), rng.random()))
+    return max(legal_draws(state, player), key=lambda draw: (lowness(draw), rng.random()))
 
 
+MISSION_BOT = MissionBot()
 WIN_WEIGHT = 0.8
 MARGIN_SCALE = 10.0
-SEARCH_GAME = SearchGame(to_move=to_move, actions=search_actions, play=play, is_over=lambda state: state.over,
-                         reward=result, determinise=determinise, playout_action=playout_action, key=move_key)
+HOLE_POINTS = 2.0
+HORIZON = 8  # moves a playout plays before it is judged: a round of two players and more
+SEARCH_GAME = SearchGame(to_move=to_move, actions=search_actions, root_actions=root_actions, play=play,
+                         is_over=lambda state: state.over, reward=result, determinise=determinise,
+                         playout_action=playout_action, key=move_key, horizon=HORIZON)
 
 
 class SearchBot(SearchAgent):
     """Searches ahead over many possible rolls of the dice to come (information-set MCTS)."""
 
     game = SEARCH_GAME
-    playouts_per_move = 200
-    widening = 2.0
+    playouts_per_move = 1500
+    tuning = Tuning(widening=1.0, bias=0.5)
 
     def sight(self, state: State, player: int) -> dict:
         return observation(state, player)

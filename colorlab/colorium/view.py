@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
+from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot, SearchBot
 from colorlab.colorium.model import (BONUSES, COLOUR_NAMES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours,
                                      legal_wilds, observation, pieces)
 from colorlab.colorium.picture import table_svg
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot, "search": SearchBot.quick}
 BONUS_WORDS = {"colour": "colour: draw in any colour", "shape": "shape: draw any shape",
                "scissors": "✂ cut: cut your shape and draw one part", "wild": "★ wild: fill any one empty space"}
 
