@@ -410,6 +410,7 @@ def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rule
 @lru_cache(maxsize=4096)
 def _resting_cells(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
                    drop: str) -> frozenset[Shape]:
+    """The cells of each of the board's known placements, kept beside them."""
     return frozenset(place.cells for place in known_placements(width, height, mask, shape, mirror_images, drop))
 
 
