@@ -65,6 +65,6 @@ def search_rows() -> list[Row]:
         took = time.perf_counter() - start
         rows.append(Row(f"lab run: {CLASS_GAMES} {game} games x 2 variants, SearchBot ({playouts} playouts a move)",
                         f"{took:.1f}", "s", f"< {CLASS_TARGET_SECONDS:g}", verdict(took < CLASS_TARGET_SECONDS),
-                        f"{game}: {took / (2 * CLASS_GAMES):.2f} s a game on {os.cpu_count()} processes; the lab "
-                        f"widget's smallest search budget, so a class waits this long for a first answer."))
+                        f"{game}: {took / (2 * CLASS_GAMES):.2f} s of waiting a game with {os.cpu_count()} worker "
+                        f"processes, at the lab widget's smallest search budget."))
     return rows
