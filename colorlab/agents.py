@@ -56,4 +56,4 @@ def play_out(game: str, rules: Any, agents: list, seed: int, next_action, max_ac
         action = next_action(state, agents)
         state = spec.play(state, action)
         actions.append(action)
-    return GameRecord(game, rules, seed, tuple(actions))
+    return GameRecord(game, rules, seed, tuple(actions), final=state)

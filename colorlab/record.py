@@ -129,6 +129,9 @@ class GameRecord:
 
     Two records are equal when they hold the same game (rules, seed, actions); the
     marks say how the game got there, so they are kept and saved but not compared.
+    `final` may hold the state after the last action, as the code that played the
+    game knew it, so that reading the end of a game does not replay it; it is
+    neither saved nor compared, and a record with other actions drops it.
     """
 
     game: str
@@ -136,6 +139,7 @@ class GameRecord:
     seed: int
     actions: tuple = ()
     marks: tuple[Mark, ...] = dataclasses.field(default=(), compare=False)
+    final: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def spec(self) -> GameSpec:
@@ -151,6 +155,8 @@ class GameRecord:
 
     def final_state(self) -> Any:
         """What is the state after the last action?"""
+        if self.final is not None:
+            return self.final
         state = None
         for state in self.states():
             pass
@@ -158,7 +164,7 @@ class GameRecord:
 
     def then(self, action: Any) -> GameRecord:
         """The record with one more action appended (not checked here)."""
-        return dataclasses.replace(self, actions=self.actions + (action,))
+        return dataclasses.replace(self, actions=self.actions + (action,), final=None)
 
     def undo(self, steps: int = 1) -> GameRecord:
         """The record without its last `steps` actions, marked with the undo."""
@@ -166,7 +172,7 @@ class GameRecord:
             raise ValueError(f"cannot undo {steps} of {len(self.actions)} actions")
         if steps == 0:
             return self
-        return dataclasses.replace(self, actions=self.actions[: len(self.actions) - steps],
+        return dataclasses.replace(self, actions=self.actions[: len(self.actions) - steps], final=None,
                                    marks=self.marks + (Mark("undo", len(self.actions), steps),))
 
     def loaded(self) -> GameRecord:

@@ -385,6 +385,17 @@ def test_replay_rebuilds_every_state(rules, seed):
     assert fresh == record and fresh.final_state() == state
 
 
+@pytest.mark.parametrize("rules, seed", GAMES[:2])
+def test_a_played_record_keeps_its_last_state_and_a_record_with_other_actions_drops_it(rules, seed):
+    played = play_game(rules, seed=seed)
+    replayed = GameRecord(played.game, played.rules, played.seed, played.actions)
+    assert played.final is not None and replayed.final is None and played == replayed
+    assert played.final == replayed.final_state()
+    assert played.undo(1).final is None and played.undo(1).then(played.actions[-1]).final is None
+    assert played.loaded().final is played.final
+    assert GameRecord.from_json(played.to_json()).final is None and "final" not in played.to_dict()
+
+
 @pytest.mark.parametrize("rules, seed", GAMES[:2] + GAMES[3:4])
 def test_undo_is_the_record_of_a_prefix(rules, seed):
     record = recorded(rules, seed)
