@@ -13,7 +13,8 @@ One playout (one iteration of the search):
 1. deal a determinisation of the root;
 2. walk down the tree, choosing among the moves legal in this world by UCB1,
    where a move's count of chances is how often it was legal (its
-   *availability*), not how often its parent was visited;
+   *availability*), not how often its parent was visited, and (if tuned so) a
+   progressive bias towards the moves the game ranks first;
 3. add one untried move as a new node (with progressive widening, only the
    first few moves of the game's best-first list are tried until the node has
    been visited often enough to deserve more);

@@ -5,6 +5,8 @@
   the most sticks), and only exchanges when that raises its score.
 - :class:`SetBuilder` places like the greedy bot but exchanges with care: it takes
   the colour that completes its sets and gives what helps the leader least.
+- :class:`SearchBot` searches ahead (information-set MCTS, ``colorlab.search``) over
+  many deals of the cards it cannot see: the other hands and the pile.
 
 When the rules let the opponent pick the stick it hands over, a bot offers a
 stick, and the bot of the opponent answers (:meth:`RandomBot.stick_to_hand_back`)

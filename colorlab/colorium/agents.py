@@ -7,6 +7,8 @@
   die that allows its best drawing.
 - :class:`MissionBot` adds what each drawing does to its score in the missions
   on the table.
+- :class:`SearchBot` searches ahead (information-set MCTS, ``colorlab.search``) over
+  many rolls of the dice to come, the only thing a player cannot see.
 """
 
 from __future__ import annotations
@@ -173,8 +175,8 @@ def result(state: State) -> list[float]:
 
 
 def _lead(points: list[float]) -> list[float]:
-    """Each player's lead over the best other player, squeezed between 0 and 1 (0.5: level)."""
-    others = [max(points[:p] + points[p + 1:], default=points[p]) for p in range(len(points))]
+    """Each player's lead over the best other player, squeezed between 0 and 1 (0.5: level; alone: over 0)."""
+    others = [max(points[:p] + points[p + 1:], default=0) for p in range(len(points))]
     return [0.5 + 0.5 * math.tanh((mine - other) / MARGIN_SCALE) for mine, other in zip(points, others)]
 
 
