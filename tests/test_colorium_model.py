@@ -264,6 +264,13 @@ def test_a_wild_bonus_fills_any_empty_space_once():
         play(after, Wild(0, (0, 1), "G"))
 
 
+@pytest.mark.parametrize("colour", ["RY", "", "X", 3])
+def test_a_wild_space_in_what_is_not_one_colour_is_refused_as_a_drawing(colour):
+    state = with_ready(drawing_phase(), 0, "wild")
+    with pytest.raises(BadDraw, match="not a colour of this game"):
+        play(state, Wild(0, (0, 0), colour))
+
+
 def test_a_colour_bonus_changes_the_colour_and_is_spent():
     state = drawing_phase()
     marks = list(state.bonuses[0])

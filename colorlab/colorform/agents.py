@@ -16,7 +16,7 @@ import math
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorform.model import Claim, Pass, State, Stop, can_solve
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import cover, hopeful_turns
+from colorlab.colorform.solver import cover
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver
 
@@ -63,9 +63,9 @@ class ReactionBot(SeededAgent):
         if state.junior and player != state.active:
             return None
         hand = state.hands[player]
-        best = self._quickest(state, hand, level.most_cards)
+        best = self._quickest(state, player, level.most_cards)
         if best is None and len(hand) > level.most_cards:
-            best = self._quickest(state, hand, len(hand))
+            best = self._quickest(state, player, len(hand))
         if best is None:
             if state.junior:
                 return Pass(player)
@@ -79,12 +79,13 @@ class ReactionBot(SeededAgent):
         return Claim(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
                      seconds_shown=round(1.0 + len(placements) * 1.5, 2))
 
-    def _quickest(self, state: State, hand: tuple, most_cards: int) -> tuple | None:
+    def _quickest(self, state: State, player: int, most_cards: int) -> tuple | None:
         """The quickest way to solve a revealed task with at most `most_cards` hand cards, or None."""
-        ease, tops = LEVELS[self.level].most_cards, state.tops
+        ease, tops, hand = LEVELS[self.level].most_cards, state.tops, state.hands[player]
         hopeful = []
-        for found in enumerate(hopeful_turns(tops, hand, state.revealed_tasks(), state.rules, most_cards)):
-            order, (task, rotation, mirrored, placed, cards) = found
+        for order, (task, rotation, mirrored, placed, cards) in enumerate(state.hopeful[player]):
+            if cards > most_cards:
+                continue
             seconds = reaction_seconds(task.size, rotation, cards, mirrored)
             if cards > ease:
                 seconds += EXTRA_CARD_SECONDS * (cards - ease)

@@ -31,6 +31,7 @@ with the fewest task cards left.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from collections.abc import Iterable
@@ -44,7 +45,7 @@ from colorlab.colorform.components import (
     task_cards,
 )
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import solvable, table_ways, why_not
+from colorlab.colorform.solver import ACCEPTS, cover, hopeful_among, solvable, turn_needs, why_not
 from colorlab.record import GameSpec, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
@@ -147,10 +148,20 @@ class State:
     end_reason: str = ""
     events: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def tops(self) -> tuple[Figure, ...]:
         """Which figure lies on top of each of the nine layout stacks?"""
         return tuple(stack[-1] for stack in self.layout)
+
+    @functools.cached_property
+    def hopeful(self) -> tuple[tuple[tuple, ...], ...]:
+        """Each player's hopeful turns of the revealed tasks, with any number of hand cards (see ``hopeful_turns``).
+
+        Kept on the state: the round's end asks whether anyone can solve a task, then every bot
+        looks at the same state for its quickest way.
+        """
+        needs = tuple(turn_needs(self.tops, self.revealed_tasks(), self.rules))
+        return tuple(tuple(hopeful_among(needs, hand, self.rules)) for hand in self.hands)
 
     @property
     def players(self) -> int:
@@ -165,10 +176,19 @@ class State:
         return [card for cards in self.revealed for card in cards]
 
 
+WORKED_OUT_FROM = frozenset({"layout", "hands", "revealed", "rules"})  # the fields `tops` and `hopeful` read
+
+
 def evolve(state: State, **changes) -> State:
-    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
+    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed).
+
+    What the state has worked out and kept (``tops``, ``hopeful``) comes along unless a field it reads changes.
+    """
     new = object.__new__(State)
     new.__dict__.update(state.__dict__, **changes)
+    if not WORKED_OUT_FROM.isdisjoint(changes):
+        new.__dict__.pop("tops", None)
+        new.__dict__.pop("hopeful", None)
     return new
 
 
@@ -340,10 +360,20 @@ def _check_claim(state: State, claim: Claim) -> TaskCard:
 
 def _verdict(state: State, claim: Claim, task: TaskCard) -> list[str]:
     """Why is this claim wrong on the current layout? (Empty when it is right.)"""
-    problems = why_not(state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, state.rules)
+    placements = dict(claim.placements)
+    if claim.seconds_shown <= state.rules.seconds_to_show and _fits(state, task, claim, placements):
+        return []  # the usual case, answered without putting each figure into words
+    problems = why_not(state.tops, task, claim.rotation, placements, claim.mirrored, state.rules)
     if claim.seconds_shown > state.rules.seconds_to_show:
         problems.append(f"shown after {claim.seconds_shown:g} s; the limit is {state.rules.seconds_to_show:g} s")
     return problems
+
+
+def _fits(state: State, task: TaskCard, claim: Claim, placements: dict[int, Figure]) -> bool:
+    """Does every figure of the turned task fit the card under it, the claim's cards laid? (Like ``why_not``.)"""
+    destination, accepts, tops = DESTINATIONS[claim.rotation, claim.mirrored], ACCEPTS[state.rules.matching], state.tops
+    return all(accepts[want] >> placements.get(destination[cell], tops[destination[cell]]) & 1
+               for cell, want in task.figures)
 
 
 def _take_task(revealed: tuple, task: TaskCard) -> tuple:
@@ -405,8 +435,8 @@ def _stop(state: State, stop: Stop) -> State:
 
 def can_solve(state: State, player: int) -> bool:
     """Can `player` solve one of the revealed tasks with its own hand right now?"""
-    found = table_ways(state.tops, state.hands[player], state.revealed_tasks(), state.rules)
-    return next(found, None) is not None
+    tops, hand = state.tops, state.hands[player]
+    return any(cover(tops, hand, placed, state.rules) is not None for _, _, _, placed, _ in state.hopeful[player])
 
 
 def _anyone_can_solve(state: State) -> bool:

@@ -191,20 +191,34 @@ def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Itera
     A turn may work when it needs at most `most_cards` hand cards and each cell it needs one for
     fits some card of the hand; it works when :func:`cover` finds each such cell its own card.
     """
+    return iter(hopeful_among(tuple(turn_needs(layout, tasks, rules)), hand, rules, most_cards))
+
+
+def turn_needs(layout: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
+               rules: Rules) -> Iterator[tuple[TaskCard, int, bool, tuple, int]]:
+    """Yield (task, rotation, mirrored, (cell, figure) pairs, missing) for each allowed turn of each task.
+
+    `missing` has a bit for each (cell, figure) pair of the turn that the layout's card does not fit.
+    """
     # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure)
-    # pair, set in `fitting` where the layout's card fits that figure, in `coverable` where a hand card
-    # would. The cells a turn needs hand cards for are its bits the layout does not fit.
-    fitting = _fitting_bits(tuple(layout), rules.matching)
-    coverable = _held_accepts(hand, ACCEPTS[rules.matching]) * EVERY_CELL
-    limit = min(len(hand), most_cards)
+    # pair, set in `fitting` where the layout's card fits that figure. The cells a turn needs hand
+    # cards for are its bits the layout does not fit. They are the same for every hand.
+    unfitting = ~_fitting_bits(tuple(layout), rules.matching)
     for task in tasks:
         task = task if isinstance(task, TaskCard) else as_task(task)
         for rotation, mirrored, placed, bits in task.image_bits[rules.rotations, rules.mirror_images]:
-            missing = bits & ~fitting
-            if missing & ~coverable == 0:
-                cards = missing.bit_count()
-                if cards <= limit:
-                    yield task, rotation, mirrored, placed, cards
+            yield task, rotation, mirrored, placed, bits & unfitting
+
+
+def hopeful_among(needs: Sequence[tuple], hand: Sequence[Figure], rules: Rules,
+                  most_cards: int = 9) -> list[tuple[TaskCard, int, bool, tuple, int]]:
+    """Which turns of :func:`turn_needs` may this hand solve (see :func:`hopeful_turns`)?"""
+    # A hand card could cover the bits set in `coverable` (its fitting figures, in every cell).
+    uncoverable = ~(_held_accepts(hand, ACCEPTS[rules.matching]) * EVERY_CELL)
+    limit = min(len(hand), most_cards)
+    return [(task, rotation, mirrored, placed, missing.bit_count())
+            for task, rotation, mirrored, placed, missing in needs
+            if not missing & uncoverable and missing.bit_count() <= limit]
 
 
 def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules: Rules) -> dict[int, Figure] | None:

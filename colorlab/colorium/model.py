@@ -35,7 +35,7 @@ from pathlib import Path
 from colorlab.colorium.board import CODES, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, Cell, Shape, orientations, placements, resting_cells, scissors
+from colorlab.colorium.shapes import SHAPES, Placement, Shape, orientations, placements, resting_cells, scissors
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.symmetry import normalise
@@ -246,9 +246,10 @@ def _pick(state: State, action: Pick) -> State:
 
 def ready_bonuses(state: State, player: int) -> list[str]:
     """Which bonuses may this player use this round (one entry per ready column)?"""
-    if not state.rules.bonuses:
+    marks = state.bonuses[player]
+    if not state.rules.bonuses or "ready" not in marks:  # most turns: asked often, so answered quickly
         return []
-    return [BONUSES[c] for c, mark in enumerate(state.bonuses[player]) if mark == "ready"]
+    return [BONUSES[c] for c, mark in enumerate(marks) if mark == "ready"]
 
 
 def drawing_colours(state: State, player: int) -> list[str]:
@@ -262,6 +263,8 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
     """Which pieces may the player draw now: (die shape, scissors used, the shape or a cut part)?"""
     shape = state.picks[player][0]
     ready = ready_bonuses(state, player)
+    if not ready:
+        return [(shape, 0, shape)]
     shapes = [shape] + ([s for s in state.rules.shapes if s != shape] if "shape" in ready else [])
     return [(letter, cuts, part)
             for letter in shapes for cuts in range(ready.count("scissors") + 1)
@@ -273,15 +276,24 @@ def legal_draws(state: State, player: int) -> list[Draw]:
     if state.phase != "draw" or state.drawn[player]:
         return []
     board, rules, colours = state.boards[player], state.rules, drawing_colours(state, player)
-    return [_sorted_draw(player, letter, colour, place.sorted_cells, cuts)
-            for letter, cuts, piece in pieces(state, player)
-            for place in placements(board, piece, rules) for colour in colours]
+    draws = []
+    for letter, cuts, piece in pieces(state, player):
+        keys = [(player, letter, colour, cuts) for colour in colours]
+        draws += [place.drawings.get(key) or _kept_draw(place, key)
+                  for place in placements(board, piece, rules) for key in keys]
+    return draws
 
 
-def _sorted_draw(player: int, shape: str, colour: str, cells: tuple[Cell, ...], cuts: int) -> Draw:
-    """A Draw of cells already in order, made without sorting them again (a random playout makes many)."""
+def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
+    """The Draw of this place for (player, shape, colour, cuts), made once and kept with the place.
+
+    A random playout lists every drawing a player may make, at every turn: the same drawings
+    come back game after game. The cells are already in order, so they are not sorted again.
+    """
+    player, shape, colour, cuts = key
     draw = object.__new__(Draw)
-    draw.__dict__.update(player=player, shape=shape, colour=colour, cells=cells, cuts=cuts)
+    draw.__dict__.update(player=player, shape=shape, colour=colour, cells=place.sorted_cells, cuts=cuts)
+    place.drawings[key] = draw
     return draw
 
 
@@ -379,7 +391,7 @@ def _wild(state: State, action: Wild) -> State:
         raise BadDraw(f"space {action.cell!r} is not on the board")
     if board.colour(r, c) is not None:
         raise BadDraw(f"the space in row {board.height - r}, column {c + 1} is already filled")
-    if action.colour not in state.rules.colours:
+    if not (isinstance(action.colour, str) and len(action.colour) == 1 and action.colour in state.rules.colours):
         raise BadDraw(f"{action.colour!r} is not a colour of this game")
     state = evolve(
         state, boards=_with(state.boards, p, board.filled([(r, c)], action.colour)),

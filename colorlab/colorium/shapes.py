@@ -183,6 +183,15 @@ class Placement:
         """The cells in order, as a drawing holds them (kept: the same placement is drawn in many games)."""
         return tuple(sorted(self.cells))
 
+    @cached_property
+    def drawings(self) -> dict:
+        """The drawings made at this place so far, by (player, die shape, colour, cuts).
+
+        A memo, not game state: a random playout lists every drawing a player may make, and
+        the same placements come back game after game, so each drawing is made once.
+        """
+        return {}
+
 
 def _doubling_steps(distance: int) -> tuple[int, ...]:
     """Which steps 1, 2, 4, ... add up to at least this distance?"""
