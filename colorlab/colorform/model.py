@@ -160,7 +160,7 @@ class State:
         Kept on the state: the round's end asks whether anyone can solve a task, then every bot
         looks at the same state for its quickest way.
         """
-        needs = tuple(turn_needs(self.tops, self.revealed_tasks(), self.rules))
+        needs = turn_needs(self.tops, self.revealed_tasks(), self.rules)
         return tuple(tuple(hopeful_among(needs, hand, self.rules)) for hand in self.hands)
 
     @property
@@ -377,7 +377,8 @@ def _fits(state: State, task: TaskCard, claim: Claim, placements: dict[int, Figu
 
 
 def _take_task(revealed: tuple, task: TaskCard) -> tuple:
-    return tuple(tuple(card for card in cards if card != task) for cards in revealed)
+    # Cards are told apart by number: comparing two whole cards compares their nine cells.
+    return tuple(tuple(card for card in cards if card.number != task.number) for cards in revealed)
 
 
 def _apply_solution(state: State, claim: Claim) -> State:

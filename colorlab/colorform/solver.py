@@ -191,12 +191,12 @@ def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Itera
     A turn may work when it needs at most `most_cards` hand cards and each cell it needs one for
     fits some card of the hand; it works when :func:`cover` finds each such cell its own card.
     """
-    return iter(hopeful_among(tuple(turn_needs(layout, tasks, rules)), hand, rules, most_cards))
+    return iter(hopeful_among(turn_needs(layout, tasks, rules), hand, rules, most_cards))
 
 
 def turn_needs(layout: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
-               rules: Rules) -> Iterator[tuple[TaskCard, int, bool, tuple, int]]:
-    """Yield (task, rotation, mirrored, (cell, figure) pairs, missing) for each allowed turn of each task.
+               rules: Rules) -> list[tuple[TaskCard, int, bool, tuple, int]]:
+    """List (task, rotation, mirrored, (cell, figure) pairs, missing) for each allowed turn of each task.
 
     `missing` has a bit for each (cell, figure) pair of the turn that the layout's card does not fit.
     """
@@ -204,10 +204,10 @@ def turn_needs(layout: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
     # pair, set in `fitting` where the layout's card fits that figure. The cells a turn needs hand
     # cards for are its bits the layout does not fit. They are the same for every hand.
     unfitting = ~_fitting_bits(tuple(layout), rules.matching)
-    for task in tasks:
-        task = task if isinstance(task, TaskCard) else as_task(task)
-        for rotation, mirrored, placed, bits in task.image_bits[rules.rotations, rules.mirror_images]:
-            yield task, rotation, mirrored, placed, bits & unfitting
+    turns = (rules.rotations, rules.mirror_images)
+    cards = [task if isinstance(task, TaskCard) else as_task(task) for task in tasks]
+    return [(task, rotation, mirrored, placed, bits & unfitting)
+            for task in cards for rotation, mirrored, placed, bits in task.image_bits[turns]]
 
 
 def hopeful_among(needs: Sequence[tuple], hand: Sequence[Figure], rules: Rules,
