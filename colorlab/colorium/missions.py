@@ -53,6 +53,7 @@ A mission of your own, for the board with the most empty spaces:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import itertools
 import json
@@ -162,25 +163,28 @@ def diagonal_runs(board: Board) -> list[list[Cell]]:
     >>> sorted(len(run) for run in runs if len(run) > 1)
     [2, 3]
     """
+    rows = board.rows
     runs = []
     for step in (1, -1):
-        for line in _diagonals(board, step):
-            for hue, run in itertools.groupby(line, key=lambda cell: board.colour(*cell)):
-                if hue:
+        for line in _diagonals(board.width, board.height, step):
+            for hue, run in itertools.groupby(line, key=lambda cell: rows[cell[0]][cell[1]]):
+                if hue != EMPTY:
                     runs.append(list(run))
     return runs
 
 
-def _diagonals(board: Board, step: int) -> Iterator[list[Cell]]:
-    """Walk every diagonal going down one row and `step` columns at a time, from its first cell."""
-    starts = [(0, c) for c in range(board.width)] + [(r, 0 if step == 1 else board.width - 1)
-                                                     for r in range(1, board.height)]
+@functools.lru_cache(maxsize=64)
+def _diagonals(width: int, height: int, step: int) -> tuple[tuple[Cell, ...], ...]:
+    """Every diagonal going down one row and `step` columns at a time, from its first cell (once per board size)."""
+    starts = [(0, c) for c in range(width)] + [(r, 0 if step == 1 else width - 1) for r in range(1, height)]
+    diagonals = []
     for r, c in starts:
         line = []
-        while 0 <= r < board.height and 0 <= c < board.width:
+        while 0 <= r < height and 0 <= c < width:
             line.append((r, c))
             r, c = r + 1, c + step
-        yield line
+        diagonals.append(tuple(line))
+    return tuple(diagonals)
 
 
 def colour_count(board: Board, colour: str) -> int:
@@ -199,6 +203,8 @@ def blocks(board: Board) -> Iterator[tuple[int, int]]:
         for bottom in range(top, board.height):
             # A band one row taller keeps a column's colour only where the new row has it too.
             band = [hue if hue == space else None for hue, space in zip(band, board.rows[bottom])]
+            if not any(band):
+                break  # no column keeps one colour, in this band or any taller one
             for hue, columns in itertools.groupby(band):
                 if hue:
                     yield bottom - top + 1, len(list(columns))
@@ -258,23 +264,69 @@ def areas(board: Board) -> list[set[Cell]]:
     found = []
     for start in itertools.product(range(board.height), range(board.width)):
         if start not in seen and board.colour(*start):
-            area = _flood(board, start)
+            area = _flood(board.rows, start)
             seen |= area
             found.append(area)
     return found
 
 
-def _flood(board: Board, start: Cell) -> set[Cell]:
-    """Which spaces of the start's colour can be reached from it, side to side?"""
-    hue = board.colour(*start)
+def area_sizes(board: Board) -> list[int]:
+    """How many spaces has each single-colour area of the board (the sizes of :func:`areas`, in some order)?
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium.board import Board
+    >>> from colorlab.colorium.missions import area_sizes, areas
+    >>> board = Board.parse('''
+    ...     GG.R
+    ...     GBGR
+    ...     BBGG
+    ... ''')
+    >>> sorted(area_sizes(board)), sorted(len(area) for area in areas(board))
+    ([2, 3, 3, 3], [2, 3, 3, 3])
+    """
+    # Scoring every game's areas cell by cell is slow: each colour's spaces are one integer
+    # (bit row * width + col), and an area grows from its lowest space by shifts until it stops.
+    width, spaces = board.width, "".join(board.rows)[::-1]
+    not_first, not_last = _column_guards(width, board.height)
+    sizes = []
+    for hue in set(spaces) - {EMPTY}:
+        left = int(spaces.translate(_ONLY[hue]), 2)
+        while left:
+            area = left & -left
+            while True:
+                grown = (area | area << width | area >> width | (area << 1 & not_first) | (area >> 1 & not_last)) & left
+                if grown == area:
+                    break
+                area = grown
+            sizes.append(area.bit_count())
+            left ^= area
+    return sizes
+
+
+_ONLY = {hue: str.maketrans({code: "1" if code == hue else "0" for code in CODES + EMPTY}) for hue in CODES}
+
+
+@functools.lru_cache(maxsize=64)
+def _column_guards(width: int, height: int) -> tuple[int, int]:
+    """The spaces outside the first column, and outside the last, as bits (a step across must not wrap)."""
+    every = (1 << width * height) - 1
+    first = sum(1 << row * width for row in range(height))
+    return every & ~first, every & ~(first << width - 1)
+
+
+def _flood(rows: tuple[str, ...], start: Cell) -> set[Cell]:
+    """Which spaces of the start's colour can be reached from it, side to side (rows: the board's)?"""
+    height, width = len(rows), len(rows[0])
+    hue = rows[start[0]][start[1]]
     area, frontier = {start}, [start]
     while frontier:
         r, c = frontier.pop()
-        for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if (cell not in area and 0 <= cell[0] < board.height and 0 <= cell[1] < board.width
-                    and board.colour(*cell) == hue):
-                area.add(cell)
-                frontier.append(cell)
+        for row, col in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= row < height and 0 <= col < width and rows[row][col] == hue and (row, col) not in area:
+                area.add((row, col))
+                frontier.append((row, col))
     return area
 
 
@@ -342,12 +394,12 @@ def square_size(points: int, per: int) -> Score:
 def area_size(points: int, per: int) -> Score:
     """Score `points` per `per` spaces of the largest single-colour area (rounded down)."""
     _check_positive(per, "per")
-    return each(lambda board: points * (max(map(len, areas(board)), default=0) // per))
+    return each(lambda board: points * (max(area_sizes(board), default=0) // per))
 
 
 def area_count(size: int, points: int) -> Score:
     """Score `points` per single-colour area of at least `size` spaces."""
-    return each(lambda board: points * sum(len(area) >= size for area in areas(board)))
+    return each(lambda board: points * sum(area >= size for area in area_sizes(board)))
 
 
 def _check_positive(number: int, what: str) -> None:
