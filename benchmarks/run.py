@@ -17,6 +17,8 @@ import bench_colorium
 import bench_experiments
 import bench_import
 import classroom
+import playouts
+import strength
 import tables
 from table import Row, draw_table
 
@@ -40,8 +42,8 @@ def main() -> int:
     start = time.perf_counter()
     print(header(), flush=True)
     print("(each figure is a median; run counts are in brackets)\n", flush=True)
-    rows = (bench_colorform.run() + bench_colorfox.run() + bench_colorium.run() + bench_import.run()
-            + bench_experiments.run_rows() + tables.run() + classroom.run())
+    rows = (bench_colorform.run() + bench_colorfox.run() + bench_colorium.run() + playouts.run() + strength.run()
+            + bench_import.run() + bench_experiments.run_rows() + tables.run() + classroom.run())
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]
     if notes:
