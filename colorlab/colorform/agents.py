@@ -76,8 +76,8 @@ class ReactionBot(SeededAgent):
         seconds, task, rotation, mirrored, placements = best
         if self.rng.random() < level.blunders:
             placements = dict(list(placements.items())[:-1])
-        return Claim(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
-                     seconds_shown=round(1.0 + len(placements) * 1.5, 2))
+        return Claim.of_figures(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
+                                seconds_shown=round(1.0 + len(placements) * 1.5, 2))
 
     def _quickest(self, state: State, player: int, most_cards: int) -> tuple | None:
         """The quickest way to solve a revealed task with at most `most_cards` hand cards, or None."""
