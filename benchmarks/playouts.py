@@ -23,7 +23,8 @@ OpenSpiel is optional: without it an info row says so.
 The 10,000 games are one experiment per game, as a learner runs it:
 ``experiments.run(game, {"base": Rules()}, games=10_000, progress=False)`` on its default
 executor (a process pool with one worker per core). Its time includes the runner's own work:
-each game's record is replayed once to its final state, and the game's ``outcome``.
+the game's ``outcome`` of each final state (which a record played out by bots keeps, so no game
+is played twice), and sending the rows back.
 """
 
 from __future__ import annotations
