@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorlab.agents import Agent, SeededAgent
+from colorlab.encoding import number_blocks
 from colorlab.colorform import (
     Claim,
     ReactionBot,
@@ -890,3 +891,12 @@ def test_bots_with_the_same_seeds_make_the_same_claims():
 def test_a_rule_change_is_said_with_the_editors_labels(game, change, words):
     state = game.new_game(game.Rules(), 0)
     assert ChangeRules(change).apply(state).events == (words,)
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=5), st.integers(0, 10_000), max_size=8))
+def test_number_blocks_tile_the_numbers_in_order_without_gaps_or_overlaps(sizes):
+    blocks = number_blocks(sizes)
+    assert list(blocks) == list(sizes)
+    numbers = [number for start, size in blocks.values() for number in range(start, start + size)]
+    assert numbers == list(range(sum(sizes.values())))
+    assert all(blocks[kind][1] == size for kind, size in sizes.items())

@@ -37,6 +37,7 @@ from colorlab.colorfox.components import cards
 from colorlab.colorfox import model
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
+from colorlab.encoding import number_blocks
 from colorlab.rules import IllegalAction, NotYourTurn
 
 COLOURS = len(COLOUR_NAMES)
@@ -57,11 +58,7 @@ def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
 def _blocks_for(players: int) -> dict[str, tuple[int, int]]:
     sizes = {"pass": 1, "done": 1, "hand_back": COLOURS, "offer": players * COLOURS,
              "exchange": players * COLOURS * COLOURS, "place": DECK * 2 * len(CELLS)}
-    blocks, start = {}, 0
-    for kind, size in sizes.items():
-        blocks[kind] = (start, size)
-        start += size
-    return blocks
+    return number_blocks(sizes)
 
 
 def action_count(rules: Rules = Rules()) -> int:

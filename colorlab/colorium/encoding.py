@@ -44,6 +44,7 @@ from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, orientations, scissors
+from colorlab.encoding import number_blocks
 from colorlab.rules import IllegalAction, NotYourTurn
 
 LETTERS = tuple(SHAPES)
@@ -77,11 +78,7 @@ def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
 @cache
 def _blocks_for(spaces: int) -> dict[str, tuple[int, int]]:
     sizes = {"pick": len(FACES), "wild": spaces * len(CODES), "draw": len(PIECES) * len(CODES) * spaces}
-    blocks, start = {}, 0
-    for kind, size in sizes.items():
-        blocks[kind] = (start, size)
-        start += size
-    return blocks
+    return number_blocks(sizes)
 
 
 def action_count(rules: Rules = Rules()) -> int:
