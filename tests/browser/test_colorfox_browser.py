@@ -13,9 +13,9 @@ PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "langua
 SEED = 31
 
 
-def serve_table(lab_server, page, name, saved=None):
-    """Open a notebook showing a ColorFox table (loaded from a saved game when given)."""
-    lines = ["from colorlab.colorfox.view import ColorFoxGame", f"game = ColorFoxGame(bots=1, seed={SEED})"]
+def serve_table(lab_server, page, name, saved=None, bot="sets"):
+    """Open a notebook showing a ColorFox table against one bot (loaded from a saved game when given)."""
+    lines = ["from colorlab.colorfox.view import ColorFoxGame", f"game = ColorFoxGame(bots=1, bot={bot!r}, seed={SEED})"]
     if saved is not None:
         (lab_server.root / f"{name}.json").write_text(saved)
         lines += [f"game.load_text(open('{name}.json').read())", "game.refresh()"]
@@ -148,3 +148,15 @@ def test_the_players_table_has_headings_a_legend_and_the_new_card_is_marked(page
     expect(page.locator(f".colorfox-cell.is-last[data-x='{x}'][data-y='{y}']")).to_have_attribute("data-last", "You")
     expect(page.locator(".colorfox-cell.is-last")).to_have_attribute("data-last", "Bot 1", timeout=15_000)
     expect(page.locator(".colorfox-cell.is-last")).to_have_count(1)
+
+
+def test_a_search_bot_opponent_answers_my_card(page, lab_server, artifacts):
+    game = ColorFoxGame(bots=1, bot="search", seed=SEED)
+    card, x, y, _ = game.view["legal"][0]
+    serve_table(lab_server, page, "fox-search", bot="search")
+    expect(page.locator(".colorfox-players")).to_contain_text("Bot 1 (search)")
+    page.click(f"[data-card='{card}']")
+    page.click(f"[data-legal='{x},{y}']")
+    expect(page.locator(".colorfox-cell.is-last")).to_have_attribute("data-last", "Bot 1", timeout=20_000)
+    expect(page.locator("[data-testid='turn']")).to_have_text("your turn", timeout=20_000)
+    page.locator(".colorfox").screenshot(path=artifacts / "colorfox-search-bot.png")

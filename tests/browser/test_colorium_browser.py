@@ -15,10 +15,10 @@ PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "langua
 SEED = 3
 
 
-def serve_table(lab_server, page, name, rules="None"):
-    """Open a notebook showing a two-player Colorium table (with these rules, written as Python)."""
+def serve_table(lab_server, page, name, rules="None", bot="missions"):
+    """Open a notebook showing a two-player Colorium table against one bot (with these rules, written as Python)."""
     code = ("from colorlab.colorium import Rules\nfrom colorlab.colorium.view import ColoriumGame\n"
-            f"game = ColoriumGame({rules}, bots=1, seed={SEED})\ngame")
+            f"game = ColoriumGame({rules}, bots=1, bot={bot!r}, seed={SEED})\ngame")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
@@ -117,3 +117,13 @@ def test_a_legend_explains_the_numbers_and_tags_and_no_mirror_when_the_rules_for
     page.keyboard.press("m")
     assert [ghost.nth(i).get_attribute("data-cell") for i in range(ghost.count())] == before
     assert problems_in_both_palettes(page, ".colorium") == CLEAN
+
+
+def test_a_search_bot_opponent_drafts_and_draws_with_me(page, lab_server, artifacts):
+    serve_table(lab_server, page, "colorium-search", bot="search")
+    expect(page.locator(".colorium")).to_contain_text("Bot 1 (search)")
+    draft_by_clicking(page)
+    page.locator(".colorium-cell.is-ghost").first.click()
+    expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
+    expect(page.locator("[data-testid='phase']")).to_have_text(re.compile("your pick|the draft"), timeout=20_000)
+    page.locator(".colorium").screenshot(path=artifacts / "colorium-search-bot.png")
