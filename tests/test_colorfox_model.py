@@ -257,3 +257,57 @@ def test_ema_takes_the_last_green_stick_and_the_next_green_connection_ends_the_g
             assert state.over or state.exchanges_left
             assert state.ending and state.sticks[action.player][green] == held
             break
+
+
+def states_of_random_games(rules, seeds):
+    """Every state of bot games, for checking what the model works out fast against a fresh count."""
+    for seed in seeds:
+        record = play_game(rules, [RandomBot(seed=seed * 10 + seat) for seat in range(rules.players)], seed=seed)
+        yield from record.states()
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, half_turn=True)], ids=["upright", "half turn"])
+def test_each_frontier_cell_keeps_the_cards_of_the_deck_that_fit_it(rules):
+    for state in states_of_random_games(rules, range(6)):
+        for cell, (_, _, fitting) in state.frontier.items():
+            fresh = sum(model.card_bit(card.number, turned) for card in cards() for turned in (False, True)
+                        if fits(state, card, cell, turned))
+            assert fitting == fresh, f"cell {cell}"
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, half_turn=True)], ids=["upright", "half turn"])
+def test_legal_spots_are_every_fitting_card_cell_by_cell_in_hand_order(rules):
+    turns = (False, True) if rules.half_turn else (False,)
+    for state in states_of_random_games(rules, range(6)):
+        for player in range(state.players):
+            fresh = [(card.number, x, y, turned) for (x, y) in state.frontier for card in state.hands[player]
+                     for turned in turns if fits(state, card, (x, y), turned)]
+            assert model.legal_spots(state, player) == fresh
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, half_turn=True)], ids=["upright", "half turn"])
+def test_random_spot_draws_what_a_choice_among_every_spot_draws(rules):
+    for seed, state in enumerate(states_of_random_games(rules, range(6))):
+        fast, slow = random.Random(seed), random.Random(seed)
+        spots = model.legal_spots(state)
+        assert model.random_spot(state, state.active, fast) == (slow.choice(spots) if spots else None)
+        assert fast.getstate() == slow.getstate(), "the two draws used chance differently"
+
+
+def test_a_placement_tells_what_it_joined_and_what_it_took():
+    for state in states_of_random_games(Rules(sticks_per_colour=2), range(10)):
+        if state.over or state.exchanges_left or state.offer:
+            continue
+        for place in legal_places(state)[:3]:
+            joined = connections(state, (place.x, place.y))
+            supply = dict(zip(COLOUR_NAMES, state.supply))
+            taken = []
+            for colour in joined:
+                if supply[colour]:
+                    supply[colour] -= 1
+                    taken.append(colour)
+            after = play(state, place)
+            assert after.events[0] == (f"Player {place.player}: lays a card that matches {model.in_words(joined)}; "
+                                       f"takes {model.in_words(taken) or 'no stick'}.")
+            short = sorted({colour for colour in joined if joined.count(colour) > taken.count(colour)})
+            assert (f"No {', '.join(short)} stick is left: the game ends after this turn." in after.events) == bool(short)

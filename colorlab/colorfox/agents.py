@@ -23,7 +23,7 @@ import statistics
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, State,
                                      connections, hand_backs, legal_actions, legal_exchanges, legal_places,
-                                     legal_spots, observation, play, scores, stick_counts, to_move)
+                                     legal_spots, observation, play, random_spot, scores, stick_counts, to_move)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
@@ -62,8 +62,8 @@ class RandomBot(SeededAgent):
         if state.exchanges_left:
             options = legal_exchanges(state)
             return self.rng.choice(options) if options and self.rng.random() < 0.5 else Done(player)
-        spots = legal_spots(state, player)
-        return Place(player, *self.rng.choice(spots)) if spots else Pass(player)
+        spot = random_spot(state, player, self.rng)
+        return Pass(player) if spot is None else Place(player, *spot)
 
     def stick_to_hand_back(self, state: State, player: int) -> str:
         """Which of my sticks do I hand back for the stick I was offered?"""

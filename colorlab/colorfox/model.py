@@ -21,7 +21,10 @@ sticks goes back. Stick counts are public, so nothing hidden is shown.
 Cells are (x, y) with y growing downward; the start card lies at (0, 0). To
 keep the search for legal places fast, every empty cell next to the table
 keeps what its neighbours ask of it, packed in one integer: three bits a side
-for the colour wanted, and a mask of the sides that touch a card.
+for the colour wanted, and a mask of the sides that touch a card; and, worked
+out once per such demand, the set of cards of the deck that fit it, laid
+either way, as bits of one integer (:func:`fitting_cards`). A hand is the same kind
+of set, so whether a cell takes any card of the hand is one ``&``.
 
 Two ends follow rules with the rulebook's reading by default. A tie (``tie``):
 the rulebook says to play once more, so a tied game has no winner and
@@ -34,6 +37,8 @@ the pile empty; or it ends as soon as everyone has passed in turn.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import random
 import typing
 
@@ -48,6 +53,9 @@ INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 Position = tuple[int, int]
 # For each side of a card: its number, the step to the neighbour there, and the neighbour's facing side.
 NEIGHBOURS = tuple((side, STEP[name], SIDES.index(OPPOSITE[name])) for side, name in enumerate(SIDES))
+# Which sides of a cell touch a card, for each mask a cell's demand can have (three bits a side).
+TOUCHING = {sum(7 << 3 * side for side in sides): sides
+            for count in range(1, 5) for sides in itertools.combinations(range(4), count)}
 
 
 class UnknownPlayer(IllegalAction):
@@ -169,6 +177,26 @@ def laid(card: Card, turned: bool) -> tuple[int, tuple[int, ...]]:
     return _LAID[key]
 
 
+def card_bit(number: int, turned: bool) -> int:
+    """One card as laid, as one bit of a set of cards: bit 2 * number, plus 1 when half turned."""
+    return 1 << (2 * number + turned)
+
+
+@functools.cache
+def fitting_cards() -> dict[int, int]:
+    """Which cards of the deck fit each demand a cell can make? Demand ``mask << 12 | wanted`` -> card bits.
+
+    Cards are counted laid either way; a demand that no card meets is left out.
+    """
+    table: dict[int, int] = {}
+    for mask in TOUCHING:
+        for card in cards():
+            for turned in (False, True):
+                demand = mask << 12 | laid(card, turned)[0] & mask
+                table[demand] = table.get(demand, 0) | card_bit(card.number, turned)
+    return table
+
+
 def evolve(state: State, **changes) -> State:
     """A copy of the state with some fields changed (``dataclasses.replace`` without re-checking)."""
     new = object.__new__(State)
@@ -183,7 +211,7 @@ class State:
     rules: Rules
     seed: int
     table: dict  # Position -> (Card, turned)
-    frontier: dict  # empty Position next to the table -> (mask, wanted, connections)
+    frontier: dict  # empty Position next to the table -> (mask, wanted, fitting cards)
     hands: tuple[tuple[Card, ...], ...]
     deck: tuple[Card, ...]
     supply: tuple[int, ...]
@@ -226,16 +254,18 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
 def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
     """Put a card on a cell: the table gains it, its empty neighbours learn what it asks."""
     table = {**state.table, cell: (card, turned)}
-    frontier = dict(state.frontier)
+    frontier = state.frontier.copy()
     frontier.pop(cell, None)
     colours = laid(card, turned)[1]
+    fits = fitting_cards()
     x, y = cell
     for side, (dx, dy), facing in NEIGHBOURS:
         beside = (x + dx, y + dy)
         if beside in table:
             continue
-        mask, wanted, count = frontier.get(beside, (0, 0, 0))
-        frontier[beside] = (mask | 7 << 3 * facing, wanted | colours[side] << 3 * facing, count + 1)
+        mask, wanted, _ = frontier.get(beside, (0, 0, 0))
+        mask, wanted = mask | 7 << 3 * facing, wanted | colours[side] << 3 * facing
+        frontier[beside] = (mask, wanted, fits.get(mask << 12 | wanted, 0))
     return table, frontier
 
 
@@ -253,14 +283,41 @@ def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool
     return laid(card, turned)[0] & mask == wanted
 
 
+def _hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
+    """The player's cards as each may be laid, in hand order: (card number, turned, card bit).
+
+    The bit is :func:`card_bit`'s, worked out in place: this runs at every move of every playout.
+    """
+    turns = (False, True) if state.rules.half_turn else (False,)
+    return [(card.number, turned, 1 << 2 * card.number + turned) for card in state.hands[player] for turned in turns]
+
+
 def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int, int, bool]]:
     """Which (card number, x, y, turned) may the player lay now? (Plain tuples: the fast form.)"""
-    player = state.active if player is None else player
-    turns = (False, True) if state.rules.half_turn else (False,)
-    codes = [(card.number, turned, laid(card, turned)[0]) for card in state.hands[player] for turned in turns]
+    bits = _hand_bits(state, state.active if player is None else player)
+    held = sum(bit for _, _, bit in bits)
     return [(number, x, y, turned)
-            for (x, y), (mask, wanted, _) in state.frontier.items()
-            for number, turned, code in codes if code & mask == wanted]
+            for (x, y), (_, _, fits_here) in state.frontier.items() if fits_here & held
+            for number, turned, bit in bits if fits_here & bit]
+
+
+def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int, int, bool] | None:
+    """Which spot does ``rng.choice(legal_spots(state, player))`` pick? None when no card fits.
+
+    The same spot, drawn with the same use of `rng`, but without listing every spot: the
+    spots of each cell are counted from its set of fitting cards, and only the cell drawn
+    is listed.
+    """
+    bits = _hand_bits(state, player)
+    held = sum(bit for _, _, bit in bits)
+    cells = [(cell, fits_here & held) for cell, (_, _, fits_here) in state.frontier.items() if fits_here & held]
+    if not cells:
+        return None
+    index = rng.choice(range(sum(fit.bit_count() for _, fit in cells)))
+    for (x, y), fit in cells:
+        if index < fit.bit_count():
+            return [(number, x, y, turned) for number, turned, bit in bits if fit & bit][index]
+        index -= fit.bit_count()
 
 
 def legal_places(state: State, player: int | None = None) -> list[Place]:
@@ -359,30 +416,41 @@ def _place(state: State, action: Place) -> State:
     if laid(card, action.turned)[0] & mask != wanted:
         raise ColoursDiffer(f"card {card.number} does not match its neighbours at {cell} (they ask for "
                             f"{', '.join(connections(state, cell))})")
-    joined = [wanted >> 3 * side & 7 for side in range(4) if mask >> 3 * side & 7]
+    joined = [wanted >> 3 * side & 7 for side in TOUCHING[mask]]
     table, frontier = _lay(state, cell, card, action.turned)
     supply, mine = list(state.supply), list(state.sticks[action.player])
-    taken, missing = [], []
+    taken = []
     for index in joined:
         if supply[index]:
             supply[index] -= 1
             mine[index] += 1
-            taken.append(COLOUR_NAMES[index])
-        else:
-            missing.append(COLOUR_NAMES[index])
+            taken.append(index)
     sticks = _with(state.sticks, action.player, tuple(mine))
+    hands = _with(state.hands, action.player, tuple(c for c in hand if c is not card))
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
-    events = (f"Player {action.player}: lays a card that matches {in_words([COLOUR_NAMES[i] for i in joined])}; "
-              f"takes {in_words(taken) or 'no stick'}.",)
+    events = _laying_events(action.player, tuple(joined), tuple(taken))
+    ending = len(taken) < len(joined)
+    if exchanges and _exchange_possible(sticks, action.player):
+        return evolve(state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks, hands=hands,
+                      passes=0, ending=ending, exchanges_left=exchanges,
+                      events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
+    return _end_turn(state, events, hands, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
+                     passes=0, ending=ending)
+
+
+@functools.cache
+def _laying_events(player: int, joined: tuple[int, ...], taken: tuple[int, ...]) -> tuple[str, ...]:
+    """What happened when a player laid a card joining these colours and took these sticks?
+
+    Kept once worked out: the same few texts come back in every game.
+    """
+    names = [COLOUR_NAMES[index] for index in taken]
+    events = (f"Player {player}: lays a card that matches {in_words([COLOUR_NAMES[i] for i in joined])}; "
+              f"takes {in_words(names) or 'no stick'}.",)
+    missing = sorted({COLOUR_NAMES[index] for index in joined if joined.count(index) > taken.count(index)})
     if missing:
-        events += (f"No {', '.join(sorted(set(missing)))} stick is left: the game ends after this turn.",)
-    state = evolve(
-        state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
-        hands=_with(state.hands, action.player, tuple(c for c in hand if c is not card)),
-        passes=0, ending=bool(missing), exchanges_left=exchanges, events=events)
-    if exchanges and _exchange_possible(state):
-        return evolve(state, events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
-    return _end_turn(state, events)
+        events += (f"No {', '.join(missing)} stick is left: the game ends after this turn.",)
+    return events
 
 
 def in_words(items: list[str]) -> str:
@@ -390,9 +458,9 @@ def in_words(items: list[str]) -> str:
     return " and ".join(filter(None, [", ".join(items[:-1]), items[-1]])) if items else ""
 
 
-def _exchange_possible(state: State) -> bool:
-    mine = state.sticks[state.active]
-    return any(mine) and any(any(sticks) for p, sticks in enumerate(state.sticks) if p != state.active)
+def _exchange_possible(sticks: tuple[tuple[int, ...], ...], active: int) -> bool:
+    """Do the active player and some opponent both hold a stick?"""
+    return any(sticks[active]) and any(any(theirs) for p, theirs in enumerate(sticks) if p != active)
 
 
 def _check_due(state: State, kind: str) -> None:
@@ -462,7 +530,7 @@ def _swap(state: State, player: int, opponent: int, give: str, take: str, events
     sticks = _with(_with(state.sticks, player, tuple(mine)), opponent, tuple(theirs))
     left = state.exchanges_left - 1
     state = evolve(state, sticks=sticks, exchanges_left=left, events=events)
-    if left and _exchange_possible(state):
+    if left and _exchange_possible(sticks, player):
         return state
     return _end_turn(state, events)
 
@@ -480,15 +548,22 @@ def _pass(state: State, action: Pass) -> State:
     return _end_turn(evolve(state, passes=passes), events)
 
 
-def _end_turn(state: State, events: tuple[str, ...]) -> State:
-    """Draw at the end of the turn, then end the game or hand the turn on."""
+def _end_turn(state: State, events: tuple[str, ...], hands: tuple | None = None, **changes) -> State:
+    """Draw at the end of the turn, then end the game or hand the turn on.
+
+    A turn that changed the hands (or other fields, in `changes`) may pass them here rather than
+    in a state of their own: they are made in the same step.
+    """
     seat = state.active
-    hand, deck = state.hands[seat], state.deck
+    hands = state.hands if hands is None else hands
+    hand, deck = hands[seat], state.deck
     drawn = 1 if state.rules.passing == "draw a card" else max(0, state.rules.hand - len(hand))
-    hands, deck = _with(state.hands, seat, hand + deck[:drawn]), deck[drawn:]
-    if state.ending:
-        return _finish(evolve(state, hands=hands, deck=deck, exchanges_left=0), "a colour's sticks ran out", events)
-    return evolve(state, hands=hands, deck=deck, exchanges_left=0, active=(seat + 1) % state.players, events=events)
+    hands, deck = _with(hands, seat, hand + deck[:drawn]), deck[drawn:]
+    if changes.get("ending", state.ending):
+        return _finish(evolve(state, **changes, hands=hands, deck=deck, exchanges_left=0),
+                       "a colour's sticks ran out", events)
+    return evolve(state, **changes, hands=hands, deck=deck, exchanges_left=0, active=(seat + 1) % state.players,
+                  events=events)
 
 
 def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
