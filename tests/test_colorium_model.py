@@ -5,12 +5,13 @@ import random
 
 import pytest
 
-from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot, legal_picks, next_action, play_game
+from colorlab.colorium.agents import (GreedyBot, MissionBot, RandomBot, legal_picks, next_action, play_game,
+                                      takeable_dice, to_move)
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, PlayerOut, Wild, WrongPhase,
-                                     action_from_dict, action_to_dict, legal_draws, legal_wilds, new_game, play,
-                                     score_parts, scores, winners)
+                                     action_from_dict, action_to_dict, dice_in_words, legal_choices, legal_draws,
+                                     legal_wilds, new_game, play, score_parts, scores, winners)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
@@ -176,6 +177,42 @@ def test_random_games_using_several_bonuses_in_a_round_keep_every_invariant(rule
             state = after
         used["three or more bonuses in one round"] += sum(n >= 3 for n in per_round.values())
     assert all(used.values()), used
+
+
+def states_of_random_games(rules, seeds, bonuses_ready=False):
+    """Every state of random games (every bonus ready from the start, when asked)."""
+    for seed in seeds:
+        state = new_game(rules, seed)
+        state = every_bonus_ready(state) if bonuses_ready else state
+        agents = [(BonusBot if bonuses_ready and p % 2 == 0 else RandomBot)(seed=seed * 10 + p)
+                  for p in range(rules.players)]
+        while not state.over:
+            yield state
+            state = play(state, next_action(state, agents))
+
+
+@pytest.mark.parametrize("rules, bonuses_ready", [(rules, False) for rules in VARIANTS] + [
+    (Rules(players=2), True), (Rules(players=3, drop="straight", cut_counts_as="part"), True)])
+def test_lazy_choices_are_the_listed_drawings_and_wild_spaces_and_the_random_bot_chooses_as_from_the_list(
+        rules, bonuses_ready):
+    for n, state in enumerate(states_of_random_games(rules, range(3), bonuses_ready)):
+        for player in range(state.players):
+            listed = legal_draws(state, player) + legal_wilds(state, player)
+            lazy = legal_choices(state, player)
+            assert len(lazy) == len(listed) and list(lazy) == listed
+            with pytest.raises(IndexError):
+                lazy[len(listed)]
+            assert [Pick(player, die) for die in takeable_dice(state, player)] == legal_picks(state, player)
+        player = to_move(state)
+        listed = legal_picks(state, player) if state.phase == "draft" else \
+            legal_draws(state, player) + legal_wilds(state, player)
+        bot, rng = RandomBot(seed=n), random.Random(n)
+        assert bot.act(state, player) == rng.choice(listed) and bot.rng.getstate() == rng.getstate()
+
+
+def test_the_words_for_a_rounds_dice_name_every_die():
+    pool = (("colour", "B"), ("colour", "R"), ("shape", "I"), ("shape", "L"))
+    assert dice_in_words(pool) == "the shape dice show I and L, the colour dice blue and red"
 
 
 def test_the_draft_goes_round_and_back_and_gives_one_die_of_each_kind():

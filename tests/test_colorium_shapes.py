@@ -17,6 +17,8 @@ from colorlab.colorium.shapes import (
     orientations,
     placements,
     read_picture,
+    resting_cells,
+    rests_on,
     scissors,
     shape_cells,
 )
@@ -323,6 +325,35 @@ def test_every_straight_landing_is_a_slide_resting_place(board, letter):
     assert set(straight) <= set(placements(board, letter, SLIDE))
     columns = [(place.orientation, min(c for _, c in place.cells)) for place in straight]
     assert len(set(columns)) == len(columns)
+
+
+def every_position(board, shape, mirror_images):
+    """The cells of the shape at every position of every orientation, on and off the board and overlapping."""
+    return {frozenset((row + dr, col + dc) for dr, dc in image)
+            for image in orientations(shape, mirror_images)
+            for row in range(-2, board.height + 1) for col in range(-2, board.width + 1)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans(), st.integers(0, 2))
+def test_rests_on_says_whether_cells_are_a_resting_place_as_the_slow_reference_does(
+        board, letter, rules, mirror_images, cuts):
+    rules = dataclasses.replace(rules, mirror_images=mirror_images)
+    for piece in scissors(letter, cuts) if cuts else [letter]:
+        reachable = {cells for _, cells in reference_placements(board, piece, rules)}
+        assert resting_cells(board, piece, rules) == reachable
+        for cells in every_position(board, piece, mirror_images) | {frozenset(), frozenset({(0, 0), (9, 9)})}:
+            assert rests_on(board, piece, cells, rules) == (cells in reachable)
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=12))
+def test_a_boards_full_rows_and_columns_are_those_without_an_empty_space(board, fills):
+    cells = {(r, c) for r, c in fills if r < board.height and c < board.width and board.colour(r, c) is None}
+    for grid in (board, board.filled(cells, "G"), Board(board.filled(cells, "G").rows)):
+        columns = ["".join(row[c] for row in grid.rows) for c in range(grid.width)]
+        assert grid.full_columns() == [c for c, column in enumerate(columns) if "." not in column]
+        assert grid.full_rows() == [grid.height - r for r, row in enumerate(grid.rows) if "." not in row]
 
 
 # Scissors

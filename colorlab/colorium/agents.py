@@ -20,8 +20,8 @@ import random
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import (Draw, Pick, State, legal_draws, legal_wilds, observation, play, scores,
-                                     winners)
+from colorlab.colorium.model import (Draw, Pick, State, legal_choices, legal_draws, legal_wilds, observation, play,
+                                     scores, winners)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.record import GameRecord
@@ -30,8 +30,13 @@ from colorlab.search import SearchAgent, SearchGame, Tuning
 
 def legal_picks(state: State, player: int) -> list[Pick]:
     """Which dice may this player take from the pool now?"""
+    return [Pick(player, die) for die in takeable_dice(state, player)]
+
+
+def takeable_dice(state: State, player: int) -> list[int]:
+    """Which dice (their places in the pool) may this player take now?"""
     shape, colour = state.picks[player]
-    return [Pick(player, index) for index, (kind, _) in enumerate(state.pool)
+    return [index for index, (kind, _) in enumerate(state.pool)
             if (kind == "shape" and not shape) or (kind == "colour" and not colour)]
 
 
@@ -62,9 +67,11 @@ class RandomBot(SeededAgent):
     """Takes any die, and draws anywhere or fills any wild space, at random."""
 
     def act(self, state: State, player: int):
+        # random.choice looks only at the length and the item chosen: choosing the die, or from
+        # lazy choices, draws the same random number as choosing from the listed actions did.
         if state.phase == "draft":
-            return self.rng.choice(legal_picks(state, player))
-        return self.rng.choice(legal_draws(state, player) + legal_wilds(state, player))
+            return Pick(player, self.rng.choice(takeable_dice(state, player)))
+        return self.rng.choice(legal_choices(state, player))
 
 
 class GreedyBot(RandomBot):

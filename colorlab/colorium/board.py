@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 CODES = "RYGBPO"
 EMPTY = "."
@@ -109,7 +109,15 @@ class Board:
 
     def full_columns(self) -> list[int]:
         """Which columns (0 = left) have no empty space?"""
-        return [c for c, column in enumerate(zip(*self.rows)) if EMPTY not in column]
+        # Only a column whose top space is filled may be full: most of a game, few are looked at.
+        top, first, mask = self.rows[0], first_column(self.width, self.height), self.mask
+        return [c for c, space in enumerate(top) if space != EMPTY and (mask >> c) & first == first]
 
     def __str__(self) -> str:
         return "\n".join(self.rows)
+
+
+@lru_cache(maxsize=64)
+def first_column(width: int, height: int) -> int:
+    """The spaces of the first column as bits, like ``Board.mask``."""
+    return sum(1 << (row * width) for row in range(height))

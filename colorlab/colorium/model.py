@@ -30,12 +30,13 @@ import dataclasses
 import functools
 import json
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from colorlab.colorium.board import CODES, Board
+from colorlab.colorium.board import CODES, EMPTY, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, Placement, Shape, orientations, placements, resting_cells, scissors
+from colorlab.colorium.shapes import SHAPES, Placement, Shape, known_placements, orientations, rests_on, scissors
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.symmetry import normalise
@@ -181,17 +182,20 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
 
 def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
     """Roll one shape die and one colour die per player still in, and set the snake order."""
-    seats = [(active + k) % state.players for k in range(state.players)]
-    seats = [s for s in seats if not state.out[s]]
+    seats = [seat for seat in (*range(active, state.players), *range(active)) if not state.out[seat]]
     pool = roll(state.seed, state.round, len(seats), state.rules.shapes, state.rules.colours)
     bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) if "earned" in row else row
                     for row in state.bonuses)
-    state = evolve(
-        state, active=active, pool=pool, order=tuple(seats + seats[::-1]),
-        picks=((None, None),) * state.players, drawn=tuple(state.out), bonuses=bonuses,
-        events=events + (f"Round {state.round}: the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
-                         f"the colour dice {in_words([colour_name(f) for k, f in pool if k == 'colour'])}.",))
-    return state
+    return evolve(state, active=active, pool=pool, order=(*seats, *reversed(seats)),
+                  picks=((None, None),) * state.players, drawn=state.out, bonuses=bonuses,
+                  events=events + (f"Round {state.round}: {dice_in_words(pool)}.",))
+
+
+@functools.lru_cache(maxsize=1024)
+def dice_in_words(pool: tuple[tuple[str, str], ...]) -> str:
+    """Say what a round's dice show (kept: the same pools come back round after round)."""
+    return (f"the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
+            f"the colour dice {in_words([colour_name(f) for k, f in pool if k == 'colour'])}")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -273,15 +277,18 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
 
 def legal_draws(state: State, player: int) -> list[Draw]:
     """Which drawings may this player make now (with its ready bonuses)?"""
+    return [place.drawings.get(key) or _kept_draw(place, key)
+            for places, keys in _drawing_blocks(state, player) for place in places for key in keys]
+
+
+def _drawing_blocks(state: State, player: int) -> list[tuple[tuple[Placement, ...], list[tuple[int, str, str, int]]]]:
+    """The player's drawings, piece by piece: the piece's placements, and its keys (player, die shape, colour, cuts)."""
     if state.phase != "draw" or state.drawn[player]:
         return []
     board, rules, colours = state.boards[player], state.rules, drawing_colours(state, player)
-    draws = []
-    for letter, cuts, piece in pieces(state, player):
-        keys = [(player, letter, colour, cuts) for colour in colours]
-        draws += [place.drawings.get(key) or _kept_draw(place, key)
-                  for place in placements(board, piece, rules) for key in keys]
-    return draws
+    return [(known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop),
+             [(player, letter, colour, cuts) for colour in colours])
+            for letter, cuts, piece in pieces(state, player)]
 
 
 def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
@@ -300,16 +307,64 @@ def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
 def can_draw(state: State, player: int) -> bool:
     """Can this player draw anything at all this round (using its bonuses if it must)?"""
     board, rules = state.boards[player], state.rules
-    return any(placements(board, piece, rules) for _, _, piece in pieces(state, player))
+    return any(known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
+               for _, _, piece in pieces(state, player))
 
 
 def legal_wilds(state: State, player: int) -> list[Wild]:
     """Which wild spaces may this player fill now (none once it is out)?"""
+    return [Wild(player, cell, colour) for cell in wild_spaces(state, player) for colour in state.rules.colours]
+
+
+def wild_spaces(state: State, player: int) -> list[tuple[int, int]]:
+    """Which spaces may this player fill with a wild bonus now, row by row (none once it is out)?"""
     if state.phase != "draw" or state.out[player] or "wild" not in ready_bonuses(state, player):
         return []
-    board = state.boards[player]
-    return [Wild(player, (r, c), colour) for r in range(board.height) for c in range(board.width)
-            if board.colour(r, c) is None for colour in state.rules.colours]
+    return [(r, c) for r, row in enumerate(state.boards[player].rows) for c, char in enumerate(row) if char == EMPTY]
+
+
+class Choices(Sequence):
+    """A list of legal actions, in order, whose actions are made only when looked at.
+
+    A random bot looks at one action of the hundreds a player may have (with a wild bonus,
+    every empty space in every colour); ``random.choice`` asks only for the length and the
+    one item chosen, so the choice is the same as from the full list, made much faster.
+    """
+
+    def __init__(self, blocks: list[tuple[int, Callable[[int], Action]]]):
+        self.blocks = blocks  # (how many actions, a function making the k-th of them)
+        self.length = sum(size for size, _ in blocks)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: int) -> Action:
+        if not 0 <= index < self.length:
+            raise IndexError(f"there are {self.length} choices, not {index + 1}")
+        for size, make in self.blocks:
+            if index < size:
+                return make(index)
+            index -= size
+
+
+def legal_choices(state: State, player: int) -> Choices:
+    """The player's drawings, then its wild spaces: ``legal_draws + legal_wilds``, each made when looked at."""
+    blocks = [_drawings_at(places, keys) for places, keys in _drawing_blocks(state, player)]
+    spaces = wild_spaces(state, player)
+    if spaces:
+        colours = state.rules.colours
+        blocks.append((len(spaces) * len(colours),
+                       lambda k: Wild(player, spaces[k // len(colours)], colours[k % len(colours)])))
+    return Choices(blocks)
+
+
+def _drawings_at(places: tuple[Placement, ...], keys: list[tuple[int, str, str, int]]
+                 ) -> tuple[int, Callable[[int], Draw]]:
+    """The drawings at these places in these keys, place by place as `legal_draws` lists them: how many, the k-th."""
+    def drawing(k: int) -> Draw:
+        place, key = places[k // len(keys)], keys[k % len(keys)]
+        return place.drawings.get(key) or _kept_draw(place, key)
+    return len(places) * len(keys), drawing
 
 
 def _is_legal(state: State, action: Draw) -> bool:
@@ -318,7 +373,7 @@ def _is_legal(state: State, action: Draw) -> bool:
         return False
     cells = frozenset(action.cells)
     board, rules = state.boards[action.player], state.rules
-    return any(cells in resting_cells(board, piece, rules)
+    return any(rests_on(board, piece, cells, rules)
                for letter, cuts, piece in pieces(state, action.player) if (letter, cuts) == (action.shape, action.cuts))
 
 
@@ -406,51 +461,58 @@ def _settle(state: State) -> State:
     """Put out the players who cannot draw; end the round when everyone has drawn."""
     if state.phase != "draw":
         return state
-    events = state.events
     for p in range(state.players):
         if not state.drawn[p] and not can_draw(state, p):
-            state = evolve(state, out=_with(state.out, p, True), drawn=_with(state.drawn, p, True))
-            events += (f"Player {p}: cannot draw and is out.",)
-    if not all(state.drawn):
-        return evolve(state, events=events)
-    return _end_round(evolve(state, events=events))
+            state = evolve(state, out=_with(state.out, p, True), drawn=_with(state.drawn, p, True),
+                           events=state.events + (f"Player {p}: cannot draw and is out.",))
+    return _end_round(state) if all(state.drawn) else state
 
 
 def _end_round(state: State) -> State:
     """Score the row races, earn the column bonuses, and roll for the next round (or end)."""
+    row_points, rows_taken, events = (_row_races(state) if state.rules.row_rewards
+                                      else (state.row_points, state.rows_taken, state.events))
+    bonuses = (tuple(_earned(marks, board) for marks, board in zip(state.bonuses, state.boards))
+               if state.rules.bonuses else state.bonuses)
+    if all(state.out):
+        return evolve(state, rows_taken=rows_taken, row_points=row_points, bonuses=bonuses, over=True, order=(),
+                      pool=(), events=events + ("The game is over: no one can draw.",))
+    state = evolve(state, rows_taken=rows_taken, row_points=row_points, bonuses=bonuses, round=state.round + 1)
+    return _start_round(state, (state.active + 1) % state.players, events)
+
+
+def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[str, ...]]:
+    """Score the rows completed this round: each player's row points, the rows taken, and the events."""
+    height = state.rules.height
+    newly_full = [{row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
+                  - {row for row, _ in entries} for board, entries in zip(state.boards, state.row_points)]
+    racing = set().union(*newly_full)
+    if not racing:  # most rounds: no race is run
+        return state.row_points, state.rows_taken, state.events
     rows_taken = dict(state.rows_taken)
     row_points = list(state.row_points)
     events = state.events
-    if state.rules.row_rewards:
-        newly_full = [set(board.full_rows()) - {row for row, _ in entries}
-                      for board, entries in zip(state.boards, row_points)]
-        racing = set().union(*newly_full)
-        for row, points in ROW_REWARD_ORDER:
-            if row > state.rules.height or row not in racing:
-                continue
-            rank = rows_taken.get(row, 0)
-            finishers = [p for p in range(state.players) if row in newly_full[p]]
-            if finishers and rank < len(points):
-                for p in finishers:
-                    row_points[p] = row_points[p] + ((row, points[rank]),)
-                each = " each" if len(finishers) > 1 else ""
-                events += (f"Row {row} is full: {points[rank]} points{each} for "
-                           f"{in_words([f'player {p}' for p in finishers])}.",)
-                rows_taken[row] = rank + 1
-    bonuses = list(state.bonuses)
-    if state.rules.bonuses:
-        for p in range(state.players):
-            full = set(state.boards[p].full_columns())
-            if full:
-                bonuses[p] = tuple("earned" if c in full and mark == "locked" else mark
-                                   for c, mark in enumerate(bonuses[p]))
-    state = evolve(state, rows_taken=tuple(sorted(rows_taken.items())), row_points=tuple(row_points),
-                   bonuses=tuple(bonuses), events=events)
-    if all(state.out):
-        return evolve(state, over=True, order=(), pool=(),
-                      events=events + ("The game is over: no one can draw.",))
-    state = evolve(state, round=state.round + 1)
-    return _settle(_start_round(state, (state.active + 1) % state.players, events))
+    for row, points in ROW_REWARD_ORDER:
+        if row not in racing:
+            continue
+        rank = rows_taken.get(row, 0)
+        finishers = [p for p in range(state.players) if row in newly_full[p]]
+        if finishers and rank < len(points):
+            for p in finishers:
+                row_points[p] = row_points[p] + ((row, points[rank]),)
+            each = " each" if len(finishers) > 1 else ""
+            events += (f"Row {row} is full: {points[rank]} points{each} for "
+                       f"{in_words([f'player {p}' for p in finishers])}.",)
+            rows_taken[row] = rank + 1
+    return tuple(row_points), tuple(sorted(rows_taken.items())), events
+
+
+def _earned(marks: tuple[str, ...], board: Board) -> tuple[str, ...]:
+    """A player's bonus marks after the round: the locked bonuses above its full columns are earned."""
+    full = board.full_columns()
+    if not full:
+        return marks
+    return tuple("earned" if c in full and mark == "locked" else mark for c, mark in enumerate(marks))
 
 
 def _with(items: tuple, index: int, value) -> tuple:

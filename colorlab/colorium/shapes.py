@@ -225,6 +225,7 @@ class _Positions:
     not_first_column: int
     not_last_column: int
     found_at: tuple[Placement | None, ...]  # indexed by bit_length() of a position's bit
+    bit_at: dict[Shape, int]  # the bit of the position covering these cells
 
     def blocked(self, filled: int) -> int:
         """Which positions overlap these filled spaces, given as one block?"""
@@ -304,6 +305,7 @@ def _positions(width: int, height: int, mirror_images: bool, shape: str | Shape)
     cell_shifts: dict[int, int] = {}
     free_to_be = entry = on_board = 0
     found_at: list[Placement | None] = [None] * (block_bits * len(images) + 1)
+    bit_at: dict[Shape, int] = {}
     for k, image in enumerate(images):
         tall = 1 + max(r for r, _ in image)
         columns = range(width - max(c for _, c in image))
@@ -319,7 +321,9 @@ def _positions(width: int, height: int, mirror_images: bool, shape: str | Shape)
             for col in columns:
                 cells = frozenset((row + dr, col + dc) for dr, dc in image)
                 mask = sum(1 << (r * width + c) for r, c in cells)
-                found_at[k * block_bits + (row + top) * width + col + 1] = Placement(shape, k, cells, mask)
+                bit = k * block_bits + (row + top) * width + col
+                found_at[bit + 1] = Placement(shape, k, cells, mask)
+                bit_at[cells] = 1 << bit
     return _Positions(
         width=width,
         top_bits=top * width,
@@ -335,6 +339,7 @@ def _positions(width: int, height: int, mirror_images: bool, shape: str | Shape)
         not_first_column=~first_column,
         not_last_column=~(first_column << (width - 1)),
         found_at=tuple(found_at),
+        bit_at=bit_at,
     )
 
 
@@ -386,16 +391,23 @@ def known_placements(width: int, height: int, mask: int, shape: str | Shape, mir
                      drop: str) -> tuple[Placement, ...]:
     """Find the placements of `placements`, once per board: a game asks about one board many times.
 
-    Can each player still draw? Which drawings may it make? Is the one it made among them?
-    Replaying a record asks it all again. ``known_placements.__wrapped__`` finds them afresh.
+    Can each player still draw? Which drawings may it make? Replaying a record asks it all
+    again. ``known_placements.__wrapped__`` finds them afresh.
     """
+    found = resting_positions(width, height, mask, shape, mirror_images, drop)
+    return tuple(_positions(width, height, mirror_images, shape).placements_at(found))
+
+
+@lru_cache(maxsize=4096)
+def resting_positions(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
+                      drop: str) -> int:
+    """Which positions (bits, as in `_Positions`) can the shape rest at on this board? Found once per board."""
     positions = _positions(width, height, mirror_images, shape)
-    found = positions.landings(mask) if drop == "straight" else positions.resting_places(mask)
-    return tuple(positions.placements_at(found))
+    return positions.landings(mask) if drop == "straight" else positions.resting_places(mask)
 
 
 def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()) -> frozenset[Shape]:
-    """Which sets of cells can the shape rest on? (The cells of :func:`placements`, to test a drawing quickly.)
+    """Which sets of cells can the shape rest on? (The cells of :func:`placements`.)
 
     Examples
     ========
@@ -412,15 +424,29 @@ def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rule
     >>> frozenset({(2, 2), (2, 3)}) in resting_cells(board, [(0, 0), (0, 1)], Rules(drop="straight"))
     True
     """
+    return frozenset(place.cells for place in placements(board, shape, rules))
+
+
+def rests_on(board: Board, shape: str | Iterable[Cell], cells: Shape, rules: Rules = Rules()) -> bool:
+    """Can the shape rest on exactly these cells? (``cells in resting_cells(...)``, without listing them all.)
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium import Board
+    >>> from colorlab.colorium.shapes import rests_on
+    >>> board = Board.parse('''
+    ...     ....
+    ...     R...
+    ... ''')
+    >>> rests_on(board, "I", frozenset({(0, 0), (0, 1), (0, 2), (0, 3)}))
+    True
+    >>> rests_on(board, "I", frozenset({(1, 0), (1, 1), (1, 2), (1, 3)}))
+    False
+    """
     key = shape if isinstance(shape, str) else shape_cells(shape)
-    return _resting_cells(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop)
-
-
-@lru_cache(maxsize=4096)
-def _resting_cells(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
-                   drop: str) -> frozenset[Shape]:
-    """The cells of each of the board's known placements, kept beside them."""
-    return frozenset(place.cells for place in known_placements(width, height, mask, shape, mirror_images, drop))
+    found = resting_positions(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop)
+    return bool(found & _positions(board.width, board.height, rules.mirror_images, key).bit_at.get(cells, 0))
 
 
 def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:
