@@ -51,8 +51,10 @@ from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, ch
 COLOUR_NAMES = tuple(colour.value for colour in COLOURS)  # the order of sticks in every count
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 Position = tuple[int, int]
-# For each side of a card: its number, the step to the neighbour there, and the neighbour's facing side.
-NEIGHBOURS = tuple((side, STEP[name], SIDES.index(OPPOSITE[name])) for side, name in enumerate(SIDES))
+# For each side of a card: its number, the step to the neighbour there, and where the neighbour's facing
+# side sits in a packed demand (its three bits, and the shift to them).
+NEIGHBOURS = tuple((side, STEP[name], 7 << 3 * SIDES.index(OPPOSITE[name]), 3 * SIDES.index(OPPOSITE[name]))
+                   for side, name in enumerate(SIDES))
 # Which sides of a cell touch a card, for each mask a cell's demand can have (three bits a side).
 TOUCHING = {sum(7 << 3 * side for side in sides): sides
             for count in range(1, 5) for sides in itertools.combinations(range(4), count)}
@@ -259,12 +261,12 @@ def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, 
     colours = laid(card, turned)[1]
     fits = fitting_cards()
     x, y = cell
-    for side, (dx, dy), facing in NEIGHBOURS:
+    for side, (dx, dy), facing, shift in NEIGHBOURS:
         beside = (x + dx, y + dy)
         if beside in table:
             continue
         mask, wanted, _ = frontier.get(beside, (0, 0, 0))
-        mask, wanted = mask | 7 << 3 * facing, wanted | colours[side] << 3 * facing
+        mask, wanted = mask | facing, wanted | colours[side] << shift
         frontier[beside] = (mask, wanted, fits.get(mask << 12 | wanted, 0))
     return table, frontier
 
@@ -295,7 +297,7 @@ def _hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
 def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int, int, bool]]:
     """Which (card number, x, y, turned) may the player lay now? (Plain tuples: the fast form.)"""
     bits = _hand_bits(state, state.active if player is None else player)
-    held = sum(bit for _, _, bit in bits)
+    held = sum([bit for _, _, bit in bits])
     return [(number, x, y, turned)
             for (x, y), (_, _, fits_here) in state.frontier.items() if fits_here & held
             for number, turned, bit in bits if fits_here & bit]
@@ -309,15 +311,16 @@ def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int
     is listed.
     """
     bits = _hand_bits(state, player)
-    held = sum(bit for _, _, bit in bits)
-    cells = [(cell, fits_here & held) for cell, (_, _, fits_here) in state.frontier.items() if fits_here & held]
+    held = sum([bit for _, _, bit in bits])
+    cells = [(cell, fit) for cell, (_, _, fits_here) in state.frontier.items() if (fit := fits_here & held)]
     if not cells:
         return None
-    index = rng.choice(range(sum(fit.bit_count() for _, fit in cells)))
+    index = rng.choice(range(sum([fit.bit_count() for _, fit in cells])))
     for (x, y), fit in cells:
-        if index < fit.bit_count():
+        count = fit.bit_count()
+        if index < count:
             return [(number, x, y, turned) for number, turned, bit in bits if fit & bit][index]
-        index -= fit.bit_count()
+        index -= count
 
 
 def legal_places(state: State, player: int | None = None) -> list[Place]:
@@ -370,6 +373,9 @@ def play(state: State, action: Action) -> State:
     """Apply one action and return the new state; refuse an illegal one with a reason."""
     if state.over:
         raise GameOver(f"the game is over ({state.end_reason})")
+    if type(action) is Place and type(action.player) is int and action.player == state.active \
+            and state.offer is None:
+        return _place(state, action)  # the most common action: every check below would pass
     if isinstance(action, ChangeRules):
         return action.apply(state)
     player = check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
@@ -397,44 +403,46 @@ def play(state: State, action: Action) -> State:
 def _place(state: State, action: Place) -> State:
     if state.exchanges_left:
         raise ExchangesPending(f"player {action.player} has {state.exchanges_left} exchange(s) to make or decline")
-    hand = state.hands[action.player]
-    for card in hand:
+    player, turned = action.player, action.turned
+    hand = state.hands[player]
+    for slot, card in enumerate(hand):
         if card.number == action.card:
             break
     else:
-        raise CardNotInHand(f"player {action.player} does not hold card {action.card!r}")
-    if not isinstance(action.turned, bool) or (action.turned and not state.rules.half_turn):
+        raise CardNotInHand(f"player {player} does not hold card {action.card!r}")
+    if not isinstance(turned, bool) or (turned and not state.rules.half_turn):
         raise TurnNotAllowed("these rules keep every card upright (no half turn)")
     cell = (action.x, action.y)
     if type(action.x) is not int or type(action.y) is not int:
         raise NotConnected(f"cell {cell!r} is not a pair of whole numbers")
     if cell in state.table:
         raise CellTaken(f"cell {cell} already holds card {state.table[cell][0].number}")
-    if cell not in state.frontier:
+    demand = state.frontier.get(cell)
+    if demand is None:
         raise NotConnected(f"cell {cell} touches no card on the table")
-    mask, wanted, _ = state.frontier[cell]
-    if laid(card, action.turned)[0] & mask != wanted:
+    mask, wanted, _ = demand
+    if laid(card, turned)[0] & mask != wanted:
         raise ColoursDiffer(f"card {card.number} does not match its neighbours at {cell} (they ask for "
                             f"{', '.join(connections(state, cell))})")
-    joined = [wanted >> 3 * side & 7 for side in TOUCHING[mask]]
-    table, frontier = _lay(state, cell, card, action.turned)
-    supply, mine = list(state.supply), list(state.sticks[action.player])
+    joined = tuple([wanted >> 3 * side & 7 for side in TOUCHING[mask]])
+    table, frontier = _lay(state, cell, card, turned)
+    supply, mine = list(state.supply), list(state.sticks[player])
     taken = []
     for index in joined:
         if supply[index]:
             supply[index] -= 1
             mine[index] += 1
             taken.append(index)
-    sticks = _with(state.sticks, action.player, tuple(mine))
-    hands = _with(state.hands, action.player, tuple(c for c in hand if c is not card))
+    sticks = _with(state.sticks, player, tuple(mine))
+    rest = hand[:slot] + hand[slot + 1:]
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
-    events = _laying_events(action.player, tuple(joined), tuple(taken))
+    events = _laying_events(player, joined, tuple(taken))
     ending = len(taken) < len(joined)
-    if exchanges and _exchange_possible(sticks, action.player):
-        return evolve(state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks, hands=hands,
-                      passes=0, ending=ending, exchanges_left=exchanges,
-                      events=events + (f"Player {action.player}: may make {exchanges} exchange(s).",))
-    return _end_turn(state, events, hands, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
+    if exchanges and _exchange_possible(sticks, player):
+        return evolve(state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
+                      hands=_with(state.hands, player, rest), passes=0, ending=ending, exchanges_left=exchanges,
+                      events=events + (f"Player {player}: may make {exchanges} exchange(s).",))
+    return _end_turn(state, events, rest, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
                      passes=0, ending=ending)
 
 
@@ -548,17 +556,16 @@ def _pass(state: State, action: Pass) -> State:
     return _end_turn(evolve(state, passes=passes), events)
 
 
-def _end_turn(state: State, events: tuple[str, ...], hands: tuple | None = None, **changes) -> State:
+def _end_turn(state: State, events: tuple[str, ...], hand: tuple | None = None, **changes) -> State:
     """Draw at the end of the turn, then end the game or hand the turn on.
 
-    A turn that changed the hands (or other fields, in `changes`) may pass them here rather than
-    in a state of their own: they are made in the same step.
+    A turn that changed the active player's hand (or other fields, in `changes`) may pass it here
+    rather than in a state of its own: the changes are made in the same step.
     """
-    seat = state.active
-    hands = state.hands if hands is None else hands
-    hand, deck = hands[seat], state.deck
+    seat, deck = state.active, state.deck
+    hand = state.hands[seat] if hand is None else hand
     drawn = 1 if state.rules.passing == "draw a card" else max(0, state.rules.hand - len(hand))
-    hands, deck = _with(hands, seat, hand + deck[:drawn]), deck[drawn:]
+    hands, deck = _with(state.hands, seat, hand + deck[:drawn]), deck[drawn:]
     if changes.get("ending", state.ending):
         return _finish(evolve(state, **changes, hands=hands, deck=deck, exchanges_left=0),
                        "a colour's sticks ran out", events)
