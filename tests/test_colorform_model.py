@@ -481,3 +481,72 @@ def test_every_base_game_ends_by_the_pile_or_after_unsolvable_rounds():
                for p in (2, 3, 4) for m in ("shape or colour", "colour") for s in range(20)}
     assert reasons <= {"the task pile ran out", "nobody could solve a revealed task for 15 rounds in a row"}
     assert "the task pile ran out" in reasons
+
+
+def states_of_bot_games(rules, seeds):
+    """Every state of some bot games (the bots' levels mixed), as play reached it."""
+    for seed in seeds:
+        agents = [ReactionBot(("easy", "medium", "hard")[(seed + seat) % 3], seed=seed * 10 + seat)
+                  for seat in range(rules.players)]
+        state = new_game(rules, seed)
+        yield state
+        while not state.over:
+            state = play(state, next_action(state, agents))
+            yield state
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(f"{k}={v[1]}" for k, v in r.differences().items()))
+def test_what_a_state_keeps_is_what_it_would_work_out_afresh(rules):
+    from colorlab.colorform.solver import cover, fitting_bits, hopeful_among, turn_needs
+
+    for state in states_of_bot_games(rules, range(6)):
+        fresh = dataclasses.replace(state)  # nothing kept: worked out from the fields alone
+        tops = tuple(stack[-1] for stack in state.layout)
+        assert state.tops == fresh.tops == tops
+        assert state.fitting == fresh.fitting == fitting_bits(tops, rules.matching)
+        needs = turn_needs(tops, state.revealed_tasks(), rules)
+        assert state.hopeful == fresh.hopeful == tuple(tuple(hopeful_among(needs, hand, rules)) for hand in state.hands)
+        for player, hand in enumerate(state.hands):
+            some_way = any(cover(tops, hand, placed, rules) is not None for _, _, _, placed, _ in state.hopeful[player])
+            assert model.can_solve(state, player) == some_way
+
+
+def claim_outcome(check, state, claim):
+    """The task a claim check returns, or the error it raises (its class and message)."""
+    try:
+        return check(state, claim).number
+    except IllegalAction as error:
+        return type(error), str(error)
+
+
+def odd_claim(rng, state):
+    """A claim that may break any of the rules a claim is checked against."""
+    player = rng.choice([0, 1, state.players - 1, state.players, -1, True, 1.0])
+    hand = state.hands[player] if type(player) is int and 0 <= player < state.players else ()
+    tasks = [task.number for task in state.revealed_tasks()] or [1]
+    cards = list(hand) + [figure("red star"), figure("blue moon")]
+    placements = tuple((rng.choice([0, 1, 4, 7, 8, 8, 9, -1, True]), rng.choice(cards))
+                       for _ in range(rng.choice([0, 1, 1, 2, 2, 3])))
+    return Claim.of_figures(
+        player, rng.choice(tasks + [31, 0, "1", 2.0]), rng.choice([0, 1, 2, 3, 3, 4, True, 1.0, -1]),
+        dict(placements), rng.choice([False, False, True, 1]), rng.choice([0.5, 2.0, 0, -1.0, float("nan"), True]),
+        rng.choice([2.5, 4.0, 0.0, 50.0, float("inf"), 3]))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, mirror_images=True), Rules(rotations=False),
+                                   Rules.junior(players=3)], ids=str)
+def test_the_quick_claim_check_agrees_with_the_full_check(rules):
+    rng = random.Random(14)
+    for state in states_of_bot_games(rules, range(4)):
+        if state.over:
+            continue
+        claims = [odd_claim(rng, state) for _ in range(20)]
+        for player, hand in enumerate(state.hands):  # right claims too, which the quick check answers
+            claims += [Claim(player, task.number, rotation, placements, mirrored, time=1.5, seconds_shown=4.0)
+                       for task, rotation, mirrored, placements in
+                       colorform.solver.table_ways(state.tops, hand, state.revealed_tasks(), rules)]
+        for claim in claims:
+            quick = model._plainly_right_task(state, claim)
+            full = claim_outcome(model._checked_task, state, claim)
+            assert quick is None or quick.number == full
+            assert claim_outcome(model._check_claim, state, claim) == full

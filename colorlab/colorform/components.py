@@ -151,6 +151,18 @@ class TaskCard:
                              for k, m, placed in images)
                 for rules, images in self.images.items()}
 
+    @cached_property
+    def turns(self) -> dict[tuple[bool, bool], tuple]:
+        """The same images as ((task, rotation, mirrored, pairs), bits): the first part names a turn for the solver."""
+        return {rules: tuple(((self, k, m, placed), bits) for k, m, placed, bits in images)
+                for rules, images in self.image_bits.items()}
+
+    @cached_property
+    def shown_cells(self) -> dict[tuple[int, bool], int]:
+        """For each (rotation, mirrored): the layout cells the turned card shows a figure over, one bit a cell."""
+        return {turn: sum(1 << destination[cell] for cell, _ in self.figures)
+                for turn, destination in DESTINATIONS.items()}
+
     def __str__(self) -> str:
         return draw_grid(self.cells)
 

@@ -45,7 +45,7 @@ from colorlab.colorform.components import (
     task_cards,
 )
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import ACCEPTS, cover, hopeful_among, solvable, turn_needs, why_not
+from colorlab.colorform.solver import ACCEPTS, cover, fitting_bits, hopeful_of_hands, refit, solvable, why_not
 from colorlab.record import GameSpec, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
@@ -163,14 +163,19 @@ class State:
         return tuple(stack[-1] for stack in self.layout)
 
     @functools.cached_property
+    def fitting(self) -> int:
+        """Which (cell, figure) pairs does the layout fit (see ``fitting_bits``)?"""
+        return fitting_bits(self.tops, self.rules.matching)
+
+    @functools.cached_property
     def hopeful(self) -> tuple[tuple[tuple, ...], ...]:
         """Each player's hopeful turns of the revealed tasks, with any number of hand cards (see ``hopeful_turns``).
 
         Kept on the state: the round's end asks whether anyone can solve a task, then every bot
         looks at the same state for its quickest way.
         """
-        needs = turn_needs(self.tops, self.revealed_tasks(), self.rules)
-        return tuple(tuple(hopeful_among(needs, hand, self.rules)) for hand in self.hands)
+        return hopeful_of_hands(self.fitting, (card for cards in self.revealed for card in cards), self.hands,
+                                self.rules)
 
     @property
     def players(self) -> int:
@@ -185,19 +190,24 @@ class State:
         return [card for cards in self.revealed for card in cards]
 
 
-WORKED_OUT_FROM = frozenset({"layout", "hands", "revealed", "rules"})  # the fields `tops` and `hopeful` read
+# What a state works out and keeps, and the fields each value reads.
+WORKED_OUT = {"tops": frozenset({"layout"}), "fitting": frozenset({"layout", "rules"}),
+              "hopeful": frozenset({"layout", "hands", "revealed", "rules"})}
+WORKED_OUT_FROM = frozenset().union(*WORKED_OUT.values())
 
 
 def evolve(state: State, **changes) -> State:
     """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed).
 
-    What the state has worked out and kept (``tops``, ``hopeful``) comes along unless a field it reads changes.
+    What the state has worked out and kept (``tops``, ``fitting``, ``hopeful``) comes along unless a field
+    it reads changes; a caller that has worked out the new value itself may pass it among the changes.
     """
     new = object.__new__(State)
     new.__dict__.update(state.__dict__, **changes)
     if not WORKED_OUT_FROM.isdisjoint(changes):
-        new.__dict__.pop("tops", None)
-        new.__dict__.pop("hopeful", None)
+        for name, fields in WORKED_OUT.items():
+            if name not in changes and not fields.isdisjoint(changes):
+                new.__dict__.pop(name, None)
     return new
 
 
@@ -328,6 +338,40 @@ def _rng(state: State) -> random.Random:
 
 def _check_claim(state: State, claim: Claim) -> TaskCard:
     """Refuse a malformed claim; return the task card it names."""
+    task = _plainly_right_task(state, claim)
+    return task if task is not None else _checked_task(state, claim)
+
+
+def _plainly_right_task(state: State, claim: Claim) -> TaskCard | None:
+    """The task of a claim that passes every check of ``_checked_task``, found quickly; None when in doubt."""
+    # Bots make a claim every move. Here the same checks are made on plain values (ints, floats, bools)
+    # in one pass; anything else, and every fault, goes to ``_checked_task``, which names the first fault.
+    rules = state.rules
+    player, rotation, mirrored = claim.player, claim.rotation, claim.mirrored
+    if (type(claim) is not Claim or type(player) is not int or not 0 <= player < rules.players
+            or (state.junior and player != state.active)
+            or type(rotation) is not int or not 0 <= rotation <= 3 or (rotation and not rules.rotations)
+            or type(mirrored) is not bool or (mirrored and not rules.mirror_images)
+            or type(claim.time) is not float or not 0.0 <= claim.time < math.inf
+            or type(claim.seconds_shown) is not float or not 0.0 <= claim.seconds_shown < math.inf):
+        return None
+    task = next((card for cards in state.revealed for card in cards if card.number == claim.task), None)
+    if task is None:
+        return None
+    hand, cells, held = state.hands[player], 0, 0
+    for cell, card in claim.placements:
+        if type(cell) is not int or not 0 <= cell <= 8 or cells >> cell & 1 or card not in hand:
+            return None
+        cells |= 1 << cell
+        card_bit = 1 << hand.index(card)
+        if held & card_bit:
+            return None
+        held |= card_bit
+    return None if cells & ~task.shown_cells[rotation, mirrored] else task
+
+
+def _checked_task(state: State, claim: Claim) -> TaskCard:
+    """Refuse a malformed claim, naming its first fault; return the task card it names."""
     if not isinstance(claim, Claim):
         raise IllegalAction(f"{claim!r} is not a claim")
     check_seat(claim.player, state.players, UnknownPlayer)
@@ -390,15 +434,22 @@ def _take_task(revealed: tuple, task: TaskCard) -> tuple:
     return tuple(tuple(card for card in cards if card.number != task.number) for cards in revealed)
 
 
-def _apply_solution(state: State, claim: Claim) -> State:
-    """Lay the claim's hand cards on the layout and take them from the hand."""
-    layout = list(state.layout)
+def _solved(state: State, claim: Claim, task: TaskCard) -> State:
+    """Lay the claim's hand cards on the layout, take them from the hand, and give the claimant the task."""
+    won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
+    revealed = _take_task(state.revealed, task)
+    if not claim.placements:
+        return evolve(state, revealed=revealed, won=won)
+    # Only the covered cells change: the layout's tops and fitting bits are updated there, not worked out again.
+    layout, tops, fitting, matching = list(state.layout), list(state.tops), state.fitting, state.rules.matching
     hand = list(state.hands[claim.player])
     for cell, card in claim.placements:
         layout[cell] = layout[cell] + (card,)
+        tops[cell] = card
+        fitting = refit(fitting, cell, card, matching)
         hand.remove(card)
-    hands = _with(state.hands, claim.player, tuple(hand))
-    return evolve(state, layout=tuple(layout), hands=hands)
+    return evolve(state, layout=tuple(layout), tops=tuple(tops), fitting=fitting,
+                  hands=_with(state.hands, claim.player, tuple(hand)), revealed=revealed, won=won)
 
 
 def _with(items: tuple, index: int, value) -> tuple:
@@ -409,7 +460,7 @@ def _stop(state: State, stop: Stop) -> State:
     claims = stop.claims
     if not claims:
         raise BadStop("a STOP needs at least one claim")
-    tasks = {id(claim): _check_claim(state, claim) for claim in claims}
+    tasks = [_check_claim(state, claim) for claim in claims]
     seats = [claim.player for claim in claims]
     if len(set(seats)) != len(seats):
         raise BadStop("a player may call STOP only once at a time")
@@ -420,17 +471,16 @@ def _stop(state: State, stop: Stop) -> State:
                       f"only calls within {state.rules.stop_window:g} s count as simultaneous")
     events = []
     changed = False
-    for claim in sorted(claims, key=lambda c: (c.time, c.player)):
-        task = tasks[id(claim)]
+    taken = set()  # every claimed task was revealed when the STOP came: it is gone once a claim here took it
+    for claim, task in sorted(zip(claims, tasks), key=lambda pair: (pair[0].time, pair[0].player)):
         who = f"Player {claim.player}"
-        if task not in state.revealed_tasks():
+        if task.number in taken:
             events.append(f"{who}: task {task.number} was already taken; the claim is void.")
             continue
         problems = _verdict(state, claim, task)
         if not problems:
-            state = _apply_solution(state, claim)
-            won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
-            state = evolve(state, revealed=_take_task(state.revealed, task), won=won)
+            state = _solved(state, claim, task)
+            taken.add(task.number)
             changed = changed or bool(claim.placements)
             events.append(f"{who}: task {task.number} solved, +{task.size}.")
         elif changed:
@@ -439,14 +489,19 @@ def _stop(state: State, stop: Stop) -> State:
         else:
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, True),))
             state = evolve(state, revealed=_take_task(state.revealed, task), won=won)
+            taken.add(task.number)
             events.append(f"{who}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)}).")
     return _settle(evolve(state, events=tuple(events)))
 
 
 def can_solve(state: State, player: int) -> bool:
     """Can `player` solve one of the revealed tasks with its own hand right now?"""
+    hopeful = state.hopeful[player]
+    # A hopeful turn has a fitting hand card for each cell it needs one for: with one such cell (or none) it works.
+    if any(way[4] <= 1 for way in hopeful):
+        return True
     tops, hand = state.tops, state.hands[player]
-    return any(cover(tops, hand, placed, state.rules) is not None for _, _, _, placed, _ in state.hopeful[player])
+    return any(cover(tops, hand, placed, state.rules) is not None for _, _, _, placed, _ in hopeful)
 
 
 def _anyone_can_solve(state: State) -> bool:
@@ -539,9 +594,7 @@ def _junior_claim(state: State, claim: Claim) -> State:
     if problems:
         return _junior_not_solved(state, task, (f"Player {claim.player}: task {task.number} not solved "
                                                 f"({'; '.join(problems)}).",))
-    state = _apply_solution(state, claim)
-    won = _with(state.won, claim.player, state.won[claim.player] + ((task, False),))
-    state = evolve(state, won=won, revealed=_take_task(state.revealed, task))
+    state = _solved(state, claim, task)
     events = (f"Player {claim.player}: task {task.number} solved; it leaves the game.",)
     if not state.own_piles[claim.player]:
         state = evolve(state, finished=state.finished + (claim.player,))

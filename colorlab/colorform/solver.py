@@ -203,11 +203,31 @@ def turn_needs(layout: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
     # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure)
     # pair, set in `fitting` where the layout's card fits that figure. The cells a turn needs hand
     # cards for are its bits the layout does not fit. They are the same for every hand.
-    unfitting = ~_fitting_bits(tuple(layout), rules.matching)
+    unfitting = ~fitting_bits(layout, rules.matching)
     turns = (rules.rotations, rules.mirror_images)
     cards = [task if isinstance(task, TaskCard) else as_task(task) for task in tasks]
     return [(task, rotation, mirrored, placed, bits & unfitting)
             for task in cards for rotation, mirrored, placed, bits in task.image_bits[turns]]
+
+
+def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Sequence[Figure]],
+                     rules: Rules) -> tuple[tuple[tuple[TaskCard, int, bool, tuple, int], ...], ...]:
+    """The :func:`hopeful_among` turns of each hand, the layout given by its :func:`fitting_bits`."""
+    # turn_needs and hopeful_among in one pass: a state asks this for all its hands at once.
+    unfitting = ~fitting
+    needs = []
+    for task in tasks:
+        for turn, bits in task.turns[rules.rotations, rules.mirror_images]:
+            missing = bits & unfitting
+            needs.append((turn, missing, missing.bit_count()))
+    accepts = ACCEPTS[rules.matching]
+    found = []
+    for hand in hands:
+        uncoverable = ~(_held_accepts(hand, accepts) * EVERY_CELL)
+        limit = len(hand)
+        found.append(tuple(turn + (count,) for turn, missing, count in needs
+                           if count <= limit and not missing & uncoverable))
+    return tuple(found)
 
 
 def hopeful_among(needs: Sequence[tuple], hand: Sequence[Figure], rules: Rules,
@@ -229,6 +249,7 @@ def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules
 
 
 FIGURE_COUNT = 36
+FIGURE_MASK = (1 << FIGURE_COUNT) - 1  # the bits of one cell
 EVERY_CELL = sum(1 << (FIGURE_COUNT * cell) for cell in range(9))  # times a figure mask: that mask in every cell
 
 
@@ -240,11 +261,16 @@ def _held_accepts(hand: Sequence[Figure], accepts: tuple[int, ...]) -> int:
     return found
 
 
-@functools.lru_cache(maxsize=4096)
-def _fitting_bits(layout: tuple, matching: str) -> int:
+def fitting_bits(layout: Sequence[Figure], matching: str) -> int:
     """Which (cell, figure) pairs does the layout fit: bit ``36 * cell + figure``? (Matching is symmetric.)"""
     accepts = ACCEPTS[matching]
     return sum(accepts[card] << (FIGURE_COUNT * cell) for cell, card in enumerate(layout))
+
+
+def refit(fitting: int, cell: int, card: Figure, matching: str) -> int:
+    """The :func:`fitting_bits` of a layout after `card` is laid on `cell` (the other cells keep theirs)."""
+    shift = FIGURE_COUNT * cell
+    return fitting & ~(FIGURE_MASK << shift) | ACCEPTS[matching][card] << shift
 
 
 def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
