@@ -311,3 +311,24 @@ def test_a_placement_tells_what_it_joined_and_what_it_took():
                                        f"takes {model.in_words(taken) or 'no stick'}.")
             short = sorted({colour for colour in joined if joined.count(colour) > taken.count(colour)})
             assert (f"No {', '.join(short)} stick is left: the game ends after this turn." in after.events) == bool(short)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, half_turn=True), Rules(exchange_pick="opponent")],
+                         ids=["upright", "half turn", "opponent picks"])
+def test_the_random_bot_draws_as_a_choice_among_every_legal_action_would(rules):
+    def listed_choice(state, player, rng):
+        """The random bot's rule with every action listed: stop exchanging one time in two, else choose."""
+        if state.offer is not None:
+            return HandBack(player, rng.choice(model.hand_backs(state)).colour)
+        if state.exchanges_left:
+            options = legal_exchanges(state)
+            return rng.choice(options) if options and rng.random() < 0.5 else Done(player)
+        places = legal_places(state, player)
+        return rng.choice(places) if places else Pass(player)
+
+    for seed, state in enumerate(states_of_random_games(rules, range(8))):
+        if state.over:
+            continue
+        bot, rng = RandomBot(seed=seed), random.Random(seed)
+        assert bot.act(state, to_move(state)) == listed_choice(state, to_move(state), rng)
+        assert bot.rng.getstate() == rng.getstate()

@@ -22,8 +22,9 @@ import statistics
 
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, State,
-                                     connections, hand_backs, legal_actions, legal_exchanges, legal_places,
-                                     legal_spots, observation, play, random_spot, scores, stick_counts, to_move)
+                                     connections, exchange_of, exchange_terms, hand_backs, legal_actions,
+                                     legal_exchanges, legal_places, legal_spots, observation, play, random_spot,
+                                     scores, stick_counts, to_move)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
@@ -60,8 +61,9 @@ class RandomBot(SeededAgent):
         if state.offer is not None:
             return HandBack(player, self.stick_to_hand_back(state, player))
         if state.exchanges_left:
-            options = legal_exchanges(state)
-            return self.rng.choice(options) if options and self.rng.random() < 0.5 else Done(player)
+            options = exchange_terms(state)  # plain tuples: only the exchange chosen is made
+            return exchange_of(state, self.rng.choice(options)) if options and self.rng.random() < 0.5 \
+                else Done(player)
         spot = random_spot(state, player, self.rng)
         return Pass(player) if spot is None else Place(player, *spot)
 

@@ -173,10 +173,11 @@ _LAID: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
 def laid(card: Card, turned: bool) -> tuple[int, tuple[int, ...]]:
     """A card as laid, for the hot loops: its packed code and its four edge colour numbers."""
     key = (card.number, turned)
-    if key not in _LAID:
+    found = _LAID.get(key)
+    if found is None:
         edges = edges_of(card, turned)
-        _LAID[key] = card_code(edges), tuple(INDEX[colour] for colour in edges)
-    return _LAID[key]
+        found = _LAID[key] = card_code(edges), tuple(INDEX[colour] for colour in edges)
+    return found
 
 
 def card_bit(number: int, turned: bool) -> int:
@@ -290,8 +291,10 @@ def _hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
 
     The bit is :func:`card_bit`'s, worked out in place: this runs at every move of every playout.
     """
-    turns = (False, True) if state.rules.half_turn else (False,)
-    return [(card.number, turned, 1 << 2 * card.number + turned) for card in state.hands[player] for turned in turns]
+    if state.rules.half_turn:
+        return [(card.number, turned, 1 << 2 * card.number + turned) for card in state.hands[player]
+                for turned in (False, True)]
+    return [(card.number, False, 1 << 2 * card.number) for card in state.hands[player]]
 
 
 def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int, int, bool]]:
@@ -312,12 +315,12 @@ def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int
     """
     bits = _hand_bits(state, player)
     held = sum([bit for _, _, bit in bits])
-    cells = [(cell, fit) for cell, (_, _, fits_here) in state.frontier.items() if (fit := fits_here & held)]
+    cells = [(cell, fit, fit.bit_count()) for cell, (_, _, fits_here) in state.frontier.items()
+             if (fit := fits_here & held)]
     if not cells:
         return None
-    index = rng.choice(range(sum([fit.bit_count() for _, fit in cells])))
-    for (x, y), fit in cells:
-        count = fit.bit_count()
+    index = rng.choice(range(sum([count for _, _, count in cells])))
+    for (x, y), fit, count in cells:
         if index < count:
             return [(number, x, y, turned) for number, turned, bit in bits if fit & bit][index]
         index -= count
@@ -334,8 +337,11 @@ def to_move(state: State) -> int:
     return state.active if state.offer is None else state.offer.opponent
 
 
-def legal_exchanges(state: State) -> list[Exchange | Offer]:
-    """Which exchanges (or, when the opponent picks, offers) may the active player make now?"""
+def exchange_terms(state: State) -> list[tuple]:
+    """Which exchanges may the active player make now, as plain tuples (the fast form)?
+
+    (opponent, give, take) for an exchange; (opponent, give) for an offer, when the opponent picks.
+    """
     if not state.exchanges_left or state.offer is not None or state.over:
         return []
     me, mine = state.active, state.sticks[state.active]
@@ -343,10 +349,19 @@ def legal_exchanges(state: State) -> list[Exchange | Offer]:
             for other in range(state.players) if other != me]
     gives = [name for name, n in zip(COLOUR_NAMES, mine) if n]
     if state.rules.exchange_pick == "opponent":
-        return [Offer(me, other, give) for other, theirs in held for give in gives
-                if any(take != give for take in theirs)]
-    return [Exchange(me, other, give, take) for other, theirs in held for give in gives
-            for take in theirs if take != give]
+        return [(other, give) for other, theirs in held for give in gives if any(take != give for take in theirs)]
+    return [(other, give, take) for other, theirs in held for give in gives for take in theirs if take != give]
+
+
+def exchange_of(state: State, terms: tuple) -> Exchange | Offer:
+    """The active player's exchange (or offer, when the opponent picks) with these terms."""
+    kind = Offer if state.rules.exchange_pick == "opponent" else Exchange
+    return kind(state.active, *terms)
+
+
+def legal_exchanges(state: State) -> list[Exchange | Offer]:
+    """Which exchanges (or, when the opponent picks, offers) may the active player make now?"""
+    return [exchange_of(state, terms) for terms in exchange_terms(state)]
 
 
 def hand_backs(state: State) -> list[HandBack]:
