@@ -550,3 +550,27 @@ def test_the_quick_claim_check_agrees_with_the_full_check(rules):
             full = claim_outcome(model._checked_task, state, claim)
             assert quick is None or quick.number == full
             assert claim_outcome(model._check_claim, state, claim) == full
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_bot_claims_the_quickest_way_that_works_as_a_full_search_finds_it(level):
+    from colorlab.colorform.agents import EXTRA_CARD_SECONDS, LEVELS, reaction_seconds
+    from colorlab.colorform.solver import cover
+
+    ease = LEVELS[level].most_cards
+    bot = ReactionBot(level, seed=3)
+    for rules in (Rules(), Rules(players=3, mirror_images=True, hand_size=6), Rules(matching="shape and colour")):
+        for state in states_of_bot_games(rules, range(3)):
+            for player, hand in enumerate(state.hands):
+                ways = []
+                for order, (task, rotation, mirrored, placed, cards) in enumerate(state.hopeful[player]):
+                    seconds = reaction_seconds(task.size, rotation, cards, mirrored)
+                    seconds += EXTRA_CARD_SECONDS * (cards - ease) if cards > ease else 0
+                    placements = cover(state.tops, hand, placed, rules)
+                    if placements is not None:
+                        ways.append((cards > ease, seconds, order, task, rotation, mirrored, placements))
+                expected = min(ways, key=lambda way: way[:3])[1:] if ways else None
+                found = bot._quickest(state, player)
+                assert (found is None) == (expected is None)
+                if found is not None:
+                    assert found == expected[:1] + expected[2:]

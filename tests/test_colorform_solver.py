@@ -1,6 +1,7 @@
 """The Col-Or-Form solver: the rulebook's four examples, and a brute-force cross-check."""
 
 import itertools
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -157,3 +158,20 @@ def test_the_game_turns_cards_the_way_the_symmetry_module_does():
     from colorlab.symmetry import quarter_turn as turn_permutation
     assert [quarter_turn(cell) for cell in range(9)] == turn_permutation(3).array_form
     assert [mirror(cell) for cell in range(9)] == mirror_permutation(3).array_form
+
+
+def test_cover_finds_the_first_assignment_of_a_full_search():
+    from colorlab.colorform.solver import ACCEPTS, _first_assignment, cover
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        rules = Rules(matching=rng.choice(["shape or colour", "shape and colour", "shape", "colour"]))
+        layout = rng.sample(FIGURES, 9)
+        hand = rng.sample([card for card in FIGURES if card not in layout], rng.randint(0, 6))
+        cells = rng.sample(range(9), rng.randint(1, 5))
+        placed = tuple((cell, rng.choice(FIGURES)) for cell in cells)
+        accepts = ACCEPTS[rules.matching]
+        needs = [(cell, want) for cell, want in placed if not accepts[want] >> layout[cell] & 1]
+        expected = _first_assignment(needs, tuple(hand), accepts, 0) if needs else {}
+        found = cover(layout, hand, placed, rules)
+        assert found == expected and (found is None or list(found.items()) == list(expected.items()))

@@ -62,10 +62,7 @@ class ReactionBot(SeededAgent):
         level = LEVELS[self.level]
         if state.junior and player != state.active:
             return None
-        hand = state.hands[player]
-        best = self._quickest(state, player, level.most_cards)
-        if best is None and len(hand) > level.most_cards:
-            best = self._quickest(state, player, len(hand))
+        best = self._quickest(state, player)
         if best is None:
             if state.junior:
                 return Pass(player)
@@ -79,20 +76,32 @@ class ReactionBot(SeededAgent):
         return Claim.of_figures(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
                                 seconds_shown=round(1.0 + len(placements) * 1.5, 2))
 
-    def _quickest(self, state: State, player: int, most_cards: int) -> tuple | None:
-        """The quickest way to solve a revealed task with at most `most_cards` hand cards, or None."""
-        ease, tops, hand = LEVELS[self.level].most_cards, state.tops, state.hands[player]
-        hopeful = []
+    def _quickest(self, state: State, player: int) -> tuple | None:
+        """The quickest way to solve a revealed task, or None: ways with at most the cards the bot juggles
+        with ease come first, then (only when none of those works) the ways with more cards."""
+        ease = LEVELS[self.level].most_cards
+        easy, hard = [], []
         for order, (task, rotation, mirrored, placed, cards) in enumerate(state.hopeful[player]):
-            if cards > most_cards:
-                continue
             seconds = reaction_seconds(task.size, rotation, cards, mirrored)
             if cards > ease:
-                seconds += EXTRA_CARD_SECONDS * (cards - ease)
-            hopeful.append((seconds, order, task, rotation, mirrored, placed))
-        # Quickest first (the earlier way on a tie): only the turns tried get their hand cards found.
-        for seconds, _, task, rotation, mirrored, placed in sorted(hopeful):
-            placements = cover(tops, hand, placed, state.rules)
+                hard.append((seconds + EXTRA_CARD_SECONDS * (cards - ease), order, task, rotation, mirrored, placed))
+            else:
+                easy.append((seconds, order, task, rotation, mirrored, placed))
+        return self._first_that_works(state, player, easy) or self._first_that_works(state, player, hard)
+
+    def _first_that_works(self, state: State, player: int, ways: list) -> tuple | None:
+        """The quickest of these ways (the earlier on a tie) whose cells the hand can cover, or None."""
+        if not ways:
+            return None
+        tops, hand, rules = state.tops, state.hands[player], state.rules
+        # Only the ways tried get their hand cards found; the quickest usually works, so it is tried before sorting.
+        seconds, _, task, rotation, mirrored, placed = quickest = min(ways)
+        placements = cover(tops, hand, placed, rules)
+        if placements is not None:
+            return seconds, task, rotation, mirrored, placements
+        ways.remove(quickest)
+        for seconds, _, task, rotation, mirrored, placed in sorted(ways):
+            placements = cover(tops, hand, placed, rules)
             if placements is not None:
                 return seconds, task, rotation, mirrored, placements
         return None

@@ -133,6 +133,28 @@ Action = Claim | Stop | Pass | ChangeRules
 Stack = tuple[Figure, ...]
 
 
+class kept:
+    """A value a state works out from its fields the first time it is asked for, then keeps (in its ``__dict__``).
+
+    Like ``functools.cached_property``, whose lock (Python 3.11) costs more than working out most of these
+    values: every move makes a new state and asks for them. Two threads asking at once would both work out
+    the same value.
+    """
+
+    def __init__(self, work_out):
+        self.work_out = work_out
+        self.__doc__ = work_out.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        value = state.__dict__[self.name] = self.work_out(state)
+        return value
+
+
 @dataclasses.dataclass(frozen=True)
 class State:
     """Everything on the table, in the piles and in the hands at one moment."""
@@ -157,25 +179,27 @@ class State:
     end_reason: str = ""
     events: tuple[str, ...] = ()
 
-    @functools.cached_property
+    @kept
     def tops(self) -> tuple[Figure, ...]:
         """Which figure lies on top of each of the nine layout stacks?"""
         return tuple(stack[-1] for stack in self.layout)
 
-    @functools.cached_property
+    @kept
     def fitting(self) -> int:
         """Which (cell, figure) pairs does the layout fit (see ``fitting_bits``)?"""
         return fitting_bits(self.tops, self.rules.matching)
 
-    @functools.cached_property
+    @kept
     def hopeful(self) -> tuple[tuple[tuple, ...], ...]:
         """Each player's hopeful turns of the revealed tasks, with any number of hand cards (see ``hopeful_turns``).
 
         Kept on the state: the round's end asks whether anyone can solve a task, then every bot
         looks at the same state for its quickest way.
         """
-        return hopeful_of_hands(self.fitting, (card for cards in self.revealed for card in cards), self.hands,
-                                self.rules)
+        tasks = [card for cards in self.revealed for card in cards]
+        if not tasks:  # between rounds: the layout's fitting bits are not needed
+            return ((),) * len(self.hands)
+        return hopeful_of_hands(self.fitting, tasks, self.hands, self.rules)
 
     @property
     def players(self) -> int:
@@ -461,18 +485,15 @@ def _stop(state: State, stop: Stop) -> State:
     if not claims:
         raise BadStop("a STOP needs at least one claim")
     tasks = [_check_claim(state, claim) for claim in claims]
-    seats = [claim.player for claim in claims]
-    if len(set(seats)) != len(seats):
-        raise BadStop("a player may call STOP only once at a time")
-    first = min(claim.time for claim in claims)
-    late = [claim for claim in claims if claim.time - first > state.rules.stop_window]
-    if late:
-        raise BadStop(f"player {late[0].player} called {late[0].time - first:g} s after the first STOP; "
-                      f"only calls within {state.rules.stop_window:g} s count as simultaneous")
+    if len(claims) == 1:  # one call is at one moment: nothing to check or order
+        in_order = zip(claims, tasks)
+    else:
+        _check_simultaneous(state, claims)
+        in_order = sorted(zip(claims, tasks), key=lambda pair: (pair[0].time, pair[0].player))
     events = []
     changed = False
     taken = set()  # every claimed task was revealed when the STOP came: it is gone once a claim here took it
-    for claim, task in sorted(zip(claims, tasks), key=lambda pair: (pair[0].time, pair[0].player)):
+    for claim, task in in_order:
         who = f"Player {claim.player}"
         if task.number in taken:
             events.append(f"{who}: task {task.number} was already taken; the claim is void.")
@@ -492,6 +513,18 @@ def _stop(state: State, stop: Stop) -> State:
             taken.add(task.number)
             events.append(f"{who}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)}).")
     return _settle(evolve(state, events=tuple(events)))
+
+
+def _check_simultaneous(state: State, claims: tuple[Claim, ...]) -> None:
+    """Refuse STOP calls of one player twice, or calls too far apart to count as one moment."""
+    seats = [claim.player for claim in claims]
+    if len(set(seats)) != len(seats):
+        raise BadStop("a player may call STOP only once at a time")
+    first = min(claim.time for claim in claims)
+    late = [claim for claim in claims if claim.time - first > state.rules.stop_window]
+    if late:
+        raise BadStop(f"player {late[0].player} called {late[0].time - first:g} s after the first STOP; "
+                      f"only calls within {state.rules.stop_window:g} s count as simultaneous")
 
 
 def can_solve(state: State, player: int) -> bool:
@@ -573,8 +606,9 @@ def _refill(state: State, seats: Iterable[int]) -> State:
         take = state.rules.hand_size - len(hands[p])
         hands[p] += tuple(pile[:take])
         del pile[:take]
-    return evolve(state, figure_pile=tuple(pile), layout=layout, hands=tuple(hands),
-                  shuffles=shuffles)
+    if layout is state.layout:  # the layout stays, and with it what the state worked out from it
+        return evolve(state, figure_pile=tuple(pile), hands=tuple(hands))
+    return evolve(state, figure_pile=tuple(pile), layout=layout, hands=tuple(hands), shuffles=shuffles)
 
 
 def _reveal_for(state: State, seat: int, events: tuple[str, ...]) -> State:

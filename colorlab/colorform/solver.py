@@ -213,20 +213,17 @@ def turn_needs(layout: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
 def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Sequence[Figure]],
                      rules: Rules) -> tuple[tuple[tuple[TaskCard, int, bool, tuple, int], ...], ...]:
     """The :func:`hopeful_among` turns of each hand, the layout given by its :func:`fitting_bits`."""
-    # turn_needs and hopeful_among in one pass: a state asks this for all its hands at once.
+    # turn_needs and hopeful_among in one pass: a state asks this for all its hands at once. A turn is
+    # hopeful for a hand when none of its pairs is unreachable: neither fitted by the layout nor by a hand card.
     unfitting = ~fitting
-    needs = []
-    for task in tasks:
-        for turn, bits in task.turns[rules.rotations, rules.mirror_images]:
-            missing = bits & unfitting
-            needs.append((turn, missing, missing.bit_count()))
+    turns = [pair for task in tasks for pair in task.turns[rules.rotations, rules.mirror_images]]
     accepts = ACCEPTS[rules.matching]
     found = []
     for hand in hands:
-        uncoverable = ~(_held_accepts(hand, accepts) * EVERY_CELL)
+        unreachable = unfitting & ~(_held_accepts(hand, accepts) * EVERY_CELL)
         limit = len(hand)
-        found.append(tuple(turn + (count,) for turn, missing, count in needs
-                           if count <= limit and not missing & uncoverable))
+        found.append(tuple([turn + (count,) for turn, bits in turns
+                            if not bits & unreachable and (count := (bits & unfitting).bit_count()) <= limit]))
     return tuple(found)
 
 
@@ -245,6 +242,9 @@ def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules
     """Give each cell of a turned task whose layout card does not fit its own fitting hand card (None: no way)."""
     accepts = ACCEPTS[rules.matching]
     needs = [(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1]
+    if len(needs) == 1:  # the usual case, the first fitting card in the hand, as _first_assignment finds it
+        spot, want = needs[0]
+        return next(({spot: card} for card in hand if accepts[want] >> card & 1), None)
     return _first_assignment(needs, hand, accepts, 0) if needs else {}
 
 
