@@ -310,7 +310,8 @@ def test_a_placement_tells_what_it_joined_and_what_it_took():
             assert after.events[0] == (f"Player {place.player}: lays a card that matches {model.in_words(joined)}; "
                                        f"takes {model.in_words(taken) or 'no stick'}.")
             short = sorted({colour for colour in joined if joined.count(colour) > taken.count(colour)})
-            assert (f"No {', '.join(short)} stick is left: the game ends after this turn." in after.events) == bool(short)
+            warning = f"No {', '.join(short)} stick is left: the game ends after this turn."
+            assert (warning in after.events) == bool(short)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=3, half_turn=True), Rules(exchange_pick="opponent")],

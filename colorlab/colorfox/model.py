@@ -202,8 +202,14 @@ def fitting_cards() -> dict[int, int]:
 
 def evolve(state: State, **changes) -> State:
     """A copy of the state with some fields changed (``dataclasses.replace`` without re-checking)."""
+    return _evolved(state, changes)
+
+
+def _evolved(state: State, changes: dict) -> State:
+    """A copy of the state with the fields in `changes` changed: :func:`evolve` without keyword arguments."""
     new = object.__new__(State)
-    new.__dict__.update(state.__dict__, **changes)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
     return new
 
 
@@ -457,8 +463,8 @@ def _place(state: State, action: Place) -> State:
         return evolve(state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
                       hands=_with(state.hands, player, rest), passes=0, ending=ending, exchanges_left=exchanges,
                       events=events + (f"Player {player}: may make {exchanges} exchange(s).",))
-    return _end_turn(state, events, rest, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
-                     passes=0, ending=ending)
+    return _end_turn(state, events, rest, {"table": table, "frontier": frontier, "supply": tuple(supply),
+                                           "sticks": sticks, "passes": 0, "ending": ending})
 
 
 @functools.cache
@@ -571,21 +577,23 @@ def _pass(state: State, action: Pass) -> State:
     return _end_turn(evolve(state, passes=passes), events)
 
 
-def _end_turn(state: State, events: tuple[str, ...], hand: tuple | None = None, **changes) -> State:
+def _end_turn(state: State, events: tuple[str, ...], hand: tuple | None = None,
+              changes: dict | None = None) -> State:
     """Draw at the end of the turn, then end the game or hand the turn on.
 
-    A turn that changed the active player's hand (or other fields, in `changes`) may pass it here
-    rather than in a state of its own: the changes are made in the same step.
+    A placement, the most common turn, passes the active player's new hand and the other fields it
+    changed (a fresh dict, completed here) rather than a state of their own: one state is made, not two.
     """
     seat, deck = state.active, state.deck
     hand = state.hands[seat] if hand is None else hand
+    changes = {} if changes is None else changes
     drawn = 1 if state.rules.passing == "draw a card" else max(0, state.rules.hand - len(hand))
-    hands, deck = _with(state.hands, seat, hand + deck[:drawn]), deck[drawn:]
+    changes["hands"], changes["deck"] = _with(state.hands, seat, hand + deck[:drawn]), deck[drawn:]
+    changes["exchanges_left"] = 0
     if changes.get("ending", state.ending):
-        return _finish(evolve(state, **changes, hands=hands, deck=deck, exchanges_left=0),
-                       "a colour's sticks ran out", events)
-    return evolve(state, **changes, hands=hands, deck=deck, exchanges_left=0, active=(seat + 1) % state.players,
-                  events=events)
+        return _finish(_evolved(state, changes), "a colour's sticks ran out", events)
+    changes["active"], changes["events"] = (seat + 1) % state.players, events
+    return _evolved(state, changes)
 
 
 def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
