@@ -16,6 +16,7 @@ from colorlab.colorium.shapes import (
     is_connected,
     orientations,
     placements,
+    placements_lazily,
     read_picture,
     resting_cells,
     rests_on,
@@ -344,6 +345,17 @@ def test_rests_on_says_whether_cells_are_a_resting_place_as_the_slow_reference_d
         assert resting_cells(board, piece, rules) == reachable
         for cells in every_position(board, piece, mirror_images) | {frozenset(), frozenset({(0, 0), (9, 9)})}:
             assert rests_on(board, piece, cells, rules) == (cells in reachable)
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans())
+def test_lazy_placements_are_the_placements_one_by_one(board, letter, rules, mirror_images):
+    rules = dataclasses.replace(rules, mirror_images=mirror_images)
+    found, lazy = placements(board, letter, rules), placements_lazily(board, letter, rules)
+    assert len(lazy) == len(found) and bool(lazy) == bool(found)
+    assert [lazy[n] for n in range(len(lazy))] == list(lazy) == found
+    with pytest.raises(IndexError):
+        lazy[len(found)]
 
 
 @settings(max_examples=200, deadline=None)

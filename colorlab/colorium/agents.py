@@ -130,7 +130,7 @@ def to_move(state: State) -> int:
     """Who decides now: the next picker in the draft, else the first player still to draw?"""
     if state.phase == "draft":
         return state.order[0]
-    return next(p for p in range(state.players) if not state.drawn[p])
+    return state.drawn.index(False)
 
 
 def search_actions(state: State) -> list:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 CODES = "RYGBPO"
 EMPTY = "."
@@ -109,15 +109,15 @@ class Board:
 
     def full_columns(self) -> list[int]:
         """Which columns (0 = left) have no empty space?"""
-        # Only a column whose top space is filled may be full: most of a game, few are looked at.
-        top, first, mask = self.rows[0], first_column(self.width, self.height), self.mask
-        return [c for c, space in enumerate(top) if space != EMPTY and (mask >> c) & first == first]
+        # Every column at once, in a few steps (each round asks it of every board): AND the mask with
+        # itself moved up by 1, 2, 4, ... rows, then by the rest (overlapping); a top space still set
+        # had every space below it filled.
+        width, height, full, span = self.width, self.height, self.mask, 1
+        while 2 * span <= height:
+            full &= full >> (span * width)
+            span *= 2
+        full &= full >> ((height - span) * width)
+        return [c for c in range(width) if full >> c & 1] if full & ((1 << width) - 1) else []
 
     def __str__(self) -> str:
         return "\n".join(self.rows)
-
-
-@lru_cache(maxsize=64)
-def first_column(width: int, height: int) -> int:
-    """The spaces of the first column as bits, like ``Board.mask``."""
-    return sum(1 << (row * width) for row in range(height))

@@ -36,7 +36,8 @@ from pathlib import Path
 from colorlab.colorium.board import CODES, EMPTY, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, Placement, Shape, known_placements, orientations, rests_on, scissors
+from colorlab.colorium.shapes import (SHAPES, Placement, RestingPlaces, Shape, known_placements, orientations,
+                                      placements_lazily, rests_on, scissors)
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.symmetry import normalise
@@ -241,11 +242,15 @@ def _pick(state: State, action: Pick) -> State:
         raise BadPick(f"player {action.player} already has a {kind} die: take the other kind")
     mine = (face, colour) if kind == "shape" else (shape, face)
     pool = state.pool[:action.die] + state.pool[action.die + 1:]
-    state = evolve(state, pool=pool, order=state.order[1:],
-                   picks=_with(state.picks, action.player, mine),
-                   events=(f"Player {action.player}: takes the {kind} die "
-                           f"{colour_name(face) if kind == 'colour' else face}.",))
+    state = evolve(state, pool=pool, order=state.order[1:], picks=_with(state.picks, action.player, mine),
+                   events=(_pick_in_words(action.player, kind, face),))
     return _settle(state) if not state.order else state
+
+
+@functools.lru_cache(maxsize=256)
+def _pick_in_words(player: int, kind: str, face: str) -> str:
+    """Say which die a player takes (kept: a game says the same few sentences again and again)."""
+    return f"Player {player}: takes the {kind} die {colour_name(face) if kind == 'colour' else face}."
 
 
 def ready_bonuses(state: State, player: int) -> list[str]:
@@ -277,17 +282,19 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
 
 def legal_draws(state: State, player: int) -> list[Draw]:
     """Which drawings may this player make now (with its ready bonuses)?"""
+    board, rules = state.boards[player], state.rules
     return [place.drawings.get(key) or _kept_draw(place, key)
-            for places, keys in _drawing_blocks(state, player) for place in places for key in keys]
+            for piece, keys in _drawing_pieces(state, player)
+            for place in known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
+            for key in keys]
 
 
-def _drawing_blocks(state: State, player: int) -> list[tuple[tuple[Placement, ...], list[tuple[int, str, str, int]]]]:
-    """The player's drawings, piece by piece: the piece's placements, and its keys (player, die shape, colour, cuts)."""
+def _drawing_pieces(state: State, player: int) -> list[tuple[str | Shape, list[tuple[int, str, str, int]]]]:
+    """The pieces the player may draw now, each with the keys of its drawings: (player, die shape, colour, cuts)."""
     if state.phase != "draw" or state.drawn[player]:
         return []
-    board, rules, colours = state.boards[player], state.rules, drawing_colours(state, player)
-    return [(known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop),
-             [(player, letter, colour, cuts) for colour in colours])
+    colours = drawing_colours(state, player)
+    return [(piece, [(player, letter, colour, cuts) for colour in colours])
             for letter, cuts, piece in pieces(state, player)]
 
 
@@ -307,8 +314,7 @@ def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
 def can_draw(state: State, player: int) -> bool:
     """Can this player draw anything at all this round (using its bonuses if it must)?"""
     board, rules = state.boards[player], state.rules
-    return any(known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
-               for _, _, piece in pieces(state, player))
+    return any(placements_lazily(board, piece, rules) for _, _, piece in pieces(state, player))
 
 
 def legal_wilds(state: State, player: int) -> list[Wild]:
@@ -349,7 +355,8 @@ class Choices(Sequence):
 
 def legal_choices(state: State, player: int) -> Choices:
     """The player's drawings, then its wild spaces: ``legal_draws + legal_wilds``, each made when looked at."""
-    blocks = [_drawings_at(places, keys) for places, keys in _drawing_blocks(state, player)]
+    board, rules = state.boards[player], state.rules
+    blocks = [_drawings_at(placements_lazily(board, piece, rules), keys) for piece, keys in _drawing_pieces(state, player)]
     spaces = wild_spaces(state, player)
     if spaces:
         colours = state.rules.colours
@@ -358,7 +365,7 @@ def legal_choices(state: State, player: int) -> Choices:
     return Choices(blocks)
 
 
-def _drawings_at(places: tuple[Placement, ...], keys: list[tuple[int, str, str, int]]
+def _drawings_at(places: RestingPlaces, keys: list[tuple[int, str, str, int]]
                  ) -> tuple[int, Callable[[int], Draw]]:
     """The drawings at these places in these keys, place by place as `legal_draws` lists them: how many, the k-th."""
     def drawing(k: int) -> Draw:
@@ -373,8 +380,10 @@ def _is_legal(state: State, action: Draw) -> bool:
         return False
     cells = frozenset(action.cells)
     board, rules = state.boards[action.player], state.rules
-    return any(rests_on(board, piece, cells, rules)
-               for letter, cuts, piece in pieces(state, action.player) if (letter, cuts) == (action.shape, action.cuts))
+    for letter, cuts, piece in pieces(state, action.player):
+        if (letter, cuts) == (action.shape, action.cuts) and rests_on(board, piece, cells, rules):
+            return True
+    return False
 
 
 def counted_shape(rules: Rules, action: Draw) -> str | None:
@@ -472,8 +481,7 @@ def _end_round(state: State) -> State:
     """Score the row races, earn the column bonuses, and roll for the next round (or end)."""
     row_points, rows_taken, events = (_row_races(state) if state.rules.row_rewards
                                       else (state.row_points, state.rows_taken, state.events))
-    bonuses = (tuple(_earned(marks, board) for marks, board in zip(state.bonuses, state.boards))
-               if state.rules.bonuses else state.bonuses)
+    bonuses = tuple(map(_earned, state.bonuses, state.boards)) if state.rules.bonuses else state.bonuses
     if all(state.out):
         return evolve(state, rows_taken=rows_taken, row_points=row_points, bonuses=bonuses, over=True, order=(),
                       pool=(), events=events + ("The game is over: no one can draw.",))

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -394,16 +394,65 @@ def known_placements(width: int, height: int, mask: int, shape: str | Shape, mir
     Can each player still draw? Which drawings may it make? Replaying a record asks it all
     again. ``known_placements.__wrapped__`` finds them afresh.
     """
-    found = resting_positions(width, height, mask, shape, mirror_images, drop)
-    return tuple(_positions(width, height, mirror_images, shape).placements_at(found))
+    return tuple(resting_places(width, height, mask, shape, mirror_images, drop))
+
+
+class RestingPlaces(Sequence):
+    """The placements of a shape on one board, kept as position bits: each is made only when looked at.
+
+    A random bot looks at one placement, and the model asks whether there is any, or whether a
+    drawing covers one: finding the n-th position bit, or testing one, is quicker than listing
+    every placement.
+    """
+
+    def __init__(self, positions: _Positions, found: int):
+        self.positions, self.found, self.length = positions, found, found.bit_count()
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: int) -> Placement:
+        if not 0 <= index < self.length:
+            raise IndexError(f"there are {self.length} placements, not {index + 1}")
+        found = self.found
+        for _ in range(index):
+            found &= found - 1  # drop the lowest position
+        return self.positions.found_at[(found & -found).bit_length()]
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(self.positions.placements_at(self.found))
+
+    def covers(self, cells: Shape) -> bool:
+        """Does one of these placements cover exactly these cells?"""
+        return bool(self.found & self.positions.bit_at.get(cells, 0))
 
 
 @lru_cache(maxsize=4096)
-def resting_positions(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
-                      drop: str) -> int:
-    """Which positions (bits, as in `_Positions`) can the shape rest at on this board? Found once per board."""
+def resting_places(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
+                   drop: str) -> RestingPlaces:
+    """Find the positions where the shape can rest on this board (see `placements`), once per board."""
     positions = _positions(width, height, mirror_images, shape)
-    return positions.landings(mask) if drop == "straight" else positions.resting_places(mask)
+    return RestingPlaces(positions, positions.landings(mask) if drop == "straight" else positions.resting_places(mask))
+
+
+def placements_lazily(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()) -> RestingPlaces:
+    """The placements of :func:`placements`, in the same order, each made only when it is looked at.
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium import Board
+    >>> from colorlab.colorium.shapes import placements, placements_lazily
+    >>> board = Board.parse('''
+    ...     ....
+    ...     R...
+    ... ''')
+    >>> lazy = placements_lazily(board, "V")
+    >>> len(lazy), lazy[2] == placements(board, "V")[2], list(lazy) == placements(board, "V")
+    (9, True, True)
+    """
+    key = shape if isinstance(shape, str) else shape_cells(shape)
+    return resting_places(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop)
 
 
 def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()) -> frozenset[Shape]:
@@ -444,9 +493,7 @@ def rests_on(board: Board, shape: str | Iterable[Cell], cells: Shape, rules: Rul
     >>> rests_on(board, "I", frozenset({(1, 0), (1, 1), (1, 2), (1, 3)}))
     False
     """
-    key = shape if isinstance(shape, str) else shape_cells(shape)
-    found = resting_positions(board.width, board.height, board.mask, key, rules.mirror_images, rules.drop)
-    return bool(found & _positions(board.width, board.height, rules.mirror_images, key).bit_at.get(cells, 0))
+    return placements_lazily(board, shape, rules).covers(cells)
 
 
 def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:
