@@ -550,6 +550,10 @@ def test_the_quick_claim_check_agrees_with_the_full_check(rules):
             full = claim_outcome(model._checked_task, state, claim)
             assert quick is None or quick.number == full
             assert claim_outcome(model._check_claim, state, claim) == full
+            if isinstance(full, int):  # a well-formed claim: does it fit? As why_not says, figure by figure
+                task = task_card(full)
+                assert model._fits(state, task, claim) == (not why_not(
+                    state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, rules))
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
@@ -574,3 +578,16 @@ def test_a_bot_claims_the_quickest_way_that_works_as_a_full_search_finds_it(leve
                 assert (found is None) == (expected is None)
                 if found is not None:
                     assert found == expected[:1] + expected[2:]
+
+
+def test_the_seconds_table_holds_what_the_reaction_time_model_says():
+    from colorlab.colorform.agents import EXTRA_CARD_SECONDS, reaction_seconds, seconds_table
+
+    for ease in (1, 2, 6):
+        table = seconds_table(reaction_seconds, ease)
+        for (figures, quarter_turns, cards, mirrored), seconds in table.items():
+            expected = reaction_seconds(figures, quarter_turns, cards, mirrored)
+            if cards > ease:
+                expected += EXTRA_CARD_SECONDS * (cards - ease)
+            assert seconds == expected
+    assert {seconds for way, seconds in seconds_table(lambda *way: 33.0, 2).items() if way[2] <= 2} == {33.0}

@@ -11,7 +11,10 @@ solve), and how often it calls STOP on a wrong solution.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import math
+from collections.abc import Callable
 
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorform.model import Claim, Pass, State, Stop, can_solve
@@ -50,6 +53,20 @@ def reaction_seconds(figures: int, quarter_turns: int, cards: int, mirrored: boo
     return 1.0 + 0.5 * figures + 0.8 * turns + 1.5 * cards + (1.0 if mirrored else 0.0)
 
 
+@functools.cache
+def seconds_table(seconds_of: Callable, ease: int) -> dict[tuple[int, int, int, bool], float]:
+    """How long does a bot that juggles `ease` hand cards with ease need for each (figures, quarter turns,
+    cards, mirrored) of a task's way, with `seconds_of` (such as :func:`reaction_seconds`) as its eye?"""
+    # Made once per reaction-time model and level, not once per way of every move: a bot weighs them all.
+    table = {}
+    for figures, quarter_turns, cards, mirrored in itertools.product(range(10), range(4), range(10), (False, True)):
+        seconds = seconds_of(figures, quarter_turns, cards, mirrored)
+        if cards > ease:
+            seconds += EXTRA_CARD_SECONDS * (cards - ease)
+        table[figures, quarter_turns, cards, mirrored] = seconds
+    return table
+
+
 class ReactionBot(SeededAgent):
     """A bot that claims the task it can see quickest, after a human-like delay."""
 
@@ -80,13 +97,11 @@ class ReactionBot(SeededAgent):
         """The quickest way to solve a revealed task, or None: ways with at most the cards the bot juggles
         with ease come first, then (only when none of those works) the ways with more cards."""
         ease = LEVELS[self.level].most_cards
+        seconds = seconds_table(reaction_seconds, ease)
         easy, hard = [], []
         for order, (task, rotation, mirrored, placed, cards) in enumerate(state.hopeful[player]):
-            seconds = reaction_seconds(task.size, rotation, cards, mirrored)
-            if cards > ease:
-                hard.append((seconds + EXTRA_CARD_SECONDS * (cards - ease), order, task, rotation, mirrored, placed))
-            else:
-                easy.append((seconds, order, task, rotation, mirrored, placed))
+            (easy if cards <= ease else hard).append(
+                (seconds[task.size, rotation, cards, mirrored], order, task, rotation, mirrored, placed))
         return self._first_that_works(state, player, easy) or self._first_that_works(state, player, hard)
 
     def _first_that_works(self, state: State, player: int, ways: list) -> tuple | None:

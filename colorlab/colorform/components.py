@@ -158,6 +158,12 @@ class TaskCard:
                 for rules, images in self.image_bits.items()}
 
     @cached_property
+    def turn_bits(self) -> dict[tuple[int, bool], int]:
+        """For each (rotation, mirrored): the turned card's (cell, figure) pairs as bits, as in ``image_bits``."""
+        return {turn: sum(1 << (36 * destination[cell] + fig) for cell, fig in self.figures)
+                for turn, destination in DESTINATIONS.items()}
+
+    @cached_property
     def shown_cells(self) -> dict[tuple[int, bool], int]:
         """For each (rotation, mirrored): the layout cells the turned card shows a figure over, one bit a cell."""
         return {turn: sum(1 << destination[cell] for cell, _ in self.figures)

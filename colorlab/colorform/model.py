@@ -437,17 +437,19 @@ def _checked_task(state: State, claim: Claim) -> TaskCard:
 
 def _verdict(state: State, claim: Claim, task: TaskCard) -> list[str]:
     """Why is this claim wrong on the current layout? (Empty when it is right.)"""
-    placements = dict(claim.placements)
-    if claim.seconds_shown <= state.rules.seconds_to_show and _fits(state, task, claim, placements):
+    if claim.seconds_shown <= state.rules.seconds_to_show and _fits(state, task, claim):
         return []  # the usual case, answered without putting each figure into words
-    problems = why_not(state.tops, task, claim.rotation, placements, claim.mirrored, state.rules)
+    problems = why_not(state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, state.rules)
     if claim.seconds_shown > state.rules.seconds_to_show:
         problems.append(f"shown after {claim.seconds_shown:g} s; the limit is {state.rules.seconds_to_show:g} s")
     return problems
 
 
-def _fits(state: State, task: TaskCard, claim: Claim, placements: dict[int, Figure]) -> bool:
+def _fits(state: State, task: TaskCard, claim: Claim) -> bool:
     """Does every figure of the turned task fit the card under it, the claim's cards laid? (Like ``why_not``.)"""
+    if not claim.placements:  # the layout alone: its fitting bits answer for every figure at once
+        return not task.turn_bits[claim.rotation, claim.mirrored] & ~state.fitting
+    placements = dict(claim.placements)
     destination, accepts, tops = DESTINATIONS[claim.rotation, claim.mirrored], ACCEPTS[state.rules.matching], state.tops
     return all(accepts[want] >> placements.get(destination[cell], tops[destination[cell]]) & 1
                for cell, want in task.figures)
