@@ -2,11 +2,13 @@
 
 import dataclasses
 import random
+import statistics
 from collections import Counter
 
 import pytest
 
 from colorlab.colorfox import model
+from colorlab.colorfox import agents as fox_agents
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, next_action, play_game
 from colorlab.colorfox.components import OPPOSITE, SIDES, STEP, cards
 from colorlab.colorfox.model import (COLOUR_NAMES, CanStillPlay, CardNotInHand, CellTaken, ColoursDiffer,
@@ -15,6 +17,7 @@ from colorlab.colorfox.model import (COLOUR_NAMES, CanStillPlay, CardNotInHand, 
                                      connections, edges_of, fits, legal_actions, legal_exchanges, legal_places,
                                      new_game, observation, outcome, play, rematch_due, scores, to_move, winners)
 from colorlab.colorfox.rules import Rules
+from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
 from colorlab.rules import ChangeRules, GameOver, NotYourTurn
 
@@ -333,3 +336,50 @@ def test_the_random_bot_draws_as_a_choice_among_every_legal_action_would(rules):
         bot, rng = RandomBot(seed=seed), random.Random(seed)
         assert bot.act(state, to_move(state)) == listed_choice(state, to_move(state), rng)
         assert bot.rng.getstate() == rng.getstate()
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, exchange_pick="opponent"), Rules(set_score="square"),
+                                   Rules(players=3, sticks_per_colour=2)],
+                         ids=["default", "opponent picks", "square", "few sticks"])
+def test_the_search_playout_policy_judges_every_move_as_the_greedy_bot_does(rules):
+    def fresh_gain(state, player, more):
+        """How a player's score changes with `more` sticks, scored afresh by name."""
+        counts = model.stick_counts(state, player)
+        after = {colour: n + more.get(colour, 0) for colour, n in counts.items()}
+        return score_sticks(after, state.rules) - score_sticks(counts, state.rules)
+
+    def place_worth(state, place):
+        """The greedy bot's measure of a placement, from its connections and the supply."""
+        more, supply = Counter(), dict(zip(COLOUR_NAMES, state.supply))
+        for colour in connections(state, (place.x, place.y)):
+            if supply[colour] > more[colour]:
+                more[colour] += 1
+        return fresh_gain(state, place.player, dict(more)), sum(more.values())
+
+    def exchange_worth(state, move):
+        """The greedy bot's measure of an exchange, or of an offer on average over the sticks handed back."""
+        takes = [move.take] if isinstance(move, Exchange) else \
+            [colour for colour, n in model.stick_counts(state, move.opponent).items() if n and colour != move.give]
+        return statistics.fmean(fresh_gain(state, move.player, {move.give: -1, take: 1}) for take in takes)
+
+    def listed_policy(state, rng):
+        """The playout policy with every action listed and judged afresh."""
+        if state.offer is not None:
+            return rng.choice(model.hand_backs(state))
+        if state.exchanges_left:
+            helpful = [move for move in legal_exchanges(state) if exchange_worth(state, move) > 0]
+            return rng.choice(helpful) if helpful else Done(state.active)
+        places = legal_places(state)
+        if not places:
+            return Pass(state.active)
+        best = max(place_worth(state, place) for place in places)
+        return rng.choice([place for place in places if place_worth(state, place) == best])
+
+    for seed, state in enumerate(states_of_random_games(rules, range(6))):
+        if state.over:
+            continue
+        fast, slow = random.Random(seed), random.Random(seed)
+        assert fox_agents.playout_action(state, fast) == listed_policy(state, slow)
+        assert fast.getstate() == slow.getstate()
+        for place in legal_places(state)[:4]:
+            assert fox_agents.place_value(state, place) == place_worth(state, place)

@@ -243,3 +243,10 @@ def test_scoring_a_hand_is_fast():
     hands = [{colour: rng.randint(0, 8) for colour in COLOURS} for _ in range(2000)]
     seconds = min(timeit.repeat(lambda: [score_sticks(counts) for counts in hands], number=1, repeat=5))
     assert seconds / len(hands) < 10e-6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.tuples(*[st.integers(0, 12)] * len(COLOURS)), st.sampled_from(SCORE_NAMES), st.integers(1, 6))
+def test_counts_in_colour_order_score_as_the_same_hand_by_name(counts, name, largest):
+    rules = rules_with(set_score=name, max_set_size=largest)
+    assert scoring.score_counts(counts, rules) == score_sticks(dict(zip(COLOURS, counts)), rules)

@@ -17,35 +17,63 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import random
 import statistics
 
 from colorlab.agents import SeededAgent, play_out
-from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, State,
-                                     connections, exchange_of, exchange_terms, hand_backs, legal_actions,
-                                     legal_exchanges, legal_places, legal_spots, observation, play, random_spot,
-                                     scores, stick_counts, to_move)
+from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, Position, State,
+                                     exchange_of, exchange_terms, hand_backs, legal_actions, legal_exchanges,
+                                     legal_places, legal_spots, observation, play, random_spot, scores, sticks_taken,
+                                     to_move)
 from colorlab.colorfox.rules import Rules
-from colorlab.colorfox.scoring import score_sticks
+from colorlab.colorfox.scoring import score_counts, score_sticks
 from colorlab.record import GameRecord
 from colorlab.search import SearchAgent, SearchGame, Tuning
 
 
 def gain(state: State, player: int, more: dict[str, int]) -> int:
     """How much would a player's score change if its sticks changed by `more`?"""
-    counts = stick_counts(state, player)
-    after = {name: counts[name] + more.get(name, 0) for name in counts}
-    return score_sticks(after, state.rules) - score_sticks(counts, state.rules)
+    counts = state.sticks[player]
+    after = tuple(n + more.get(name, 0) for name, n in zip(COLOUR_NAMES, counts))
+    if type(sum(after)) is not int or min(after) < 0:  # let the full scoring refuse such counts
+        return score_sticks(dict(zip(COLOUR_NAMES, after)), state.rules) - score_counts(counts, state.rules)
+    return score_counts(after, state.rules) - score_counts(counts, state.rules)
+
+
+def swap_gains(state: State) -> dict[tuple[str, str], int]:
+    """How much would each swap, one stick given for one of another colour, change the active player's score?"""
+    counts = state.sticks[state.active]
+    before = score_counts(counts, state.rules)
+    gains = {}
+    for give, name in enumerate(COLOUR_NAMES):
+        if counts[give]:
+            for take, other in enumerate(COLOUR_NAMES):
+                if take != give:
+                    after = list(counts)
+                    after[give], after[take] = after[give] - 1, after[take] + 1
+                    gains[name, other] = score_counts(tuple(after), state.rules) - before
+    return gains
 
 
 def place_value(state: State, place: Place) -> tuple[int, int]:
     """What does a placement bring now: (score gained, sticks gained)?"""
-    more: dict[str, int] = {}
-    supply = dict(zip(COLOUR_NAMES, state.supply))
-    for name in connections(state, (place.x, place.y)):
-        if supply[name] > more.get(name, 0):
-            more[name] = more.get(name, 0) + 1
-    return gain(state, place.player, more), sum(more.values())
+    cell = (place.x, place.y)
+    return cell_values(state, place.player, [cell])[cell]
+
+
+def cell_values(state: State, player: int, cells) -> dict[Position, tuple[int, int]]:
+    """What does a card on each of these cells bring the player now: (score gained, sticks gained)?
+
+    What a placement brings depends on its cell only: any card that fits joins the same colours.
+    """
+    counts = state.sticks[player]
+    before = score_counts(counts, state.rules)
+    values = {}
+    for cell in cells:
+        taken = sticks_taken(state, cell)
+        values[cell] = score_counts(tuple(map(operator.add, counts, taken)), state.rules) - before, sum(taken)
+    return values
 
 
 def answers(state: State, offer: Offer) -> list[Exchange]:
@@ -184,23 +212,34 @@ def move_worth(state: State, move) -> tuple:
     return 0, 0
 
 
+def swap_value(state: State, gains: dict[tuple[str, str], int], terms: tuple) -> float:
+    """What is an exchange (opponent, give, take) worth, or an offer (opponent, give) on average over what
+    the opponent may hand back, as :meth:`GreedyBot.move_value` judges it, from the swap gains?"""
+    if len(terms) == 3:
+        return gains[terms[1], terms[2]]
+    opponent, give = terms
+    return statistics.fmean(gains[give, name] for name, n in zip(COLOUR_NAMES, state.sticks[opponent])
+                            if n and name != give)
+
+
 def playout_action(state: State, rng: random.Random):
     """The playout policy, the greedy bot's: a placement that scores most now, then takes the most sticks
     (judged once per cell, since what a card brings depends only on its cell), and exchanges that help."""
     if state.offer is not None:
         return rng.choice(hand_backs(state))
     if state.exchanges_left:
-        helpful = [move for move in legal_exchanges(state) if GREEDY.move_value(state, move) > 0]
-        return rng.choice(helpful) if helpful else Done(state.active)
+        gains = swap_gains(state)  # the greedy bot's move values, each swap scored once
+        helpful = [terms for terms in exchange_terms(state) if swap_value(state, gains, terms) > 0]
+        return exchange_of(state, rng.choice(helpful)) if helpful else Done(state.active)
     spots = legal_spots(state)
     if not spots:
         return Pass(state.active)
-    worth = {cell: place_value(state, Place(state.active, 0, *cell)) for cell in {(x, y) for _, x, y, _ in spots}}
+    worth = cell_values(state, state.active, {(x, y) for _, x, y, _ in spots})
     best = max(worth.values())
     return Place(state.active, *rng.choice([spot for spot in spots if worth[spot[1:3]] == best]))
 
 
-GREEDY, SETS = GreedyBot(), SetBuilder()
+SETS = SetBuilder()
 WIN_WEIGHT = 0.8
 MARGIN_SCALE = 8.0
 SEARCH_GAME = SearchGame(to_move=to_move, actions=ranked_actions, play=play, is_over=lambda state: state.over,

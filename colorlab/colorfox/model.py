@@ -44,7 +44,7 @@ import typing
 
 from colorlab.colorfox.components import COLOURS, OPPOSITE, SIDES, STEP, Card, cards, half_turn
 from colorlab.colorfox.rules import Rules
-from colorlab.colorfox.scoring import score_sticks
+from colorlab.colorfox.scoring import score_counts, score_sticks
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
@@ -282,6 +282,17 @@ def connections(state: State, cell: Position) -> list[str]:
     """Which colours would a card on this cell connect, one per touching edge?"""
     mask, wanted, _ = state.frontier[cell]
     return [COLOUR_NAMES[wanted >> 3 * side & 7] for side in range(4) if mask >> 3 * side & 7]
+
+
+def sticks_taken(state: State, cell: Position) -> tuple[int, ...]:
+    """How many sticks of each colour (in colour order) would a card on this cell take from the supply now?"""
+    mask, wanted, _ = state.frontier[cell]
+    taken = [0] * len(COLOURS)
+    for side in TOUCHING[mask]:
+        colour = wanted >> 3 * side & 7
+        if state.supply[colour] > taken[colour]:
+            taken[colour] += 1
+    return tuple(taken)
 
 
 def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool:
@@ -617,6 +628,8 @@ def stick_counts(state: State, player: int) -> dict[str, int]:
 
 def scores(state: State, worth=None) -> list[int]:
     """What does each player score with the best split of its sticks into sets?"""
+    if worth is None:
+        return [score_counts(sticks, state.rules) for sticks in state.sticks]
     return [score_sticks(stick_counts(state, p), state.rules, worth) for p in range(state.players)]
 
 

@@ -111,6 +111,24 @@ def score_sticks(counts: Mapping[str, int], rules: Rules = _DEFAULT_RULES,
     return _best_total(_state(left), table, largest)
 
 
+def score_counts(counts: tuple[int, ...], rules: Rules = _DEFAULT_RULES) -> int | float:
+    """What is the best total for stick counts given in colour order, as a game state keeps them?
+
+    The same total as :func:`score_sticks` with the set score of `rules`, for counts known to be six
+    whole numbers of at least 0: nothing is checked or built on the way (search bots score many).
+
+    Examples
+    ========
+
+    >>> from colorlab.colorfox.scoring import score_counts
+    >>> score_counts((3, 1, 1, 2, 1, 1))
+    25
+    """
+    if rules.set_score == "triangular" and rules.max_set_size >= len(COLOURS):
+        return sum(map(operator.mul, _PLACES, sorted(counts, reverse=True)))
+    return score_sticks(dict(zip(COLOURS, counts)), rules)
+
+
 def best_sets(counts: Mapping[str, int], max_set_size: int = 6,
               worth: Worth | None = None) -> list[list[str]]:
     """Split these sticks into sets of distinct colours that score the most.
