@@ -23,8 +23,8 @@ keep the search for legal places fast, every empty cell next to the table
 keeps what its neighbours ask of it, packed in one integer: three bits a side
 for the colour wanted, and a mask of the sides that touch a card; and, worked
 out once per such demand, the set of cards of the deck that fit it, laid
-either way, as bits of one integer (:func:`fitting_cards`). A hand is the same kind
-of set, so whether a cell takes any card of the hand is one ``&``.
+either way, as bits of one integer (:func:`fitting_cards`). A hand is the same
+kind of set, so whether a cell takes any card of the hand is one ``&``.
 
 Two ends follow rules with the rulebook's reading by default. A tie (``tie``):
 the rulebook says to play once more, so a tied game has no winner and
@@ -189,7 +189,8 @@ def card_bit(number: int, turned: bool) -> int:
 def fitting_cards() -> dict[int, int]:
     """Which cards of the deck fit each demand a cell can make? Demand ``mask << 12 | wanted`` -> card bits.
 
-    Cards are counted laid either way; a demand that no card meets is left out.
+    Cards are counted laid either way, and known by number as in :func:`laid`; a demand that no card
+    meets is left out.
     """
     table: dict[int, int] = {}
     for mask in TOUCHING:
