@@ -403,24 +403,29 @@ def _draw(state: State, action: Draw) -> State:
         raise BadDraw(f"player {action.player} has already drawn this round")
     if not _is_legal(state, action):
         raise BadDraw(_why_not(state, action))
-    shape, colour = state.picks[action.player]
-    spent = ["shape"] * (action.shape != shape) + ["colour"] * (action.colour != colour) + ["scissors"] * action.cuts
-    bonuses = state.bonuses[action.player]
+    p = action.player
+    shape, colour = state.picks[p]
+    spent = ("shape",) * (action.shape != shape) + ("colour",) * (action.colour != colour) + ("scissors",) * action.cuts
+    bonuses = state.bonuses[p]
     for name in spent:
         column = next(c for c, mark in enumerate(bonuses) if mark == "ready" and BONUSES[c] == name)
         bonuses = _with(bonuses, column, "used")
     counted = counted_shape(state.rules, action)
-    board = state.boards[action.player].filled(action.cells, action.colour, counted)
-    p = action.player
-    cut = "part of " + "a part of " * (action.cuts - 1) if action.cuts else ""
     state = evolve(
-        state, boards=_with(state.boards, p, board), drawn=_with(state.drawn, p, True),
-        bonuses=_with(state.bonuses, p, bonuses),
+        state, boards=_with(state.boards, p, state.boards[p].filled(action.cells, action.colour, counted)),
+        drawn=_with(state.drawn, p, True), bonuses=_with(state.bonuses, p, bonuses) if spent else state.bonuses,
         used_shapes=_with(state.used_shapes, p, state.used_shapes[p] | ({counted} if counted else set())),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
-        events=(f"Player {p}: draws {cut}{action.shape} in {colour_name(action.colour)}"
-                f"{' (bonus: ' + ', '.join(spent) + ')' if spent else ''}.",))
+        events=(_draw_in_words(p, action.shape, action.colour, action.cuts, spent),))
     return _settle(state)
+
+
+@functools.lru_cache(maxsize=1024)
+def _draw_in_words(player: int, shape: str, colour: str, cuts: int, spent: tuple[str, ...]) -> str:
+    """Say what a player draws (kept: a game says the same few sentences again and again)."""
+    cut = "part of " + "a part of " * (cuts - 1) if cuts else ""
+    bonus = f" (bonus: {', '.join(spent)})" if spent else ""
+    return f"Player {player}: draws {cut}{shape} in {colour_name(colour)}{bonus}."
 
 
 def _why_not(state: State, action: Draw) -> str:
