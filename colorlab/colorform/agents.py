@@ -97,29 +97,34 @@ class ReactionBot(SeededAgent):
         """The quickest way to solve a revealed task, or None: ways with at most the cards the bot juggles
         with ease come first, then (only when none of those works) the ways with more cards."""
         ease = LEVELS[self.level].most_cards
-        seconds = seconds_table(reaction_seconds, ease)
-        easy, hard = [], []
-        for order, (task, rotation, mirrored, placed, cards) in enumerate(state.hopeful[player]):
-            (easy if cards <= ease else hard).append(
-                (seconds[task.size, rotation, cards, mirrored], order, task, rotation, mirrored, placed))
-        return self._first_that_works(state, player, easy) or self._first_that_works(state, player, hard)
+        seconds, hopeful = seconds_table(reaction_seconds, ease), state.hopeful[player]
+        easy = [(seconds[task.size, rotation, cards, mirrored], order)
+                for order, (task, rotation, mirrored, _, cards) in enumerate(hopeful) if cards <= ease]
+        found = self._first_that_works(state, player, easy)
+        if found is None:
+            hard = [(seconds[task.size, rotation, cards, mirrored], order)
+                    for order, (task, rotation, mirrored, _, cards) in enumerate(hopeful) if cards > ease]
+            found = self._first_that_works(state, player, hard)
+        return found
 
-    def _first_that_works(self, state: State, player: int, ways: list) -> tuple | None:
-        """The quickest of these ways (the earlier on a tie) whose cells the hand can cover, or None."""
+    def _first_that_works(self, state: State, player: int, ways: list[tuple[float, int]]) -> tuple | None:
+        """The quickest of these (seconds, order) ways (the earlier on a tie) whose cells the hand can cover."""
         if not ways:
             return None
-        tops, hand, rules = state.tops, state.hands[player], state.rules
         # Only the ways tried get their hand cards found; the quickest usually works, so it is tried before sorting.
-        seconds, _, task, rotation, mirrored, placed = quickest = min(ways)
-        placements = cover(tops, hand, placed, rules)
-        if placements is not None:
-            return seconds, task, rotation, mirrored, placements
+        quickest = min(ways)
+        found = self._covered(state, player, *quickest)
+        if found is not None:
+            return found
         ways.remove(quickest)
-        for seconds, _, task, rotation, mirrored, placed in sorted(ways):
-            placements = cover(tops, hand, placed, rules)
-            if placements is not None:
-                return seconds, task, rotation, mirrored, placements
-        return None
+        return next(filter(None, (self._covered(state, player, *way) for way in sorted(ways))), None)
+
+    def _covered(self, state: State, player: int, seconds: float, order: int) -> tuple | None:
+        """(seconds, task, rotation, mirrored, placements) of a hopeful way the hand covers, else None."""
+        task, rotation, mirrored, placed, cards = state.hopeful[player][order]
+        # A hopeful way needing no hand card is covered by the layout alone.
+        placements = cover(state.tops, state.hands[player], placed, state.rules) if cards else {}
+        return None if placements is None else (seconds, task, rotation, mirrored, placements)
 
     def _delay(self, seconds: float) -> float:
         return round(seconds * LEVELS[self.level].speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)

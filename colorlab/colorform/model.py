@@ -572,45 +572,52 @@ def _end_round(state: State, events: tuple[str, ...]) -> State:
                    f"{', '.join(str(card.number) for card in unsolved)}.",)
     else:
         events += (f"Round {state.round} ends: every task is solved.",)
-    state = evolve(state, task_pile=state.task_pile + unsolved,
-                   revealed=tuple(() for _ in range(state.players)))
+    task_pile, cleared = state.task_pile + unsolved, tuple(() for _ in range(state.players))
     if state.last_round:
-        return evolve(state, over=True, end_reason="the task pile ran out",
+        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason="the task pile ran out",
                       events=events + ("The game is over: the task pile ran out.",))
     if _unsolvable_for_too_long(state):
-        return evolve(state, over=True, end_reason=_unsolvable_end(state),
+        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason=_unsolvable_end(state),
                       events=events + (f"The game is over: {_unsolvable_end(state)}.",))
-    state = _refill(evolve(state, round=state.round + 1), range(state.players))
-    return _deal_tasks(state, events + (f"Round {state.round}: new task cards are revealed.",))
+    # The next round in one new state: hands refilled, then task cards dealt from the pile the unsolved joined.
+    return evolve(state, round=state.round + 1, **_refilled(state, range(state.players)),
+                  **_dealt(task_pile, state.players, state.rules.tasks_per_player),
+                  events=events + (f"Round {state.round + 1}: new task cards are revealed.",))
 
 
 def _deal_tasks(state: State, events: tuple[str, ...]) -> State:
-    pile = list(state.task_pile)
-    revealed = []
-    for _ in range(state.players):
-        revealed.append(tuple(pile[:state.rules.tasks_per_player]))
-        del pile[:state.rules.tasks_per_player]
-    return evolve(state, task_pile=tuple(pile), revealed=tuple(revealed),
-                  last_round=not pile, events=events)
+    return evolve(state, **_dealt(state.task_pile, state.players, state.rules.tasks_per_player), events=events)
+
+
+def _dealt(task_pile: tuple[TaskCard, ...], players: int, each: int) -> dict:
+    """The changes that reveal `each` task cards from the top of the pile in front of every player."""
+    return {"task_pile": task_pile[players * each:],
+            "revealed": tuple(task_pile[seat * each:(seat + 1) * each] for seat in range(players)),
+            "last_round": not task_pile[players * each:]}
 
 
 def _refill(state: State, seats: Iterable[int]) -> State:
     """Deal figure cards back up to the hand size, gathering the under-cards if the pile is short."""
+    return evolve(state, **_refilled(state, seats))
+
+
+def _refilled(state: State, seats: Iterable[int]) -> dict:
+    """The changes that deal figure cards back up to the hand size, gathering the under-cards if the pile is short."""
     seats = list(seats)
     needed = sum(state.rules.hand_size - len(state.hands[p]) for p in seats)
-    pile, layout, shuffles = list(state.figure_pile), state.layout, state.shuffles
-    if needed > len(pile):
-        pile += [card for stack in layout for card in stack[:-1]]
-        _rng(state).shuffle(pile)
-        layout, shuffles = tuple((stack[-1],) for stack in layout), shuffles + 1
+    pile = list(state.figure_pile)
     hands = list(state.hands)
+    changes = {}
+    if needed > len(pile):
+        pile += [card for stack in state.layout for card in stack[:-1]]
+        _rng(state).shuffle(pile)
+        # Only then does the layout change (and with it what the state worked out from it).
+        changes = {"layout": tuple((stack[-1],) for stack in state.layout), "shuffles": state.shuffles + 1}
     for p in seats:
         take = state.rules.hand_size - len(hands[p])
         hands[p] += tuple(pile[:take])
         del pile[:take]
-    if layout is state.layout:  # the layout stays, and with it what the state worked out from it
-        return evolve(state, figure_pile=tuple(pile), hands=tuple(hands))
-    return evolve(state, figure_pile=tuple(pile), layout=layout, hands=tuple(hands), shuffles=shuffles)
+    return dict(changes, figure_pile=tuple(pile), hands=tuple(hands))
 
 
 def _reveal_for(state: State, seat: int, events: tuple[str, ...]) -> State:

@@ -242,10 +242,25 @@ def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules
     """Give each cell of a turned task whose layout card does not fit its own fitting hand card (None: no way)."""
     accepts = ACCEPTS[rules.matching]
     needs = [(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1]
-    if len(needs) == 1:  # the usual case, the first fitting card in the hand, as _first_assignment finds it
+    if not needs:
+        return {}
+    if len(needs) == 1:  # the usual case: the first fitting card in the hand, as _first_assignment finds it
         spot, want = needs[0]
-        return next(({spot: card} for card in hand if accepts[want] >> card & 1), None)
-    return _first_assignment(needs, hand, accepts, 0) if needs else {}
+        fits = accepts[want]
+        for card in hand:
+            if fits >> card & 1:
+                return {spot: card}
+        return None
+    if len(needs) == 2:  # the next most usual: two distinct cards, tried in the order _first_assignment tries them
+        (first_spot, first_want), (second_spot, second_want) = needs
+        first_fits, second_fits = accepts[first_want], accepts[second_want]
+        for index, card in enumerate(hand):
+            if first_fits >> card & 1:
+                for other_index, other in enumerate(hand):
+                    if other_index != index and second_fits >> other & 1:
+                        return {second_spot: other, first_spot: card}
+        return None
+    return _first_assignment(needs, hand, accepts, 0)
 
 
 FIGURE_COUNT = 36
