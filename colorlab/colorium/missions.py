@@ -481,9 +481,11 @@ def draw_missions(rng_or_seed: random.Random | int | str, how: str = "random",
     if how not in DRAWS:
         raise ValueError(f"how = {how!r}: choose one of {', '.join(DRAWS)}")
     rng = rng_or_seed if isinstance(rng_or_seed, random.Random) else random.Random(rng_or_seed)
+    by_type: dict[str, list[Mission]] = {kind: [] for kind in TYPES}
+    for mission in pool.values():
+        by_type[mission.type].append(mission)
     drawn = []
-    for kind in TYPES:
-        cards = [mission for mission in pool.values() if mission.type == kind]
+    for kind, cards in by_type.items():
         if not cards:
             raise ValueError(f"the pool has no {kind} mission")
         drawn.append(cards[0] if how == "first" else rng.choice(cards))

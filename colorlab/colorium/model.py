@@ -173,9 +173,8 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     else:
         missions = tuple(m.id for m in draw_missions(random.Random(f"{seed}/missions"), rules.missions))
     n = rules.players
-    state = State(rules=rules, seed=seed, missions=missions,
-                  boards=tuple(Board.empty(rules.width, rules.height) for _ in range(n)),
-                  out=(False,) * n, bonuses=tuple(bonus_row(rules.width) for _ in range(n)),
+    state = State(rules=rules, seed=seed, missions=missions, boards=(Board.empty(rules.width, rules.height),) * n,
+                  out=(False,) * n, bonuses=(bonus_row(rules.width),) * n,
                   used_shapes=(frozenset(),) * n, used_colours=(frozenset(),) * n,
                   row_points=((),) * n)
     return _start_round(state, 0, ())
