@@ -69,10 +69,13 @@ def cell_values(state: State, player: int, cells) -> dict[Position, tuple[int, i
     """
     counts = state.sticks[player]
     before = score_counts(counts, state.rules)
+    gains: dict[tuple[int, ...], int] = {}  # cells whose cards take the same sticks bring the same points
     values = {}
     for cell in cells:
         taken = sticks_taken(state, cell)
-        values[cell] = score_counts(tuple(map(operator.add, counts, taken)), state.rules) - before, sum(taken)
+        if taken not in gains:
+            gains[taken] = score_counts(tuple(map(operator.add, counts, taken)), state.rules) - before
+        values[cell] = gains[taken], sum(taken)
     return values
 
 
