@@ -15,7 +15,6 @@ on its own move: the loop always asks the bot of the player to move.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import operator
 import random
@@ -23,7 +22,7 @@ import statistics
 
 from colorlab.agents import SeededAgent, play_out
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, Position, State,
-                                     exchange_of, exchange_terms, hand_backs, legal_actions, legal_exchanges,
+                                     evolve, exchange_of, exchange_terms, hand_backs, legal_actions, legal_exchanges,
                                      legal_places, legal_spots, observation, play, random_spot, scores, sticks_taken,
                                      to_move)
 from colorlab.colorfox.rules import Rules
@@ -184,7 +183,7 @@ def determinise(state: State, player: int, rng: random.Random) -> State:
         else:
             hands.append(tuple(unseen[dealt:dealt + len(hand)]))
             dealt += len(hand)
-    return dataclasses.replace(state, hands=tuple(hands), deck=tuple(unseen[dealt:]), seed=0)
+    return evolve(state, hands=tuple(hands), deck=tuple(unseen[dealt:]), seed=0)
 
 
 def result(state: State) -> list[float]:
