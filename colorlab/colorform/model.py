@@ -31,7 +31,6 @@ with the fewest task cards left.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import random
 from collections.abc import Iterable
