@@ -19,7 +19,6 @@ from colorlab.colorium.shapes import (
     placements_lazily,
     read_picture,
     resting_cells,
-    rests_on,
     scissors,
     shape_cells,
 )
@@ -337,14 +336,14 @@ def every_position(board, shape, mirror_images):
 
 @settings(max_examples=200, deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans(), st.integers(0, 2))
-def test_rests_on_says_whether_cells_are_a_resting_place_as_the_slow_reference_does(
+def test_lazy_placements_cover_exactly_the_resting_places_of_the_slow_reference(
         board, letter, rules, mirror_images, cuts):
     rules = dataclasses.replace(rules, mirror_images=mirror_images)
     for piece in scissors(letter, cuts) if cuts else [letter]:
         reachable = {cells for _, cells in reference_placements(board, piece, rules)}
         assert resting_cells(board, piece, rules) == reachable
         for cells in every_position(board, piece, mirror_images) | {frozenset(), frozenset({(0, 0), (9, 9)})}:
-            assert rests_on(board, piece, cells, rules) == (cells in reachable)
+            assert placements_lazily(board, piece, rules).covers(cells) == (cells in reachable)
 
 
 @settings(max_examples=200, deadline=None)

@@ -37,7 +37,7 @@ from colorlab.colorium.board import CODES, EMPTY, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import (SHAPES, Placement, RestingPlaces, Shape, known_placements, orientations,
-                                      placements_lazily, rests_on, scissors)
+                                      resting_places, scissors)
 from colorlab.record import GameSpec, read_action, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.symmetry import normalise
@@ -157,8 +157,10 @@ class State:
 
 def evolve(state: State, **changes) -> State:
     """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
+    fields = state.__dict__.copy()
+    fields.update(changes)
     new = object.__new__(State)
-    new.__dict__.update(state.__dict__, **changes)
+    object.__setattr__(new, "__dict__", fields)  # a quarter quicker than updating the new, empty __dict__
     return new
 
 
@@ -313,7 +315,12 @@ def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
 def can_draw(state: State, player: int) -> bool:
     """Can this player draw anything at all this round (using its bonuses if it must)?"""
     board, rules = state.boards[player], state.rules
-    return any(placements_lazily(board, piece, rules) for _, _, piece in pieces(state, player))
+    return any(_resting(board, piece, rules) for _, _, piece in pieces(state, player))
+
+
+def _resting(board: Board, piece: str | Shape, rules: Rules) -> RestingPlaces:
+    """Where can this piece rest on the board (a die letter, or a part as `scissors` makes it: normalised)?"""
+    return resting_places(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
 
 
 def legal_wilds(state: State, player: int) -> list[Wild]:
@@ -355,7 +362,7 @@ class Choices(Sequence):
 def legal_choices(state: State, player: int) -> Choices:
     """The player's drawings, then its wild spaces: ``legal_draws + legal_wilds``, each made when looked at."""
     board, rules = state.boards[player], state.rules
-    blocks = [_drawings_at(placements_lazily(board, piece, rules), keys) for piece, keys in _drawing_pieces(state, player)]
+    blocks = [_drawings_at(_resting(board, piece, rules), keys) for piece, keys in _drawing_pieces(state, player)]
     spaces = wild_spaces(state, player)
     if spaces:
         colours = state.rules.colours
@@ -380,7 +387,7 @@ def _is_legal(state: State, action: Draw) -> bool:
     cells = frozenset(action.cells)
     board, rules = state.boards[action.player], state.rules
     for letter, cuts, piece in pieces(state, action.player):
-        if (letter, cuts) == (action.shape, action.cuts) and rests_on(board, piece, cells, rules):
+        if (letter, cuts) == (action.shape, action.cuts) and _resting(board, piece, rules).covers(cells):
             return True
     return False
 

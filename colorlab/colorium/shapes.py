@@ -423,7 +423,7 @@ class RestingPlaces(Sequence):
         return iter(self.positions.placements_at(self.found))
 
     def covers(self, cells: Shape) -> bool:
-        """Does one of these placements cover exactly these cells?"""
+        """Does one of these placements cover exactly these cells? (``cells in resting_cells(...)``, quickly.)"""
         return bool(self.found & self.positions.bit_at.get(cells, 0))
 
 
@@ -474,26 +474,6 @@ def resting_cells(board: Board, shape: str | Iterable[Cell], rules: Rules = Rule
     True
     """
     return frozenset(place.cells for place in placements(board, shape, rules))
-
-
-def rests_on(board: Board, shape: str | Iterable[Cell], cells: Shape, rules: Rules = Rules()) -> bool:
-    """Can the shape rest on exactly these cells? (``cells in resting_cells(...)``, without listing them all.)
-
-    Examples
-    ========
-
-    >>> from colorlab.colorium import Board
-    >>> from colorlab.colorium.shapes import rests_on
-    >>> board = Board.parse('''
-    ...     ....
-    ...     R...
-    ... ''')
-    >>> rests_on(board, "I", frozenset({(0, 0), (0, 1), (0, 2), (0, 3)}))
-    True
-    >>> rests_on(board, "I", frozenset({(1, 0), (1, 1), (1, 2), (1, 3)}))
-    False
-    """
-    return placements_lazily(board, shape, rules).covers(cells)
 
 
 def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:
