@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 
@@ -30,7 +31,13 @@ from colorlab.search import SearchAgent, SearchGame, Tuning
 
 def legal_picks(state: State, player: int) -> list[Pick]:
     """Which dice may this player take from the pool now?"""
-    return [Pick(player, die) for die in takeable_dice(state, player)]
+    return [pick_of(player, die) for die in takeable_dice(state, player)]
+
+
+@functools.lru_cache(maxsize=256)
+def pick_of(player: int, die: int) -> Pick:
+    """The pick of this die by this player, made once (picks are immutable, and most moves of a game are picks)."""
+    return Pick(player, die)
 
 
 def takeable_dice(state: State, player: int) -> list[int]:
@@ -70,7 +77,7 @@ class RandomBot(SeededAgent):
         # random.choice looks only at the length and the item chosen: choosing the die, or from
         # lazy choices, draws the same random number as choosing from the listed actions did.
         if state.phase == "draft":
-            return Pick(player, self.rng.choice(takeable_dice(state, player)))
+            return pick_of(player, self.rng.choice(takeable_dice(state, player)))
         return self.rng.choice(legal_choices(state, player))
 
 
