@@ -23,6 +23,7 @@ from colorlab.colorium.missions import (
     largest_rectangle,
     largest_square,
     lines,
+    long_diagonal_runs,
     missions_from,
     ranked,
 )
@@ -412,6 +413,13 @@ def test_diagonal_runs_match_brute_force(board):
     runs = diagonal_runs(board)
     assert all(len({board.colour(*cell) for cell in run}) == 1 for run in runs)
     assert scores("lines-4", board) == [5 * long_diagonals(board)]
+
+
+@settings(max_examples=200)
+@given(small_boards(colours="GGB."), st.integers(1, 5))
+def test_long_diagonal_runs_are_counted_as_the_runs_and_the_brute_force_say(board, length):
+    assert long_diagonal_runs(board, length) == sum(len(run) >= length for run in diagonal_runs(board))
+    assert long_diagonal_runs(board, length) == long_diagonals(board, length)
 
 
 @given(small_boards(colours="RYB"))

@@ -173,6 +173,40 @@ def diagonal_runs(board: Board) -> list[list[Cell]]:
     return runs
 
 
+def long_diagonal_runs(board: Board, length: int) -> int:
+    """How many maximal single-colour diagonal runs of `length` spaces or more has the board?
+
+    The count of :func:`diagonal_runs` at least `length` long.
+
+    Examples
+    ========
+
+    >>> from colorlab.colorium.board import Board
+    >>> from colorlab.colorium.missions import long_diagonal_runs
+    >>> long_diagonal_runs(Board.parse('''
+    ...     G.G
+    ...     .G.
+    ...     G.R
+    ... '''), 2)
+    2
+    """
+    # Each colour's spaces are one integer (bit row * width + col); a run starts on a space whose
+    # diagonal neighbour before it has another colour, and is long enough when the next length - 1
+    # spaces along the diagonal have its colour: a few shifts per colour and direction.
+    width, spaces = board.width, "".join(board.rows)[::-1]
+    not_first, not_last = _column_guards(width, board.height)
+    count = 0
+    for hue in set(spaces) - {EMPTY}:
+        mine = int(spaces.translate(_ONLY[hue]), 2)
+        for step, may_go_on, may_come_from in ((width + 1, not_last, not_first), (width - 1, not_first, not_last)):
+            long_enough = mine
+            for _ in range(length - 1):
+                long_enough = mine & (long_enough >> step) & may_go_on
+            starts = mine & ~((mine << step) & may_come_from)
+            count += (long_enough & starts).bit_count()
+    return count
+
+
 @functools.lru_cache(maxsize=64)
 def _diagonals(width: int, height: int, step: int) -> tuple[tuple[Cell, ...], ...]:
     """Every diagonal going down one row and `step` columns at a time, from its first cell (once per board size)."""
@@ -195,19 +229,25 @@ def colour_count(board: Board, colour: str) -> int:
 def blocks(board: Board) -> Iterator[tuple[int, int]]:
     """Which single-colour rectangles (height, width) span a band of rows, widest per band and colour?
 
-    For every band of rows, top to bottom, a column is one colour when all its
-    spaces in the band are; neighbouring columns of the same colour make a block.
+    For every colour and every band of rows, a column is in the band when all its spaces
+    in the band have the colour; neighbouring such columns make a block.
     """
-    for top in range(board.height):
-        band = [None if space == EMPTY else space for space in board.rows[top]]
-        for bottom in range(top, board.height):
-            # A band one row taller keeps a column's colour only where the new row has it too.
-            band = [hue if hue == space else None for hue, space in zip(band, board.rows[bottom])]
-            if not any(band):
-                break  # no column keeps one colour, in this band or any taller one
-            for hue, columns in itertools.groupby(band):
-                if hue:
-                    yield bottom - top + 1, len(list(columns))
+    # Scoring every game's rectangles space by space is slow: each row of a colour is one
+    # integer (bit c for column c), a band one row taller is one AND, a block one run of bits.
+    for hue in set("".join(board.rows)) - {EMPTY}:
+        rows = [int(row[::-1].translate(_ONLY[hue]), 2) for row in board.rows]
+        for top in range(board.height):
+            band = rows[top]
+            for bottom in range(top, board.height):
+                band &= rows[bottom]
+                if not band:
+                    break  # no column keeps the colour, in this band or any taller one
+                left = band
+                while left:
+                    lowest = left & -left
+                    run = left & ~(left + lowest)  # the lowest run of neighbouring columns
+                    yield bottom - top + 1, run.bit_count()
+                    left ^= run
 
 
 def largest_rectangle(board: Board) -> int:
@@ -344,7 +384,7 @@ def full_lines(least: int, most: int | None, points: int) -> Score:
 
 def diagonal_lines(length: int, points: int) -> Score:
     """Score `points` per maximal single-colour diagonal run of at least `length` spaces."""
-    return each(lambda board: points * sum(len(run) >= length for run in diagonal_runs(board)))
+    return each(lambda board: points * long_diagonal_runs(board, length))
 
 
 def per_three(colours: str) -> Score:
