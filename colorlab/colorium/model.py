@@ -204,8 +204,8 @@ def dice_in_words(pool: tuple[tuple[str, str], ...]) -> str:
 def roll(seed: int, round: int, dice: int, shapes: str, colours: str) -> tuple[tuple[str, str], ...]:
     """Which dice does a round roll: `dice` shape dice and `dice` colour dice, drawn from the seed, sorted?
 
-    Kept for a while: seeding a random generator from text is slow, and replaying a game (as an
-    experiment does with each game it plays) rolls the same dice again.
+    Kept for a while: seeding a random generator from text is slow, and replaying a record (an
+    undo, a saved game or a table's game loaded again) rolls the same dice again.
     """
     rng = random.Random(f"{seed}/round/{round}")
     return tuple(sorted([("shape", rng.choice(shapes)) for _ in range(dice)] +
