@@ -64,9 +64,14 @@ LineUp = Union[BotKind, Sequence[BotKind], None]
 
 def bot_names(game: str) -> list[str]:
     """Which bots does a game offer, by name (the classes of its public face that can act)?"""
+    return list(_bot_names(game))
+
+
+@functools.cache  # a game's public face does not change while it runs, and every game of an experiment asks
+def _bot_names(game: str) -> tuple[str, ...]:
     module = importlib.import_module(f"colorlab.{game}")
-    return sorted(name for name in module.__all__
-                  if isinstance(getattr(module, name), type) and hasattr(getattr(module, name), "act"))
+    return tuple(sorted(name for name in module.__all__
+                        if isinstance(getattr(module, name), type) and hasattr(getattr(module, name), "act")))
 
 
 def home_game(kind: Callable) -> str | None:
