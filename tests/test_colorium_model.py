@@ -10,8 +10,8 @@ from colorlab.colorium.agents import (GreedyBot, MissionBot, RandomBot, legal_pi
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, PlayerOut, Wild, WrongPhase,
-                                     action_from_dict, action_to_dict, dice_in_words, legal_choices, legal_draws,
-                                     legal_wilds, new_game, play, score_parts, scores, winners)
+                                     action_from_dict, action_to_dict, can_draw, dice_in_words, legal_choices,
+                                     legal_draws, legal_wilds, new_game, play, score_parts, scores, winners)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
@@ -208,6 +208,40 @@ def test_lazy_choices_are_the_listed_drawings_and_wild_spaces_and_the_random_bot
             legal_draws(state, player) + legal_wilds(state, player)
         bot, rng = RandomBot(seed=n), random.Random(n)
         assert bot.act(state, player) == rng.choice(listed) and bot.rng.getstate() == rng.getstate()
+
+
+def accepted(state, action) -> bool:
+    """Does play take this action (rather than refuse it as a bad drawing)?"""
+    try:
+        play(state, action)
+    except BadDraw:
+        return False
+    return True
+
+
+def near_misses(draw: Draw, rules) -> list[Draw]:
+    """The drawing moved a space each way, in every colour, and cut once: mostly illegal, some legal."""
+    moved = [dataclasses.replace(draw, cells=tuple((r + dr, c + dc) for r, c in draw.cells))
+             for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    return moved + [dataclasses.replace(draw, colour=colour) for colour in rules.colours] + [
+        dataclasses.replace(draw, cuts=1), dataclasses.replace(draw, shape=rules.shapes[0])]
+
+
+@pytest.mark.parametrize("rules, bonuses_ready", [
+    (Rules(players=2), False), (Rules(players=3, drop="straight"), False),
+    (Rules(players=2), True), (Rules(players=3, mirror_images=False, cut_counts_as="part"), True)])
+def test_a_drawing_is_taken_exactly_when_it_is_listed_and_a_player_can_draw_exactly_when_one_is(
+        rules, bonuses_ready):
+    # play and can_draw answer drawings without bonuses quickly: the answers must be the lists'.
+    for state in states_of_random_games(rules, range(3), bonuses_ready):
+        for player in range(state.players):
+            if state.phase != "draw" or state.drawn[player]:
+                continue
+            listed = legal_draws(state, player)
+            assert can_draw(state, player) == bool(listed)
+            legal, some = set(listed), listed[::len(listed) // 6 + 1]
+            for draw in some + [miss for draw in some for miss in near_misses(draw, rules)]:
+                assert accepted(state, draw) == (draw in legal)
 
 
 def test_the_words_for_a_rounds_dice_name_every_die():

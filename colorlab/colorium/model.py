@@ -179,18 +179,23 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
                   out=(False,) * n, bonuses=(bonus_row(rules.width),) * n,
                   used_shapes=(frozenset(),) * n, used_colours=(frozenset(),) * n,
                   row_points=((),) * n)
-    return _start_round(state, 0, ())
+    return _start_round(state, 1, 0, state.bonuses, ())
 
 
-def _start_round(state: State, active: int, events: tuple[str, ...]) -> State:
-    """Roll one shape die and one colour die per player still in, and set the snake order."""
+def _start_round(state: State, round: int, active: int, bonuses: tuple[tuple[str, ...], ...],
+                 events: tuple[str, ...], **changes) -> State:
+    """Start round `round`: roll one shape die and one colour die per player still in, set the snake order.
+
+    The bonuses earned last round become ready. `changes` are the other fields the end of the
+    last round changed: the whole change is one copy of the state.
+    """
     seats = [seat for seat in (*range(active, state.players), *range(active)) if not state.out[seat]]
-    pool = roll(state.seed, state.round, len(seats), state.rules.shapes, state.rules.colours)
+    pool = roll(state.seed, round, len(seats), state.rules.shapes, state.rules.colours)
     bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) if "earned" in row else row
-                    for row in state.bonuses)
-    return evolve(state, active=active, pool=pool, order=(*seats, *reversed(seats)),
+                    for row in bonuses)
+    return evolve(state, round=round, active=active, pool=pool, order=(*seats, *reversed(seats)),
                   picks=((None, None),) * state.players, drawn=state.out, bonuses=bonuses,
-                  events=events + (f"Round {state.round}: {dice_in_words(pool)}.",))
+                  events=events + (f"Round {round}: {dice_in_words(pool)}.",), **changes)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -315,6 +320,8 @@ def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
 def can_draw(state: State, player: int) -> bool:
     """Can this player draw anything at all this round (using its bonuses if it must)?"""
     board, rules = state.boards[player], state.rules
+    if not ready_bonuses(state, player):  # most turns: the die's shape is the only piece
+        return len(_resting(board, state.picks[player][0], rules)) > 0
     return any(_resting(board, piece, rules) for _, _, piece in pieces(state, player))
 
 
@@ -362,6 +369,10 @@ class Choices(Sequence):
 def legal_choices(state: State, player: int) -> Choices:
     """The player's drawings, then its wild spaces: ``legal_draws + legal_wilds``, each made when looked at."""
     board, rules = state.boards[player], state.rules
+    if state.phase == "draw" and not state.drawn[player] and not ready_bonuses(state, player):
+        # Most drawings: no bonus ready, so one piece (the die's shape) in one colour and no wild space.
+        shape, colour = state.picks[player]
+        return Choices([_drawings_at(_resting(board, shape, rules), [(player, shape, colour, 0)])])
     blocks = [_drawings_at(_resting(board, piece, rules), keys) for piece, keys in _drawing_pieces(state, player)]
     spaces = wild_spaces(state, player)
     if spaces:
@@ -382,6 +393,10 @@ def _drawings_at(places: RestingPlaces, keys: list[tuple[int, str, str, int]]
 
 def _is_legal(state: State, action: Draw) -> bool:
     """Is this drawing one of the player's legal drawings (checked without listing them all)?"""
+    shape, colour = state.picks[action.player]
+    if action.shape == shape and action.colour == colour and type(action.cuts) is int and action.cuts == 0:
+        # Most drawings spend no bonus: the die's shape in the die's colour, uncut, is legal where it rests.
+        return _resting(state.boards[action.player], shape, state.rules).covers(frozenset(action.cells))
     if type(action.cuts) is not int or action.colour not in drawing_colours(state, action.player):
         return False
     cells = frozenset(action.cells)
@@ -496,8 +511,8 @@ def _end_round(state: State) -> State:
     if all(state.out):
         return evolve(state, rows_taken=rows_taken, row_points=row_points, bonuses=bonuses, over=True, order=(),
                       pool=(), events=events + ("The game is over: no one can draw.",))
-    state = evolve(state, rows_taken=rows_taken, row_points=row_points, bonuses=bonuses, round=state.round + 1)
-    return _start_round(state, (state.active + 1) % state.players, events)
+    return _start_round(state, state.round + 1, (state.active + 1) % state.players, bonuses, events,
+                        rows_taken=rows_taken, row_points=row_points)
 
 
 def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[str, ...]]:
