@@ -2,6 +2,7 @@
 
 import dataclasses
 import random
+import re
 
 import pytest
 
@@ -9,9 +10,10 @@ from colorlab.colorium.agents import (GreedyBot, MissionBot, RandomBot, legal_pi
                                       takeable_dice, to_move)
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, PlayerOut, Wild, WrongPhase,
-                                     action_from_dict, action_to_dict, can_draw, dice_in_words, legal_choices,
-                                     legal_draws, legal_wilds, new_game, play, score_parts, scores, winners)
+from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, PlayerOut, UnknownPlayer, Wild,
+                                     WrongPhase, action_from_dict, action_to_dict, can_draw, dice_in_words,
+                                     legal_choices, legal_draws, legal_wilds, new_game, play, score_parts, scores,
+                                     winners)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
@@ -249,6 +251,26 @@ def test_the_words_for_a_rounds_dice_name_every_die():
     assert dice_in_words(pool) == "the shape dice show I and L, the colour dice blue and red"
 
 
+@pytest.mark.parametrize("seat", [-1, 2, True, False, 1.0, "0", None, 10**9])
+def test_a_seat_that_is_not_in_the_game_is_refused_and_changes_nothing(seat):
+    state = new_game(Rules(players=2), seed=1)
+    snapshot = dataclasses.replace(state)
+    for action in (Pick(seat, 0), Draw(seat, "O", "R", ((6, 0), (6, 1), (7, 0), (7, 1))), Wild(seat, (7, 0), "R")):
+        with pytest.raises(UnknownPlayer, match=f"^there is no player {re.escape(repr(seat))}; "
+                                                "players are numbered 0 to 1$"):
+            play(state, action)
+    assert state == snapshot
+
+
+class Seat(int):
+    """A whole number of another type: a seat all the same."""
+
+
+def test_a_seat_given_as_a_whole_number_of_another_type_is_taken():
+    state = new_game(Rules(players=2), seed=1)
+    assert play(state, Pick(Seat(0), 0)) == play(state, Pick(0, 0))
+
+
 def test_the_draft_goes_round_and_back_and_gives_one_die_of_each_kind():
     state = new_game(Rules(players=3), seed=1)
     assert state.order == (0, 1, 2, 2, 1, 0)
@@ -321,6 +343,17 @@ def test_players_completing_a_row_in_the_same_round_share_its_reward():
     state = play(state, Draw(1, "I", "Y", cells))
     assert state.row_points == (((1, 3),), ((1, 3),))
     assert dict(state.rows_taken)[1] == 1
+
+
+def test_a_row_completed_on_one_board_only_scores_for_that_player_and_only_once():
+    state = drawing_phase()
+    empty, almost = Board.empty(), Board.parse("\n".join(["." * 8] * 5 + ["RRRR...."] + ["BBBBBBBB"] * 2))
+    state = dataclasses.replace(state, boards=(empty, almost), picks=(("I", "Y"), ("I", "Y")),
+                                row_points=((), ((1, 3),)), rows_taken=((1, 1),))
+    state = play(state, Draw(0, "I", "Y", ((7, 0), (7, 1), (7, 2), (7, 3))))
+    state = play(state, Draw(1, "I", "Y", ((5, 4), (5, 5), (5, 6), (5, 7))))
+    assert state.row_points == ((), ((1, 3), (3, 5)))
+    assert state.rows_taken == ((1, 1), (3, 1))
 
 
 def test_a_wild_bonus_fills_any_empty_space_once():

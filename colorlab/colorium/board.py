@@ -113,6 +113,8 @@ class Board:
         # itself moved up by 1, 2, 4, ... rows, then by the rest (overlapping); a top space still set
         # had every space below it filled.
         width, height, full, span = self.width, self.height, self.mask, 1
+        if not full & ((1 << width) - 1):  # the top row is empty: no column is full (half the boards of a game)
+            return []
         while 2 * span <= height:
             full &= full >> (span * width)
             span *= 2

@@ -157,10 +157,8 @@ class State:
 
 def evolve(state: State, **changes) -> State:
     """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
-    fields = state.__dict__.copy()
-    fields.update(changes)
     new = object.__new__(State)
-    object.__setattr__(new, "__dict__", fields)  # a quarter quicker than updating the new, empty __dict__
+    object.__setattr__(new, "__dict__", state.__dict__ | changes)  # quicker than updating the new, empty __dict__
     return new
 
 
@@ -223,7 +221,9 @@ def play(state: State, action: Action) -> State:
         raise GameOver("the game is over")
     if isinstance(action, ChangeRules):
         return action.apply(state)
-    player = check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
+    player = getattr(action, "player", None)
+    if type(player) is not int or not 0 <= player < state.rules.players:  # a good seat is let through quickly
+        player = check_seat(player, state.players, UnknownPlayer)
     if state.out[player]:
         raise PlayerOut(f"player {player} is out of the game and waits for the others to finish")
     if isinstance(action, Pick):
@@ -518,10 +518,13 @@ def _end_round(state: State) -> State:
 def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[str, ...]]:
     """Score the rows completed this round: each player's row points, the rows taken, and the events."""
     height = state.rules.height
-    newly_full = [{row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
-                  - {row for row, _ in entries} for board, entries in zip(state.boards, state.row_points)]
+    full = [{row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
+            for board in state.boards]
+    if not any(full):  # most rounds: no board has a race row full, so no race is run
+        return state.row_points, state.rows_taken, state.events
+    newly_full = [rows - {row for row, _ in entries} for rows, entries in zip(full, state.row_points)]
     racing = set().union(*newly_full)
-    if not racing:  # most rounds: no race is run
+    if not racing:
         return state.row_points, state.rows_taken, state.events
     rows_taken = dict(state.rows_taken)
     row_points = list(state.row_points)
