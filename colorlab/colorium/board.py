@@ -90,7 +90,8 @@ class Board:
         """The board with these empty cells coloured (and `shape` added to the drawn shapes)."""
         if len(colour) != 1 or colour not in CODES:
             raise ValueError(f"unknown colour {colour!r}: use one of {CODES}")
-        rows, width, height, mask = list(self.rows), self.width, self.height, self.mask
+        rows, mask = list(self.rows), self.mask
+        width, height = len(rows[0]), len(rows)
         for r, c in cells:
             if rows[r][c] != EMPTY:
                 raise ValueError(f"space ({r}, {c}) is already filled")

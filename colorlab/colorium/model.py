@@ -236,21 +236,21 @@ def play(state: State, action: Action) -> State:
 
 
 def _pick(state: State, action: Pick) -> State:
+    player, die, pool = action.player, action.die, state.pool
     if state.phase != "draft":
         raise WrongPhase("the dice have all been picked: it is time to draw")
-    if action.player != state.order[0]:
-        raise NotYourTurn(f"it is player {state.order[0]}'s pick, not player {action.player}'s")
-    if isinstance(action.die, bool) or not isinstance(action.die, int) or not 0 <= action.die < len(state.pool):
-        raise BadPick(f"there is no die {action.die!r}; the pool has {len(state.pool)}")
-    kind, face = state.pool[action.die]
-    shape, colour = state.picks[action.player]
+    if player != state.order[0]:
+        raise NotYourTurn(f"it is player {state.order[0]}'s pick, not player {player}'s")
+    if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(pool):
+        raise BadPick(f"there is no die {die!r}; the pool has {len(pool)}")
+    kind, face = pool[die]
+    shape, colour = state.picks[player]
     if (kind == "shape" and shape) or (kind == "colour" and colour):
-        raise BadPick(f"player {action.player} already has a {kind} die: take the other kind")
+        raise BadPick(f"player {player} already has a {kind} die: take the other kind")
     mine = (face, colour) if kind == "shape" else (shape, face)
-    pool = state.pool[:action.die] + state.pool[action.die + 1:]
-    state = evolve(state, pool=pool, order=state.order[1:], picks=_with(state.picks, action.player, mine),
-                   events=(_pick_in_words(action.player, kind, face),))
-    return _settle(state) if not state.order else state
+    state = evolve(state, pool=pool[:die] + pool[die + 1:], order=state.order[1:],
+                   picks=_with(state.picks, player, mine), events=(_pick_in_words(player, kind, face),))
+    return state if state.order else _settle(state)
 
 
 @functools.lru_cache(maxsize=256)
