@@ -28,8 +28,8 @@ from table import Row, run_alone, verdict
 
 WORKERS = 2
 TARGET = 0.6
-BENCH_PLAYOUTS = {"colorfox": 40, "colorium": 40}
-SEARCH_GAMES = 50  # per pairing with a search bot, half in each seat order
+BENCH_PLAYOUTS = {"colorfox": 100, "colorium": 40}
+SEARCH_GAMES = 100  # per pairing with a search bot, half in each seat order
 GAMES = 100  # per other pairing, half in each seat order
 LADDER_GAMES = 10
 TIMED_MOVES = 7
