@@ -252,7 +252,7 @@ class SearchAgent:
 
     @classmethod
     def quick(cls, seed: int = 0) -> SearchAgent:
-        """A search bot with half the default playouts (about half a second a move), to play against people."""
+        """A search bot with half the default playouts (a fraction of a second a move), to play against people."""
         return cls(seed=seed, playouts=max(1, cls.playouts_per_move // 2))
 
     def __repr__(self) -> str:
