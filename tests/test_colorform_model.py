@@ -540,12 +540,13 @@ def test_the_quick_claim_check_agrees_with_the_full_check(rules):
     for state in states_of_bot_games(rules, range(4)):
         if state.over:
             continue
-        claims = [odd_claim(rng, state) for _ in range(20)]
-        for player, hand in enumerate(state.hands):  # right claims too, which the quick check answers
-            claims += [Claim(player, task.number, rotation, placements, mirrored, time=1.5, seconds_shown=4.0)
-                       for task, rotation, mirrored, placements in
-                       colorform.solver.table_ways(state.tops, hand, state.revealed_tasks(), rules)]
-        for claim in claims:
+        right = [Claim(player, task.number, rotation, placements, mirrored, time=1.5, seconds_shown=4.0)
+                 for player, hand in enumerate(state.hands) if not state.junior or player == state.active
+                 for task, rotation, mirrored, placements in
+                 colorform.solver.table_ways(state.tops, hand, state.revealed_tasks(), rules)]
+        for claim in right:  # the claims bots make: the quick check answers them itself
+            assert model._plainly_right_task(state, claim).number == claim.task
+        for claim in [odd_claim(rng, state) for _ in range(20)] + right:
             quick = model._plainly_right_task(state, claim)
             full = claim_outcome(model._checked_task, state, claim)
             assert quick is None or quick.number == full
@@ -578,6 +579,16 @@ def test_a_bot_claims_the_quickest_way_that_works_as_a_full_search_finds_it(leve
                 assert (found is None) == (expected is None)
                 if found is not None:
                     assert found == expected[:1] + expected[2:]
+
+
+def test_a_claim_made_of_figures_equals_the_same_claim_made_the_usual_way():
+    for state in states_of_bot_games(Rules(players=3, mirror_images=True), range(3)):
+        for player, hand in enumerate(state.hands):
+            for task, rotation, mirrored, placements in colorform.solver.table_ways(
+                    state.tops, hand, state.revealed_tasks(), state.rules):
+                quick = Claim.of_figures(player, task.number, rotation, placements, mirrored, 2.5, 3.0)
+                usual = Claim(player, task.number, rotation, placements, mirrored, time=2.5, seconds_shown=3.0)
+                assert quick == usual and hash(quick) == hash(usual) and repr(quick) == repr(usual)
 
 
 def test_the_seconds_table_holds_what_the_reaction_time_model_says():

@@ -97,18 +97,10 @@ class ReactionBot(SeededAgent):
         """The quickest way to solve a revealed task, or None: ways with at most the cards the bot juggles
         with ease come first, then (only when none of those works) the ways with more cards."""
         ease = LEVELS[self.level].most_cards
-        seconds, hopeful = seconds_table(reaction_seconds, ease), state.hopeful[player]
-        easy = [(seconds[task.size, rotation, cards, mirrored], order)
-                for order, (task, rotation, mirrored, _, cards) in enumerate(hopeful) if cards <= ease]
-        found = self._first_that_works(state, player, easy)
-        if found is None:
-            hard = [(seconds[task.size, rotation, cards, mirrored], order)
-                    for order, (task, rotation, mirrored, _, cards) in enumerate(hopeful) if cards > ease]
-            found = self._first_that_works(state, player, hard)
-        return found
-
-    def _first_that_works(self, state: State, player: int, ways: list[tuple[float, int]]) -> tuple | None:
-        """The quickest of these (seconds, order) ways (the earlier on a tie) whose cells the hand can cover."""
+        seconds = seconds_table(reaction_seconds, ease)
+        # Sorted by (hard, seconds, order): every easy way comes before any hard one, the earlier on a tie.
+        ways = [(cards > ease, seconds[task.size, rotation, cards, mirrored], order)
+                for order, (task, rotation, mirrored, _, cards) in enumerate(state.hopeful[player])]
         if not ways:
             return None
         # Only the ways tried get their hand cards found; the quickest usually works, so it is tried before sorting.
@@ -119,7 +111,7 @@ class ReactionBot(SeededAgent):
         ways.remove(quickest)
         return next(filter(None, (self._covered(state, player, *way) for way in sorted(ways))), None)
 
-    def _covered(self, state: State, player: int, seconds: float, order: int) -> tuple | None:
+    def _covered(self, state: State, player: int, _hard: bool, seconds: float, order: int) -> tuple | None:
         """(seconds, task, rotation, mirrored, placements) of a hopeful way the hand covers, else None."""
         task, rotation, mirrored, placed, cards = state.hopeful[player][order]
         # A hopeful way needing no hand card is covered by the layout alone.

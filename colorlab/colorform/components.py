@@ -160,14 +160,12 @@ class TaskCard:
     @cached_property
     def turn_bits(self) -> dict[tuple[int, bool], int]:
         """For each (rotation, mirrored): the turned card's (cell, figure) pairs as bits, as in ``image_bits``."""
-        return {turn: sum(1 << (36 * destination[cell] + fig) for cell, fig in self.figures)
-                for turn, destination in DESTINATIONS.items()}
+        return {(k, m): bits for k, m, _, bits in self.image_bits[True, True]}
 
     @cached_property
     def shown_cells(self) -> dict[tuple[int, bool], int]:
         """For each (rotation, mirrored): the layout cells the turned card shows a figure over, one bit a cell."""
-        return {turn: sum(1 << destination[cell] for cell, _ in self.figures)
-                for turn, destination in DESTINATIONS.items()}
+        return {(k, m): sum(1 << cell for cell, _ in placed) for k, m, placed in self.images[True, True]}
 
     def __str__(self) -> str:
         return draw_grid(self.cells)

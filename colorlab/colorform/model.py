@@ -195,7 +195,7 @@ class State:
         Kept on the state: the round's end asks whether anyone can solve a task, then every bot
         looks at the same state for its quickest way.
         """
-        tasks = [card for cards in self.revealed for card in cards]
+        tasks = self.revealed_tasks()
         if not tasks:  # between rounds: the layout's fitting bits are not needed
             return ((),) * len(self.hands)
         return hopeful_of_hands(self.fitting, tasks, self.hands, self.rules)
