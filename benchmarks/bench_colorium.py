@@ -14,7 +14,7 @@ import time
 import timeit
 
 from colorlab.colorium import Board, Rules
-from colorlab.colorium.shapes import SHAPES, known_placements, placements
+from colorlab.colorium.shapes import SHAPES, placements, resting_places
 
 from table import Row, verdict
 
@@ -59,9 +59,9 @@ def calls_per_second(board: Board, rules: Rules) -> float:
     """Median calls per second of the search behind `placements(board, SHAPE, rules)`, LOOPS calls a repeat.
 
     `placements` keeps what it found for each board, so the search itself is timed, uncached:
-    ``known_placements.__wrapped__``.
+    ``resting_places.__wrapped__`` (the positions where the shape can rest, as bits).
     """
-    names = {"find": known_placements.__wrapped__, "size": (board.width, board.height, board.mask),
+    names = {"find": resting_places.__wrapped__, "size": (board.width, board.height, board.mask),
              "shape": SHAPE, "rules": rules}
     statement = "find(*size, shape, rules.mirror_images, rules.drop)"
     timeit.timeit(statement, globals=names, number=1)

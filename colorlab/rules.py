@@ -133,6 +133,8 @@ class ChangeRules:
 
 def check_seat(value: Any, seats: int, error: type[IllegalAction], word: str = "player") -> int:
     """Refuse a seat number that is not a whole number from 0 to seats - 1."""
+    if type(value) is int and 0 <= value < seats:  # the usual case, answered at once: every move asks
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
         raise error(f"there is no {word} {brief(value)}; {word}s are numbered 0 to {seats - 1}")
     return value

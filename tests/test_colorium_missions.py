@@ -16,6 +16,7 @@ from colorlab.colorium.missions import (
     MISSIONS,
     TYPES,
     Mission,
+    area_sizes,
     areas,
     diagonal_runs,
     draw_missions,
@@ -366,6 +367,12 @@ def test_largest_rectangle_and_square_match_brute_force(board):
     found = list(rectangles(board))
     assert largest_rectangle(board) == max((h * w for h, w in found), default=0)
     assert largest_square(board) == max((h * h for h, w in found if h == w), default=0)
+
+
+@settings(max_examples=300)
+@given(small_boards(colours="RYB."))
+def test_area_sizes_are_the_sizes_of_the_connected_single_colour_pieces(board):
+    assert sorted(area_sizes(board)) == sorted(len(area) for area in areas(board))
 
 
 @settings(max_examples=200)

@@ -17,7 +17,7 @@ from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, Play
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
-from colorlab.rules import GameOver, NotYourTurn
+from colorlab.rules import GameOver, IllegalAction, NotYourTurn
 from colorlab.symmetry import normalise
 from tests.test_colorium_shapes import reference_placements
 
@@ -206,10 +206,24 @@ def test_lazy_choices_are_the_listed_drawings_and_wild_spaces_and_the_random_bot
                 lazy[len(listed)]
             assert [Pick(player, die) for die in takeable_dice(state, player)] == legal_picks(state, player)
         player = to_move(state)
+        if state.phase == "draft":  # the picks listed are the picks play takes from the player to move
+            assert legal_picks(state, player) == picks_play_takes(state, player)
         listed = legal_picks(state, player) if state.phase == "draft" else \
             legal_draws(state, player) + legal_wilds(state, player)
         bot, rng = RandomBot(seed=n), random.Random(n)
         assert bot.act(state, player) == rng.choice(listed) and bot.rng.getstate() == rng.getstate()
+
+
+def picks_play_takes(state, player) -> list[Pick]:
+    """The picks `play` accepts from this player now, die by die."""
+    taken = []
+    for die in range(len(state.pool)):
+        try:
+            play(state, Pick(player, die))
+        except IllegalAction:
+            continue
+        taken.append(Pick(player, die))
+    return taken
 
 
 def accepted(state, action) -> bool:

@@ -120,7 +120,7 @@ class Board:
             full &= full >> (span * width)
             span *= 2
         full &= full >> ((height - span) * width)
-        return [c for c in range(width) if full >> c & 1] if full & ((1 << width) - 1) else []
+        return [c for c in range(width) if full >> c & 1]
 
     def __str__(self) -> str:
         return "\n".join(self.rows)

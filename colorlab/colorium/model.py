@@ -221,9 +221,7 @@ def play(state: State, action: Action) -> State:
         raise GameOver("the game is over")
     if isinstance(action, ChangeRules):
         return action.apply(state)
-    player = getattr(action, "player", None)
-    if type(player) is not int or not 0 <= player < state.rules.players:  # a good seat is let through quickly
-        player = check_seat(player, state.players, UnknownPlayer)
+    player = check_seat(getattr(action, "player", None), state.players, UnknownPlayer)
     if state.out[player]:
         raise PlayerOut(f"player {player} is out of the game and waits for the others to finish")
     if isinstance(action, Pick):
@@ -538,11 +536,9 @@ def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[
     height = state.rules.height
     full = [{row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
             for board in state.boards]
-    if not any(full):  # most rounds: no board has a race row full, so no race is run
-        return state.row_points, state.rows_taken, state.events
     newly_full = [rows - {row for row, _ in entries} for rows, entries in zip(full, state.row_points)]
     racing = set().union(*newly_full)
-    if not racing:
+    if not racing:  # most rounds: no race row is newly full anywhere
         return state.row_points, state.rows_taken, state.events
     rows_taken = dict(state.rows_taken)
     row_points = list(state.row_points)

@@ -396,7 +396,8 @@ def known_placements(width: int, height: int, mask: int, shape: str | Shape, mir
     """Find the placements of `placements`, once per board: a game asks about one board many times.
 
     Can each player still draw? Which drawings may it make? Replaying a record asks it all
-    again. ``known_placements.__wrapped__`` finds them afresh.
+    again. Kept as objects, so that the drawings made at a place (``Placement.drawings``) are kept
+    with it; the search itself is ``resting_places``, which keeps its own answers per board.
     """
     return tuple(resting_places(width, height, mask, shape, mirror_images, drop))
 
