@@ -281,19 +281,30 @@ def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, 
 
 def connections(state: State, cell: Position) -> list[str]:
     """Which colours would a card on this cell connect, one per touching edge?"""
-    mask, wanted, _ = state.frontier[cell]
-    return [COLOUR_NAMES[wanted >> 3 * side & 7] for side in range(4) if mask >> 3 * side & 7]
+    return [COLOUR_NAMES[colour] for colour in _joined(*state.frontier[cell][:2])]
 
 
 def sticks_taken(state: State, cell: Position) -> tuple[int, ...]:
     """How many sticks of each colour (in colour order) would a card on this cell take from the supply now?"""
-    mask, wanted, _ = state.frontier[cell]
     taken = [0] * len(COLOURS)
-    for side in TOUCHING[mask]:
-        colour = wanted >> 3 * side & 7
-        if state.supply[colour] > taken[colour]:
-            taken[colour] += 1
+    for colour in _taken(state.supply, _joined(*state.frontier[cell][:2])):
+        taken[colour] += 1
     return tuple(taken)
+
+
+def _joined(mask: int, wanted: int) -> tuple[int, ...]:
+    """The colour numbers a card laid on a cell with this demand joins, one per touching edge."""
+    return tuple([wanted >> 3 * side & 7 for side in TOUCHING[mask]])
+
+
+def _taken(supply: tuple[int, ...], joined: tuple[int, ...]) -> list[int]:
+    """Which of the joined colours the supply still gives a stick of, in order (a colour it runs out of gives none)."""
+    left, taken = list(supply), []
+    for colour in joined:
+        if left[colour]:
+            left[colour] -= 1
+            taken.append(colour)
+    return taken
 
 
 def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool:
@@ -457,15 +468,12 @@ def _place(state: State, action: Place) -> State:
     if laid(card, turned)[0] & mask != wanted:
         raise ColoursDiffer(f"card {card.number} does not match its neighbours at {cell} (they ask for "
                             f"{', '.join(connections(state, cell))})")
-    joined = tuple([wanted >> 3 * side & 7 for side in TOUCHING[mask]])
+    joined = _joined(mask, wanted)
     table, frontier = _lay(state, cell, card, turned)
-    supply, mine = list(state.supply), list(state.sticks[player])
-    taken = []
-    for index in joined:
-        if supply[index]:
-            supply[index] -= 1
-            mine[index] += 1
-            taken.append(index)
+    supply, mine, taken = list(state.supply), list(state.sticks[player]), _taken(state.supply, joined)
+    for colour in taken:
+        supply[colour] -= 1
+        mine[colour] += 1
     sticks = _with(state.sticks, player, tuple(mine))
     rest = hand[:slot] + hand[slot + 1:]
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
