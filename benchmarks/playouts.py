@@ -11,6 +11,9 @@ random playout is its strength. A *random playout* of a game is one whole game, 
   every player races to see a solution, and an action is a STOP call with claims. Its random
   legal actions would be wrong claims almost always, a game no one plays; the reaction bots
   play the race the game is (each looks at every revealed task in every turn, with the solver).
+  ``play_game`` plays a table of reaction bots on plain numbers (``colorform/playout.py``), the
+  model's game seed for seed; an info row gives the same games played through the model, STOP by
+  STOP (``play`` and ``next_action``), for comparison.
 - Colourbrain: ``QuizBot`` (medium) at every team: it knows an answer with a chance, else
   plays its copier or guesses colours at random. A uniformly random answer would be a quiz
   nobody wins for hundreds of questions.
@@ -46,6 +49,8 @@ PLAYOUTS = 200  # games of each game per repeat
 REPEATS = 5
 MOVES_TARGET_RATIO = 1.0
 
+THROUGH_THE_MODEL = "colorform through the model"
+
 OPENSPIEL_GAME = "python_tic_tac_toe"
 OPENSPIEL_GAMES = 2000
 OPENSPIEL_MISSING = ("OpenSpiel not installed (pip install open_spiel, or the ai extra): no yardstick "
@@ -68,6 +73,21 @@ def play_playouts(game: str, seeds: range) -> tuple[float, int]:
     for seed in seeds:
         start = time.perf_counter()
         record = module.play_game(rules, experiments.bots_for(game, None, rules.players, seed), seed=seed)
+        elapsed += time.perf_counter() - start
+        moves += len(record.actions)
+    return elapsed, moves
+
+
+def model_playouts(seeds: range) -> tuple[float, int]:
+    """Col-Or-Form's random playouts played through the model, STOP by STOP: seconds spent and moves played."""
+    from colorlab.agents import play_out
+    from colorlab.colorform import Rules, next_action
+
+    elapsed, moves = 0.0, 0
+    for seed in seeds:
+        start = time.perf_counter()
+        record = play_out("colorform", Rules(), experiments.bots_for("colorform", None, 2, seed), seed,
+                          next_action, 10_000)
         elapsed += time.perf_counter() - start
         moves += len(record.actions)
     return elapsed, moves
@@ -101,15 +121,18 @@ def playout_rates() -> tuple[dict[str, list[float]], list[float]]:
     reference = openspiel_game()
     for game in GAMES:
         play_playouts(game, range(2))  # warm up: imports, and what each game works out once
-    rates: dict[str, list[float]] = {game: [] for game in GAMES}
+    rates: dict[str, list[float]] = {game: [] for game in GAMES + (THROUGH_THE_MODEL,)}
     openspiel: list[float] = []
     for repeat in range(REPEATS):
+        seeds = range(repeat * PLAYOUTS, (repeat + 1) * PLAYOUTS)
         if reference is not None:
             seconds, moves = openspiel_playouts(reference)
             openspiel.append(moves / seconds)
         for game in GAMES:
-            seconds, moves = play_playouts(game, range(repeat * PLAYOUTS, (repeat + 1) * PLAYOUTS))
+            seconds, moves = play_playouts(game, seeds)
             rates[game].append(moves / seconds)
+        seconds, moves = model_playouts(seeds)
+        rates[THROUGH_THE_MODEL].append(moves / seconds)
     return rates, openspiel
 
 
@@ -148,6 +171,12 @@ def playout_rows(rates: dict[str, list[float]], openspiel: list[float]) -> list[
             ratio = moves / statistics.median(openspiel)
             rows.append(Row(f"{game} / OpenSpiel random-playout moves per second", f"{ratio:.2f}", "x",
                             f">= {MOVES_TARGET_RATIO:g}", verdict(ratio >= MOVES_TARGET_RATIO)))
+    through_the_model = statistics.median(rates[THROUGH_THE_MODEL])
+    rows.append(Row(f"colorform random playouts through the model, STOP by STOP ({PLAYOUTS} games x {REPEATS})",
+                    f"{through_the_model:,.0f}", "moves/s", "(info)", "info",
+                    "The same games as the colorform row (play_out with next_action and play, instead of "
+                    f"play_game's table on plain numbers): {statistics.median(rates['colorform']) / through_the_model:.1f} "
+                    "times slower."))
     return rows
 
 

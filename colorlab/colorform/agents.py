@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 
 from colorlab.agents import SeededAgent, play_out
+from colorlab.colorform.components import TaskCard
 from colorlab.colorform.model import Claim, Pass, State, Stop, can_solve
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import cover
@@ -45,6 +46,9 @@ LEVELS = {
 
 
 EXTRA_CARD_SECONDS = 6.0
+
+# How long a player takes to lay out a solution of so many hand cards, after calling STOP.
+SHOWING = tuple(round(1.0 + cards * 1.5, 2) for cards in range(10))
 
 
 def reaction_seconds(figures: int, quarter_turns: int, cards: int, mirrored: bool = False) -> float:
@@ -76,22 +80,31 @@ class ReactionBot(SeededAgent):
         """Which claim does this bot make (or, in junior, does it pass)?"""
         if state.over:
             return None
-        level = LEVELS[self.level]
         if state.junior and player != state.active:
             return None
         best = self._quickest(state, player)
         if best is None:
-            if state.junior:
-                return Pass(player)
-            if state.revealed_tasks() and self.rng.random() < level.blunders:
-                task = self.rng.choice(state.revealed_tasks())
-                return Claim(player, task.number, time=self._delay(reaction_seconds(task.size, 0, 0)))
-            return None
-        seconds, task, rotation, mirrored, placements = best
+            return Pass(player) if state.junior else self.guess(player, state.revealed_tasks())
+        return self.claim(player, best)
+
+    def claim(self, player: int, way: tuple) -> Claim:
+        """The claim on a way (seconds, task, rotation, mirrored, placements), made as :meth:`call` says."""
+        return claim_on(player, way, *self.call(way))
+
+    def call(self, way: tuple) -> tuple[float, dict]:
+        """When does this bot call STOP on a way, and with which hand cards? After its delay, and now and
+        then, as its level blunders, with the last card forgotten."""
+        level, placements = LEVELS[self.level], way[4]
         if self.rng.random() < level.blunders:
             placements = dict(list(placements.items())[:-1])
-        return Claim.of_figures(player, task.number, rotation, placements, mirrored, time=self._delay(seconds),
-                                seconds_shown=round(1.0 + len(placements) * 1.5, 2))
+        return self._delay(way[0], level), placements
+
+    def guess(self, player: int, tasks: list[TaskCard]) -> Claim | None:
+        """With no way to solve a task: does this bot still call on one, as its level blunders (a wrong claim)?"""
+        if tasks and self.rng.random() < LEVELS[self.level].blunders:
+            task = self.rng.choice(tasks)
+            return Claim(player, task.number, time=self._delay(reaction_seconds(task.size, 0, 0), LEVELS[self.level]))
+        return None
 
     def _quickest(self, state: State, player: int) -> tuple | None:
         """The quickest way to solve a revealed task, or None: ways with at most the cards the bot juggles
@@ -118,8 +131,14 @@ class ReactionBot(SeededAgent):
         placements = cover(state.tops, state.hands[player], placed, state.rules) if cards else {}
         return None if placements is None else (seconds, task, rotation, mirrored, placements)
 
-    def _delay(self, seconds: float) -> float:
-        return round(seconds * LEVELS[self.level].speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)
+    def _delay(self, seconds: float, level: Level) -> float:
+        return round(seconds * level.speed * math.exp(self.rng.gauss(0.0, 0.25)), 3)
+
+
+def claim_on(player: int, way: tuple, time: float, placements: dict) -> Claim:
+    """The claim a player calls at `time` on a way, with these hand cards (they take a moment each to show)."""
+    _, task, rotation, mirrored, _ = way
+    return Claim.of_figures(player, task.number, rotation, placements, mirrored, time, SHOWING[len(placements)])
 
 
 class MissedSolution(RuntimeError):
@@ -138,8 +157,15 @@ def next_action(state: State, agents: list) -> Claim | Stop | Pass:
     claims = [claim for seat, agent in enumerate(agents) if (claim := agent.act(state, seat))]
     if not claims:
         raise _no_claim(state, agents)
-    first = min(claim.time for claim in claims)
-    return Stop(tuple(claim for claim in claims if claim.time - first <= state.rules.stop_window))
+    return earliest(claims, state.rules.stop_window)
+
+
+def earliest(claims: list[Claim], window: float) -> Stop:
+    """The STOP of the earliest calls: the claims made within `window` seconds of the first, in seat order."""
+    if len(claims) == 1:
+        return Stop.of_claims((claims[0],))
+    first = min([claim.time for claim in claims])
+    return Stop.of_claims(tuple([claim for claim in claims if claim.time - first <= window]))
 
 
 def _no_claim(state: State, agents: list) -> Exception:
@@ -159,4 +185,9 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 10_000) -> GameRecord:
     """Play a whole game between bots and return its record."""
     agents = agents or [ReactionBot("medium", seed=seed * 31 + seat) for seat in range(rules.players)]
+    if rules.variant == "base" and all(type(agent) is ReactionBot for agent in agents):
+        # The same game, played on plain numbers (playout imports this module's bots, hence the late import).
+        from colorlab.colorform.playout import play_reaction_bots
+
+        return play_reaction_bots(rules, agents, seed, max_actions)
     return play_out("colorform", rules, agents, seed, next_action, max_actions)

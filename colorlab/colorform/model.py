@@ -44,7 +44,7 @@ from colorlab.colorform.components import (
     task_cards,
 )
 from colorlab.colorform.rules import Rules
-from colorlab.colorform.solver import ACCEPTS, cover, fitting_bits, hopeful_of_hands, refit, solvable, why_not
+from colorlab.colorform.solver import cover, fitting_bits, hopeful_of_hands, laid, solvable, why_not
 from colorlab.record import GameSpec, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
 
@@ -119,6 +119,13 @@ class Stop:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "claims", tuple(self.claims))
+
+    @classmethod
+    def of_claims(cls, claims: tuple[Claim, ...]) -> Stop:
+        """A STOP of these claims, a tuple already, made without copying it (bots make one every move)."""
+        stop = object.__new__(cls)
+        stop.__dict__["claims"] = claims
+        return stop
 
 
 @dataclasses.dataclass(frozen=True)
@@ -236,6 +243,14 @@ def evolve(state: State, **changes) -> State:
 
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     """Deal a new game: the layout, the hands and the task cards."""
+    state = deal(rules, seed)
+    if rules.variant == "junior":
+        return _reveal_for(state, 0, ("First turn: Player 0, the youngest player.",))
+    return _settle(_deal_tasks(state, (FIRST_ROUND,)))
+
+
+def deal(rules: Rules = Rules(), seed: int = 0) -> State:
+    """Deal the layout, the hands and the task piles, before the first task card is turned up."""
     rng = random.Random(f"{seed}/setup")
     figures = rng.sample(FIGURES, len(FIGURES))
     layout, figures = tuple((card,) for card in figures[:9]), figures[9:]
@@ -251,10 +266,8 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     if rules.variant == "junior":
         n = rules.tasks_per_player
         own = tuple(tuple(in_play[p * n:(p + 1) * n]) for p in range(rules.players))
-        box = box + tuple(in_play[rules.players * n:])
-        state = evolve(state, own_piles=own, task_pile=(), box=box)
-        return _reveal_for(state, 0, ("First turn: Player 0, the youngest player.",))
-    return _settle(_deal_tasks(state, ("Round 1: the task cards are revealed.",)))
+        state = evolve(state, own_piles=own, task_pile=(), box=box + tuple(in_play[rules.players * n:]))
+    return state
 
 
 def play(state: State, action: Action) -> State:
@@ -438,20 +451,22 @@ def _verdict(state: State, claim: Claim, task: TaskCard) -> list[str]:
     """Why is this claim wrong on the current layout? (Empty when it is right.)"""
     if claim.seconds_shown <= state.rules.seconds_to_show and _fits(state, task, claim):
         return []  # the usual case, answered without putting each figure into words
-    problems = why_not(state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, state.rules)
-    if claim.seconds_shown > state.rules.seconds_to_show:
-        problems.append(f"shown after {claim.seconds_shown:g} s; the limit is {state.rules.seconds_to_show:g} s")
+    return faults(state.tops, task, claim, state.rules)
+
+
+def faults(tops: tuple[Figure, ...], task: TaskCard, claim: Claim, rules: Rules) -> list[str]:
+    """Why is this claim on `task` wrong, the layout showing `tops`? (Empty when it is right.)"""
+    problems = why_not(tops, task, claim.rotation, dict(claim.placements), claim.mirrored, rules)
+    if claim.seconds_shown > rules.seconds_to_show:
+        problems.append(f"shown after {claim.seconds_shown:g} s; the limit is {rules.seconds_to_show:g} s")
     return problems
 
 
 def _fits(state: State, task: TaskCard, claim: Claim) -> bool:
     """Does every figure of the turned task fit the card under it, the claim's cards laid? (Like ``why_not``.)"""
-    if not claim.placements:  # the layout alone: its fitting bits answer for every figure at once
-        return not task.turn_bits[claim.rotation, claim.mirrored] & ~state.fitting
-    placements = dict(claim.placements)
-    destination, accepts, tops = DESTINATIONS[claim.rotation, claim.mirrored], ACCEPTS[state.rules.matching], state.tops
-    return all(accepts[want] >> placements.get(destination[cell], tops[destination[cell]]) & 1
-               for cell, want in task.figures)
+    # The claim has passed its checks: one card a cell, each on a cell the turned task shows a figure over.
+    return not task.turn_bits[claim.rotation, claim.mirrored] & ~laid(state.fitting, claim.placements,
+                                                                       state.rules.matching)
 
 
 def _take_task(revealed: tuple, task: TaskCard) -> tuple:
@@ -466,14 +481,14 @@ def _solved(state: State, claim: Claim, task: TaskCard) -> State:
     if not claim.placements:
         return evolve(state, revealed=revealed, won=won)
     # Only the covered cells change: the layout's tops and fitting bits are updated there, not worked out again.
-    layout, tops, fitting, matching = list(state.layout), list(state.tops), state.fitting, state.rules.matching
+    layout, tops = list(state.layout), list(state.tops)
     hand = list(state.hands[claim.player])
     for cell, card in claim.placements:
         layout[cell] = layout[cell] + (card,)
         tops[cell] = card
-        fitting = refit(fitting, cell, card, matching)
         hand.remove(card)
-    return evolve(state, layout=tuple(layout), tops=tuple(tops), fitting=fitting,
+    return evolve(state, layout=tuple(layout), tops=tuple(tops),
+                  fitting=laid(state.fitting, claim.placements, state.rules.matching),
                   hands=_with(state.hands, claim.player, tuple(hand)), revealed=revealed, won=won)
 
 
@@ -495,24 +510,22 @@ def _stop(state: State, stop: Stop) -> State:
     changed = False
     taken = set()  # every claimed task was revealed when the STOP came: it is gone once a claim here took it
     for claim, task in in_order:
-        who = f"Player {claim.player}"
         if task.number in taken:
-            events.append(f"{who}: task {task.number} was already taken; the claim is void.")
+            events.append(void_event(claim.player, task))
             continue
         problems = _verdict(state, claim, task)
         if not problems:
             state = _solved(state, claim, task)
             taken.add(task.number)
             changed = changed or bool(claim.placements)
-            events.append(f"{who}: task {task.number} solved, +{task.size}.")
+            events.append(solved_event(claim.player, task))
         elif changed:
-            events.append(f"{who}: task {task.number} no longer fits the changed layout; "
-                          "it goes back without penalty.")
+            events.append(returned_event(claim.player, task))
         else:
             won = _with(state.won, claim.player, state.won[claim.player] + ((task, True),))
             state = evolve(state, revealed=_take_task(state.revealed, task), won=won)
             taken.add(task.number)
-            events.append(f"{who}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)}).")
+            events.append(wrong_event(claim.player, task, problems))
     return _settle(evolve(state, events=tuple(events)))
 
 
@@ -558,30 +571,64 @@ def _unsolvable_for_too_long(state: State) -> bool:
     return state.round - state.solvable_round >= state.rules.unsolvable_rounds
 
 
-def _unsolvable_end(state: State) -> str:
-    rounds = state.rules.unsolvable_rounds
+def unsolvable_end(rules: Rules) -> str:
+    """Why does a game end when nobody could solve a revealed task for `rules.unsolvable_rounds` rounds?"""
+    rounds = rules.unsolvable_rounds
     return f"nobody could solve a revealed task for {rounds} round{'s' if rounds > 1 else ''} in a row"
+
+
+# What the table says of each claim and round, in the events of a state (the playout of bot games says the same).
+FIRST_ROUND = "Round 1: the task cards are revealed."
+PILE_RAN_OUT = "the task pile ran out"
+
+
+def void_event(player: int, task: TaskCard) -> str:
+    return f"Player {player}: task {task.number} was already taken; the claim is void."
+
+
+def solved_event(player: int, task: TaskCard) -> str:
+    return f"Player {player}: task {task.number} solved, +{task.size}."
+
+
+def returned_event(player: int, task: TaskCard) -> str:
+    return f"Player {player}: task {task.number} no longer fits the changed layout; it goes back without penalty."
+
+
+def wrong_event(player: int, task: TaskCard, problems: list[str]) -> str:
+    return f"Player {player}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)})."
+
+
+def round_end_event(round_number: int, unsolved: Iterable[TaskCard]) -> str:
+    numbers = ", ".join(str(card.number) for card in unsolved)
+    if numbers:
+        return f"Round {round_number} ends: no one can solve task(s) {numbers}."
+    return f"Round {round_number} ends: every task is solved."
+
+
+def new_round_event(round_number: int) -> str:
+    return f"Round {round_number}: new task cards are revealed."
+
+
+def game_over_event(reason: str) -> str:
+    return f"The game is over: {reason}."
 
 
 def _end_round(state: State, events: tuple[str, ...]) -> State:
     """Put the tasks nobody can solve under the pile, then end the game or start a new round."""
     unsolved = tuple(state.revealed_tasks())
-    if unsolved:
-        events += (f"Round {state.round} ends: no one can solve task(s) "
-                   f"{', '.join(str(card.number) for card in unsolved)}.",)
-    else:
-        events += (f"Round {state.round} ends: every task is solved.",)
+    events += (round_end_event(state.round, unsolved),)
     task_pile, cleared = state.task_pile + unsolved, tuple(() for _ in range(state.players))
     if state.last_round:
-        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason="the task pile ran out",
-                      events=events + ("The game is over: the task pile ran out.",))
+        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason=PILE_RAN_OUT,
+                      events=events + (game_over_event(PILE_RAN_OUT),))
     if _unsolvable_for_too_long(state):
-        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason=_unsolvable_end(state),
-                      events=events + (f"The game is over: {_unsolvable_end(state)}.",))
+        reason = unsolvable_end(state.rules)
+        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason=reason,
+                      events=events + (game_over_event(reason),))
     # The next round in one new state: hands refilled, then task cards dealt from the pile the unsolved joined.
     return evolve(state, round=state.round + 1, **_refilled(state, range(state.players)),
                   **_dealt(task_pile, state.players, state.rules.tasks_per_player),
-                  events=events + (f"Round {state.round + 1}: new task cards are revealed.",))
+                  events=events + (new_round_event(state.round + 1),))
 
 
 def _deal_tasks(state: State, events: tuple[str, ...]) -> State:
@@ -672,9 +719,9 @@ def _next_turn(state: State, events: tuple[str, ...]) -> State:
                               revealed=tuple(() for _ in range(state.players)),
                               events=events + ("The game is over.",))
             if _unsolvable_for_too_long(state):
-                return evolve(state, over=True, end_reason=_unsolvable_end(state),
-                              revealed=tuple(() for _ in range(state.players)),
-                              events=events + (f"The game is over: {_unsolvable_end(state)}.",))
+                reason = unsolvable_end(state.rules)
+                return evolve(state, over=True, end_reason=reason, revealed=tuple(() for _ in range(state.players)),
+                              events=events + (game_over_event(reason),))
             state = evolve(state, round=state.round + 1)
         if state.own_piles[seat]:
             return _reveal_for(state, seat, events)

@@ -241,7 +241,11 @@ def hopeful_among(needs: Sequence[tuple], hand: Sequence[Figure], rules: Rules,
 def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules: Rules) -> dict[int, Figure] | None:
     """Give each cell of a turned task whose layout card does not fit its own fitting hand card (None: no way)."""
     accepts = ACCEPTS[rules.matching]
-    needs = [(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1]
+    return assign([(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1], hand, accepts)
+
+
+def assign(needs: list[tuple[int, Figure]], hand: Sequence[Figure], accepts: tuple[int, ...]) -> dict[int, Figure] | None:
+    """Give each needy (cell, figure) pair its own hand card that fits it, the first way found (None: no way)."""
     if not needs:
         return {}
     if len(needs) == 1:  # the usual case: the first fitting card in the hand, as _first_assignment finds it
@@ -282,10 +286,18 @@ def fitting_bits(layout: Sequence[Figure], matching: str) -> int:
     return sum(accepts[card] << (FIGURE_COUNT * cell) for cell, card in enumerate(layout))
 
 
-def refit(fitting: int, cell: int, card: Figure, matching: str) -> int:
-    """The :func:`fitting_bits` of a layout after `card` is laid on `cell` (the other cells keep theirs)."""
-    shift = FIGURE_COUNT * cell
-    return fitting & ~(FIGURE_MASK << shift) | ACCEPTS[matching][card] << shift
+def laid(fitting: int, placements: Iterable[tuple[int, Figure]], matching: str) -> int:
+    """The :func:`fitting_bits` of a layout after each (cell, card) of `placements` is laid on it.
+
+    Only the covered cells change, so only their bits are worked out again. Checking a claim with
+    these bits is checking each figure of its turned task against the card it lies over: a claim
+    fits when none of the turn's bits is missing from them.
+    """
+    accepts = ACCEPTS[matching]
+    for cell, card in placements:
+        shift = FIGURE_COUNT * cell
+        fitting = fitting & ~(FIGURE_MASK << shift) | accepts[card] << shift
+    return fitting
 
 
 def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
