@@ -8,9 +8,10 @@ table of lists and bit sets that change in place:
 - each player's *plan*, the way its bot would claim, is worked out once per position. It
   answers both questions the position asks: does the round go on (it does while anyone has
   a plan), and what does each bot call?
-- a bot's liking for a way is one whole number (easy before hard, quicker first, then the
-  way's place on the table), so its ways sort as numbers; the missing bits of a way (the
-  hand cards it needs) are worked out once per position, for every hand;
+- a bot's liking for a way is one whole number (easy before hard, then quicker first), and its
+  ways, listed in table order and sorted stably by liking, are in the order the bot tries
+  them; the missing bits of a way (the pairs it needs hand cards for) are worked out once per
+  position for every hand;
 - objects are made only for the record: the claims of each STOP and the final state, whose
   events alone are put into words.
 
@@ -63,7 +64,7 @@ from colorlab.record import GameRecord
 RANK_BITS = 12  # distinct seconds of the three levels' tables: at most 3 * 800 < 2 ** 12
 RANK = (1 << RANK_BITS) - 1
 EVERY_PAIR = FIGURE_MASK * EVERY_CELL  # every (cell, figure) bit: masks with it stay positive, which is quicker
-first = operator.itemgetter(0)
+by_liking = operator.itemgetter(0)
 
 
 @functools.cache
@@ -77,15 +78,18 @@ def _ranked_seconds(seconds_of: Callable) -> tuple[dict[float, int], tuple[float
 @functools.cache
 def way_likings(seconds_of: Callable, ease: int, turns: tuple[bool, bool]) -> dict[int, tuple]:
     """For each task card's number, and each allowed turn of the card: its bits, its liking for each number of
-    hand cards, and the turn (task, rotation, mirrored, pairs, the place of each cell among the pairs)."""
+    hand cards, and the turn: (task, rotation, mirrored, (cell, figure) pairs, :func:`pair_places`)."""
     table = agents.seconds_table(seconds_of, ease)
     rank, _ = _ranked_seconds(seconds_of)
     return {task.number: tuple((bits, tuple((cards > ease) << RANK_BITS | rank[table[task.size, rotation, cards, mirrored]]
-                                            for cards in range(10)),
-                                (*turn, tuple(next((at for at, (spot, _) in enumerate(placed) if spot == cell), 9)
-                                              for cell in range(9))))
-                               for turn, bits in task.turns[turns] for _, rotation, mirrored, placed in [turn])
+                                            for cards in range(10)), (*turn, pair_places(turn[3])))
+                               for turn, bits in task.turns[turns] for _, rotation, mirrored, _ in [turn])
             for task in task_cards()}
+
+
+def pair_places(pairs: tuple) -> tuple[int, ...]:
+    """For each of the nine cells, the place of its pair among a turned task's (cell, figure) pairs (9: none)."""
+    return tuple(next((at for at, (spot, _) in enumerate(pairs) if spot == cell), 9) for cell in range(9))
 
 
 def play_reaction_bots(rules: Rules, bots: Sequence[agents.ReactionBot], seed: int = 0,
@@ -124,8 +128,7 @@ class _Table:
         self.figure_pile = list(start.figure_pile)
         self.task_pile = list(start.task_pile)
         self.won = [[] for _ in bots]
-        # The round's task cards: those still on the table, the turns of each card dealt (by its place),
-        # and, for each level at the table, each card's place and the likings of its turns.
+        # The round's task cards still on the table and, for each level at the table, the likings of their turns.
         self.shown, self.likings = [], [[] for _ in eases]
         self.round, self.solvable_round, self.shuffles = start.round, start.solvable_round, start.shuffles
         self.over, self.end_reason, self.last_round = False, "", False
@@ -157,7 +160,7 @@ class _Table:
         for likings in self.likings:
             ways = [(liking[(cards := (missing := bits & unfitting).bit_count())], missing, cards, turn)
                     for of_task in likings for bits, liking, turn in of_task]
-            ways.sort(key=first)
+            ways.sort(key=by_liking)
             ranked.append(ways)
         plans = []
         for hand, unheld_pairs, ease in zip(self.hands, self.unheld, self.ease_at):
@@ -165,22 +168,21 @@ class _Table:
             for liking, missing, cards, turn in ranked[ease]:
                 if missing & unheld_pairs or cards > limit:
                     continue
-                task, rotation, mirrored, placed, order = turn
+                task, rotation, mirrored, placed, places = turn
                 if cards == 1:  # the one missing pair, from its bit: the hand's first card that fits it (as assign)
                     cell, want = divmod(missing.bit_length() - 1, FIGURE_COUNT)
                     fits = accepts[want]
                     for card in hand:
-                        if fits >> card & 1:
+                        if fits >> card & 1:  # some card does: a pair no card fits is unheld, and skipped above
                             placements = {cell: card}
                             break
-                    else:
-                        placements = None
                 elif not cards:
                     placements = {}
                 elif cards == 2:  # the two missing pairs, from their bits, in the order the turned task lists them
                     low = missing & -missing
-                    one, other = divmod(low.bit_length() - 1, FIGURE_COUNT), divmod((missing ^ low).bit_length() - 1, FIGURE_COUNT)
-                    placements = assign([one, other] if order[one[0]] < order[other[0]] else [other, one], hand, accepts)
+                    one = divmod(low.bit_length() - 1, FIGURE_COUNT)
+                    other = divmod((missing ^ low).bit_length() - 1, FIGURE_COUNT)
+                    placements = assign([one, other] if places[one[0]] < places[other[0]] else [other, one], hand, accepts)
                 else:  # the missing pairs in the order the turned task lists them, as cover tries them
                     placements = assign([(cell, want) for cell, want in placed
                                          if missing >> FIGURE_COUNT * cell + want & 1], hand, accepts)
@@ -218,7 +220,8 @@ class _Table:
                     calls.append((time, player, plan, placements))
                 elif guess := bot.guess(player, shown):
                     calls.append((guess.time, player, None, guess))
-            # The STOP: the calls within the window of the first (two calls, the usual, told apart at once).
+            # The STOP: the calls within the window of the first, as agents.earliest keeps them (written out here:
+            # two calls, the usual, are told apart at once).
             if len(calls) == 2:
                 if calls[1][0] - calls[0][0] > window:
                     del calls[1]
