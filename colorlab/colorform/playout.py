@@ -233,8 +233,10 @@ class _Table:
             # The claims, each with its task, then in time order (ties by seat) to be judged.
             judged = [(agents.claim_on(player, plan, time, made), plan[1]) if plan else (made, _numbered(shown, made.task))
                       for time, player, plan, made in calls]
-            actions.append(Stop.of_claims(tuple([claim for claim, _ in judged])))
-            if len(judged) > 1:
+            if len(judged) == 1:
+                actions.append(Stop.of_claims((judged[0][0],)))
+            else:
+                actions.append(Stop.of_claims(tuple([claim for claim, _ in judged])))
                 judged.sort(key=lambda pair: (pair[0].time, pair[0].player))
             events, taken, changed = [], [], False
             for claim, task in judged:
