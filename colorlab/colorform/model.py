@@ -583,22 +583,27 @@ PILE_RAN_OUT = "the task pile ran out"
 
 
 def void_event(player: int, task: TaskCard) -> str:
+    """What is said of a claim on a task that an earlier claim of the same STOP took?"""
     return f"Player {player}: task {task.number} was already taken; the claim is void."
 
 
 def solved_event(player: int, task: TaskCard) -> str:
+    """What is said of a claim that solves its task?"""
     return f"Player {player}: task {task.number} solved, +{task.size}."
 
 
 def returned_event(player: int, task: TaskCard) -> str:
+    """What is said of a claim that an earlier claim of the same STOP spoilt by changing the layout?"""
     return f"Player {player}: task {task.number} no longer fits the changed layout; it goes back without penalty."
 
 
 def wrong_event(player: int, task: TaskCard, problems: list[str]) -> str:
+    """What is said of a wrong claim, with its faults?"""
     return f"Player {player}: wrong on task {task.number}, -{task.size} ({'; '.join(problems)})."
 
 
 def round_end_event(round_number: int, unsolved: Iterable[TaskCard]) -> str:
+    """What is said when a round ends, with the tasks nobody could solve?"""
     numbers = ", ".join(str(card.number) for card in unsolved)
     if numbers:
         return f"Round {round_number} ends: no one can solve task(s) {numbers}."
@@ -606,10 +611,12 @@ def round_end_event(round_number: int, unsolved: Iterable[TaskCard]) -> str:
 
 
 def new_round_event(round_number: int) -> str:
+    """What is said when a round begins?"""
     return f"Round {round_number}: new task cards are revealed."
 
 
 def game_over_event(reason: str) -> str:
+    """What is said when the game ends, and why?"""
     return f"The game is over: {reason}."
 
 
