@@ -373,40 +373,6 @@ def _rng(state: State) -> random.Random:
 
 
 def _check_claim(state: State, claim: Claim) -> TaskCard:
-    """Refuse a malformed claim; return the task card it names."""
-    task = _plainly_right_task(state, claim)
-    return task if task is not None else _checked_task(state, claim)
-
-
-def _plainly_right_task(state: State, claim: Claim) -> TaskCard | None:
-    """The task of a claim that passes every check of ``_checked_task``, found quickly; None when in doubt."""
-    # Bots make a claim every move. Here the same checks are made on plain values (ints, floats, bools)
-    # in one pass; anything else, and every fault, goes to ``_checked_task``, which names the first fault.
-    rules = state.rules
-    player, rotation, mirrored = claim.player, claim.rotation, claim.mirrored
-    if (type(claim) is not Claim or type(player) is not int or not 0 <= player < rules.players
-            or (state.junior and player != state.active)
-            or type(rotation) is not int or not 0 <= rotation <= 3 or (rotation and not rules.rotations)
-            or type(mirrored) is not bool or (mirrored and not rules.mirror_images)
-            or type(claim.time) is not float or not 0.0 <= claim.time < math.inf
-            or type(claim.seconds_shown) is not float or not 0.0 <= claim.seconds_shown < math.inf):
-        return None
-    task = next((card for cards in state.revealed for card in cards if card.number == claim.task), None)
-    if task is None:
-        return None
-    hand, cells, held = state.hands[player], 0, 0
-    for cell, card in claim.placements:
-        if type(cell) is not int or not 0 <= cell <= 8 or cells >> cell & 1 or card not in hand:
-            return None
-        cells |= 1 << cell
-        card_bit = 1 << hand.index(card)
-        if held & card_bit:
-            return None
-        held |= card_bit
-    return None if cells & ~task.shown_cells[rotation, mirrored] else task
-
-
-def _checked_task(state: State, claim: Claim) -> TaskCard:
     """Refuse a malformed claim, naming its first fault; return the task card it names."""
     if not isinstance(claim, Claim):
         raise IllegalAction(f"{claim!r} is not a claim")

@@ -191,30 +191,18 @@ def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Itera
     A turn may work when it needs at most `most_cards` hand cards and each cell it needs one for
     fits some card of the hand; it works when :func:`cover` finds each such cell its own card.
     """
-    return iter(hopeful_among(turn_needs(layout, tasks, rules), hand, rules, most_cards))
-
-
-def turn_needs(layout: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
-               rules: Rules) -> list[tuple[TaskCard, int, bool, tuple, int]]:
-    """List (task, rotation, mirrored, (cell, figure) pairs, missing) for each allowed turn of each task.
-
-    `missing` has a bit for each (cell, figure) pair of the turn that the layout's card does not fit.
-    """
-    # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure)
-    # pair, set in `fitting` where the layout's card fits that figure. The cells a turn needs hand
-    # cards for are its bits the layout does not fit. They are the same for every hand.
-    unfitting = ~fitting_bits(layout, rules.matching)
-    turns = (rules.rotations, rules.mirror_images)
     cards = [task if isinstance(task, TaskCard) else as_task(task) for task in tasks]
-    return [(task, rotation, mirrored, placed, bits & unfitting)
-            for task in cards for rotation, mirrored, placed, bits in task.image_bits[turns]]
+    (turns,) = hopeful_of_hands(fitting_bits(layout, rules.matching), cards, [hand], rules)
+    return iter([turn for turn in turns if turn[4] <= most_cards])
 
 
 def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Sequence[Figure]],
                      rules: Rules) -> tuple[tuple[tuple[TaskCard, int, bool, tuple, int], ...], ...]:
-    """The :func:`hopeful_among` turns of each hand, the layout given by its :func:`fitting_bits`."""
-    # turn_needs and hopeful_among in one pass: a state asks this for all its hands at once. A turn is
-    # hopeful for a hand when none of its pairs is unreachable: neither fitted by the layout nor by a hand card.
+    """The :func:`hopeful_turns` of each hand (with any number of cards), the layout given by its :func:`fitting_bits`."""
+    # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure) pair,
+    # set in `fitting` where the layout's card fits that figure. The pairs a turn needs hand cards for are
+    # its bits the layout does not fit, the same for every hand. A turn is hopeful for a hand when none of
+    # its pairs is unreachable: fitted neither by the layout nor by a card of the hand.
     unfitting = ~fitting
     turns = [pair for task in tasks for pair in task.turns[rules.rotations, rules.mirror_images]]
     accepts = ACCEPTS[rules.matching]
@@ -225,17 +213,6 @@ def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Se
         found.append(tuple([turn + (count,) for turn, bits in turns
                             if not bits & unreachable and (count := (bits & unfitting).bit_count()) <= limit]))
     return tuple(found)
-
-
-def hopeful_among(needs: Sequence[tuple], hand: Sequence[Figure], rules: Rules,
-                  most_cards: int = 9) -> list[tuple[TaskCard, int, bool, tuple, int]]:
-    """Which turns of :func:`turn_needs` may this hand solve (see :func:`hopeful_turns`)?"""
-    # A hand card could cover the bits set in `coverable` (its fitting figures, in every cell).
-    uncoverable = ~(_held_accepts(hand, ACCEPTS[rules.matching]) * EVERY_CELL)
-    limit = min(len(hand), most_cards)
-    return [(task, rotation, mirrored, placed, missing.bit_count())
-            for task, rotation, mirrored, placed, missing in needs
-            if not missing & uncoverable and missing.bit_count() <= limit]
 
 
 def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules: Rules) -> dict[int, Figure] | None:
