@@ -1,9 +1,10 @@
 """Whole Col-Or-Form games between reaction bots, played on plain numbers.
 
-Experiments, and the benchmarks, play thousands of games between :class:`ReactionBot`\\ s.
-Through the model every STOP makes a new :class:`~colorlab.colorform.model.State`, and every
-bot lists all its ways again as tuples. :func:`play_reaction_bots` plays the same games on a
-table of lists and bit sets that change in place:
+Experiments, and the benchmarks, play thousands of games between reaction bots
+(:class:`~colorlab.colorform.agents.ReactionBot`). Through the model every STOP makes a new
+:class:`~colorlab.colorform.model.State`, and every bot lists all its ways again as tuples.
+:func:`play_reaction_bots` plays the same games on a table of lists and bit sets that change in
+place:
 
 - each player's *plan*, the way its bot would claim, is worked out once per position. It
   answers both questions the position asks: does the round go on (it does while anyone has
