@@ -37,6 +37,7 @@ def line_up(rules: Rules, seed: int, mixed: bool) -> list[ReactionBot]:
 
 
 def through_the_model(rules: Rules, bots: list, seed: int) -> GameRecord:
+    """The same game played STOP by STOP through the model (play and next_action)."""
     return play_out("colorform", rules, bots, seed, next_action, 10_000)
 
 
