@@ -14,7 +14,6 @@ import dataclasses
 import functools
 import itertools
 import math
-import operator
 from collections.abc import Callable
 
 from colorlab.agents import SeededAgent, play_out
@@ -161,15 +160,10 @@ def next_action(state: State, agents: list) -> Claim | Stop | Pass:
     return Stop.of_claims(tuple(earliest(claims, state.rules.stop_window)))
 
 
-def earliest(calls: list, window: float, time_of: Callable = operator.attrgetter("time")) -> list:
-    """Which calls make one STOP: those within `window` seconds of the first, in their order (seat order)."""
-    if len(calls) == 2:  # the usual table, told apart at once
-        one, other = time_of(calls[0]), time_of(calls[1])
-        if other - one > window:
-            return calls[:1]
-        return calls[1:] if one - other > window else calls
-    first = min(map(time_of, calls))
-    return [call for call in calls if time_of(call) - first <= window]
+def earliest(claims: list[Claim], window: float) -> list[Claim]:
+    """Which claims make one STOP: those called within `window` seconds of the first, in seat order."""
+    first = min(claim.time for claim in claims)
+    return [claim for claim in claims if claim.time - first <= window]
 
 
 def _no_claim(state: State, agents: list) -> Exception:

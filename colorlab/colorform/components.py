@@ -162,11 +162,6 @@ class TaskCard:
         """For each (rotation, mirrored): the turned card's (cell, figure) pairs as bits, as in ``image_bits``."""
         return {(k, m): bits for k, m, _, bits in self.image_bits[True, True]}
 
-    @cached_property
-    def shown_cells(self) -> dict[tuple[int, bool], int]:
-        """For each (rotation, mirrored): the layout cells the turned card shows a figure over, one bit a cell."""
-        return {(k, m): sum(1 << cell for cell, _ in placed) for k, m, placed in self.images[True, True]}
-
     def __str__(self) -> str:
         return draw_grid(self.cells)
 

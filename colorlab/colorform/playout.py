@@ -221,8 +221,8 @@ class _Table:
                     calls.append((time, player, plan, placements))
                 elif guess := bot.guess(player, shown):
                     calls.append((guess.time, player, None, guess))
-            # The STOP: the calls within the window of the first, as agents.earliest keeps them (written out here:
-            # two calls, the usual, are told apart at once).
+            # The STOP: the calls within the window of the first, as agents.earliest keeps them (written out here
+            # on the calls, before any claim is made; two calls, the usual, are told apart at once).
             if len(calls) == 2:
                 if calls[1][0] - calls[0][0] > window:
                     del calls[1]
