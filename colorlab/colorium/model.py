@@ -287,7 +287,7 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
 def legal_draws(state: State, player: int) -> list[Draw]:
     """Which drawings may this player make now (with its ready bonuses)?"""
     board, rules = state.boards[player], state.rules
-    return [place.drawings.get(key) or _kept_draw(place, key)
+    return [_draw_at(place, key)
             for piece, keys in _drawing_pieces(state, player)
             for place in known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
             for key in keys]
@@ -302,16 +302,18 @@ def _drawing_pieces(state: State, player: int) -> list[tuple[str | Shape, list[t
             for letter, cuts, piece in pieces(state, player)]
 
 
-def _kept_draw(place: Placement, key: tuple[int, str, str, int]) -> Draw:
-    """The Draw of this place for (player, shape, colour, cuts), made once and kept with the place.
+def _draw_at(place: Placement, key: tuple[int, str, str, int]) -> Draw:
+    """The Draw of this place for (player, shape, colour, cuts), made the first time and kept with the place.
 
     A random playout lists every drawing a player may make, at every turn: the same drawings
     come back game after game. The cells are already in order, so they are not sorted again.
     """
-    player, shape, colour, cuts = key
-    draw = object.__new__(Draw)
-    draw.__dict__.update(player=player, shape=shape, colour=colour, cells=place.sorted_cells, cuts=cuts)
-    place.drawings[key] = draw
+    draw = place.drawings.get(key)
+    if draw is None:
+        player, shape, colour, cuts = key
+        draw = object.__new__(Draw)
+        draw.__dict__.update(player=player, shape=shape, colour=colour, cells=place.sorted_cells, cuts=cuts)
+        place.drawings[key] = draw
     return draw
 
 
@@ -379,7 +381,7 @@ class Drawings(Sequence):
 
     def __getitem__(self, index: int) -> Draw:
         place = self.places[index]
-        return place.drawings.get(self.key) or _kept_draw(place, self.key)
+        return _draw_at(place, self.key)
 
 
 def legal_choices(state: State, player: int) -> Choices | Drawings:
@@ -403,7 +405,7 @@ def _drawings_at(places: RestingPlaces, keys: list[tuple[int, str, str, int]]
     """The drawings at these places in these keys, place by place as `legal_draws` lists them: how many, the k-th."""
     def drawing(k: int) -> Draw:
         place, key = places[k // len(keys)], keys[k % len(keys)]
-        return place.drawings.get(key) or _kept_draw(place, key)
+        return _draw_at(place, key)
     return len(places) * len(keys), drawing
 
 
