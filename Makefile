@@ -27,7 +27,7 @@ test: $(VENV)/.test-installed chromium postgresql
 CLASSROOM_KERNELS := --MappingKernelManager.cull_idle_timeout=600 --MappingKernelManager.cull_interval=60 \
 	--MappingKernelManager.cull_connected=False
 classroom: $(VENV)/.lab-installed
-	$(BIN)/python -m colorlab.classroom_server notebooks $(CLASSROOM_KERNELS)
+	$(BIN)/python -m colorlab.classroom.server notebooks $(CLASSROOM_KERNELS)
 
 bench: $(VENV)/.lab-installed $(VENV)/.bench-installed postgresql
 	$(BIN)/python benchmarks/run.py

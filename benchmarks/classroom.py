@@ -15,7 +15,7 @@ for a moment and then clicks a legal move at random (place a card, end the excha
 
 The tenth table's three learners are real browser pages where the machine allows (Chromium and
 Playwright; otherwise processes play there too): the class server (`python -m
-colorlab.classroom_server`, Voila) serves the lobby with the class key in the address; each page
+colorlab.classroom.server`, Voila) serves the lobby with the class key in the address; each page
 types a name and the table's code and takes its seat, and a MutationObserver in each page notes
 `Date.now()` when the widget's step first shows a move. Their click -> redraw rows are apart from
 the processes' ones.
@@ -330,7 +330,7 @@ class ClassServer:
         port = free_port()
         env = {**jupyter_env(home), "CLASSROOM_DB": where, "CLASS_KEY": CLASS_KEY, "CLASSROOM_PORT": str(port)}
         self.url = f"http://127.0.0.1:{port}/"
-        self.server = Server([sys.executable, "-m", "colorlab.classroom_server", str(served)], env,
+        self.server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env,
                              home / "classroom.log")
 
     def __enter__(self) -> str:

@@ -3,7 +3,7 @@
 A search bot plays thousands of games to the end for each move it makes, so the speed of a
 random playout is its strength. A *random playout* of a game is one whole game, from
 ``new_game(Rules(), seed)`` to the end, between the players the experiments use by default
-(``colorlab.experiments.DEFAULT_BOTS``, made by ``bots_for``), with the default rules (two players):
+(each game's ``default_bot``, made by ``experiments.bots_for``), with the default rules (two players):
 
 - ColorFox and Colorium: the game's ``RandomBot`` at every seat. It takes a uniformly random
   legal action (in ColorFox's exchanges it stops with one chance in two, then exchanges at random).
@@ -163,7 +163,7 @@ def playout_rows(rates: dict[str, list[float]], openspiel: list[float]) -> list[
                     f"OpenSpiel {_openspiel_version()}: pure-Python {OPENSPIEL_GAME}, legal_actions + "
                     "random.choice + apply_action until is_terminal, timed in the same run, alternating.")]
     for game in GAMES:
-        bots = experiments.DEFAULT_BOTS[game]
+        bots = find_game(game).default_bot
         moves = statistics.median(rates[game])
         rows.append(Row(f"{game} random playouts, {bots} x2, Rules() ({PLAYOUTS} games x {REPEATS})",
                         f"{moves:,.0f}", "moves/s", "(info)", "info"))
@@ -187,7 +187,7 @@ def experiment_rows() -> list[Row]:
         seconds, processor = experiment_seconds(game)
         note = (f"{game}: the {os.cpu_count()} worker processes used {processor:.1f} processor seconds, "
                 f"{processor / os.cpu_count():.1f} s each: about the wall time when no other work shares the CPUs.")
-        rows.append(Row(f"experiments.run: {EXPERIMENT_GAMES:,} {game} games, {experiments.DEFAULT_BOTS[game]}, "
+        rows.append(Row(f"experiments.run: {EXPERIMENT_GAMES:,} {game} games, {find_game(game).default_bot}, "
                         f"{os.cpu_count()} processes", f"{seconds:.1f}", "s", f"< {EXPERIMENT_TARGET_SECONDS:g}",
                         verdict(seconds < EXPERIMENT_TARGET_SECONDS), note))
     return rows

@@ -1,7 +1,7 @@
 """A class's own games: the records a teacher downloaded, read as the rule-variant lab reads bot games.
 
 The teacher's page downloads one record file per table (``<game>-<code>.json``, the
-same format as a saved game), in a zip; :func:`load_records` reads the zip or a folder
+same format as a saved game), in a zip; :func:`colorlab.archive.load_records` reads the zip or a folder
 of such files. :func:`class_results` turns them into a table with one row per
 table and the lab's columns (``winners``, ``first player wins``, ``rounds``, ``actions``,
 ``top score``, ...), so the lab's tools (:func:`colorlab.experiments.interval`,
@@ -23,79 +23,22 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 import math
 import statistics
-import zipfile
 from pathlib import Path
 
-from colorlab.experiments import winning_margin, play_chunk, t_quantile
-from colorlab.record import MAX_BYTES, GameRecord, RecordError
-from colorlab.rules import RulesBase
+from colorlab.archive import is_zip, load_records, record_files
+from colorlab.experiments import play_chunk, t_quantile, winning_margin
+from colorlab.games import find_game
+from colorlab.record import GameRecord
+from colorlab.rules import rules_in_words
 
 SAMPLE = Path(__file__).parent / "data" / "class-sample"
-
-
-def record_files(folder: str | Path | None) -> list[Path]:
-    """Which record files (``*.json``) lie in this folder, in name order? None, or a missing folder, has none."""
-    if folder is None or not Path(folder).is_dir():
-        return []
-    return sorted(Path(folder).glob("*.json"))
-
-
-def is_zip(where: str | Path | None) -> bool:
-    """Is this a zip file, such as the one the teacher's page downloads?"""
-    return where is not None and Path(where).is_file() and zipfile.is_zipfile(where)
 
 
 def class_source(where: str | Path | None) -> Path:
     """What to read: the teacher's zip or folder of records if there is one, else the sample class shipped with colorlab."""
     return Path(where) if is_zip(where) or record_files(where) else SAMPLE
-
-
-def load_records(where: str | Path) -> dict[str, GameRecord]:
-    """Load every record in a folder or a zip, by file name; a file that is no colorlab record is refused by name."""
-    if is_zip(where):
-        with zipfile.ZipFile(where) as archive:
-            entries = [entry for entry in archive.infolist() if entry.filename.endswith(".json")]
-            return {Path(entry.filename).name: zipped_record(archive, entry)
-                    for entry in sorted(entries, key=lambda entry: Path(entry.filename).name)}
-    return {path.name: _read(path.name, path.read_bytes()) for path in record_files(where)}
-
-
-def zipped_record(archive: zipfile.ZipFile, entry: zipfile.ZipInfo) -> GameRecord:
-    """Read one record from a zip, refusing an oversize file before unpacking it and naming the file."""
-    return _read(entry.filename, _unzipped(archive, entry))
-
-
-def _unzipped(archive: zipfile.ZipFile, entry: zipfile.ZipInfo) -> bytes:
-    """The bytes of one file in a zip, refused before unpacking if it is larger than any record may be."""
-    if entry.file_size > MAX_BYTES:
-        raise RecordError(f"{entry.filename}: file too large ({entry.file_size} bytes; the limit is {MAX_BYTES})")
-    return archive.read(entry)
-
-
-def _read(name: str, data: bytes) -> GameRecord:
-    """Read one record, naming its file in any refusal."""
-    try:
-        return GameRecord.from_json(data)
-    except RecordError as error:
-        raise RecordError(f"{name}: {error}") from None
-
-
-def rules_in_words(rules: RulesBase) -> str:
-    """How do these rules differ from the rulebook's? ("the rulebook" when they do not.)
-
-    Examples
-    ========
-
-    >>> from colorlab import colorfox
-    >>> from colorlab.class_games import rules_in_words
-    >>> rules_in_words(colorfox.Rules()), rules_in_words(colorfox.Rules(players=3, set_score="square"))
-    ('the rulebook', 'players=3, set_score=square')
-    """
-    changed = rules.differences()
-    return ", ".join(f"{name}={now}" for name, (_, now) in changed.items()) or "the rulebook"
 
 
 def game_row(record: GameRecord) -> dict:
@@ -105,8 +48,7 @@ def game_row(record: GameRecord) -> dict:
            "seed": record.seed, "finished": bool(final.over), "actions": len(record.actions)}
     if not final.over:
         return row
-    model = importlib.import_module(f"colorlab.{record.game}.model")
-    outcome = model.outcome(final, len(record.actions), record)
+    outcome = find_game(record.game).outcome(final, len(record.actions), record)
     scores, winners = outcome.pop("scores"), outcome.pop("winners")
     row.update({"winners": winners, "first player wins": 0 in winners, "shared win": len(winners) > 1,
                 "top score": max(scores), "margin": winning_margin(scores)})

@@ -1,14 +1,21 @@
-"""What every game's encoding shares: blocks of action numbers laid end to end.
+"""What every game's encoding shares: blocks of action numbers, and parts of an observation, laid end to end.
 
 Each game's ``encoding.py`` numbers its actions kind by kind (all the passes, then all the
 picks, ...). A block is where a kind's numbers start and how many there are.
 
 >>> number_blocks({"pass": 1, "pick": 6, "place": 20})
 {'pass': (0, 1), 'pick': (1, 6), 'place': (7, 20)}
+
+An observation is made of named parts, each an array of some shape, flattened and laid end
+to end into one array.
+
+>>> flat_shape({"board": (3, 3), "to move": (2,)})
+(11,)
 """
 
 from __future__ import annotations
 
+import math
 from itertools import accumulate
 
 
@@ -16,3 +23,8 @@ def number_blocks(sizes: dict[str, int]) -> dict[str, tuple[int, int]]:
     """Where does each kind of action start, given how many numbers each kind takes, in order?"""
     starts = accumulate(sizes.values(), initial=0)
     return {kind: (start, size) for (kind, size), start in zip(sizes.items(), starts)}
+
+
+def flat_shape(parts: dict[str, tuple[int, ...]]) -> tuple[int]:
+    """What shape is the flat array that lays these parts (name -> shape) end to end?"""
+    return (sum(math.prod(shape) for shape in parts.values()),)

@@ -9,13 +9,13 @@ chunks: :attr:`Experiment.results` can be looked at while the run goes on, and
 before it, and no chunk is started or added after it.
 
 The bots are a line-up (``bots=``): one bot kind for every seat, or a list with
-one per seat. A bot kind is a bot's name in the game's module (``"GreedyBot"``),
+one per seat. A bot kind is a bot's name in the game's declaration (``"GreedyBot"``),
 a bot class, or a class with its settings fixed by ``functools.partial``, such
 as ``functools.partial(colorium.SearchBot, playouts=50)``: classes and partials
 of module-level classes can be sent to worker processes, lambdas cannot. Each
 bot is made with ``seed=`` drawn from the game's seed and its seat, so a game of
 search bots is as reproducible as a game of random bots. ``bots=None`` plays
-the game's default bots (:data:`DEFAULT_BOTS`). The results say which line-up
+the game's default bot (its declaration's ``default_bot``). The results say which line-up
 played (the column ``line-up``, and :attr:`Experiment.lineups`).
 
 Every variant plays the same seeds 0, 1, 2, ..., so two variants meet the same
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
-import importlib
 import math
 import pickle
 import statistics
@@ -48,30 +47,19 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Union
 
-from colorlab.record import game_spec
+from colorlab.games import all_games, find_game, game_names
 
 MIN_GAMES = 10  # fewer games than this per variant give no verdict: a t test on 2 or 3 games is luck
 
-DEFAULT_BOTS = {"colorform": "ReactionBot", "colorfox": "RandomBot", "colorium": "RandomBot",
-                "colourbrain": "QuizBot"}
-
-
-# A bot kind: a bot's name in the game's module, a bot class, or a partial of one (any callable taking seed=).
+# A bot kind: a bot's name in the game's declaration, a bot class, or a partial of one (any callable taking seed=).
 BotKind = Union[str, type, functools.partial]
 # A line-up: one bot kind for every seat, or one per seat; None is the game's default bots.
 LineUp = Union[BotKind, Sequence[BotKind], None]
 
 
 def bot_names(game: str) -> list[str]:
-    """Which bots does a game offer, by name (the classes of its public face that can act)?"""
-    return list(_bot_names(game))
-
-
-@functools.cache  # a game's public face does not change while it runs, and every game of an experiment asks
-def _bot_names(game: str) -> tuple[str, ...]:
-    module = importlib.import_module(f"colorlab.{game}")
-    return tuple(sorted(name for name in module.__all__
-                        if isinstance(getattr(module, name), type) and hasattr(getattr(module, name), "act")))
+    """Which bots does a game offer, by name?"""
+    return find_game(game).bot_names()
 
 
 def home_game(kind: Callable) -> str | None:
@@ -79,20 +67,21 @@ def home_game(kind: Callable) -> str | None:
     while isinstance(kind, functools.partial):
         kind = kind.func
     parts = getattr(kind, "__module__", "").split(".")
-    return parts[1] if len(parts) > 1 and parts[0] == "colorlab" and parts[1] in DEFAULT_BOTS else None
+    return parts[1] if len(parts) > 1 and parts[0] == "colorlab" and parts[1] in game_names() else None
 
 
 def bot_maker(game: str, kind: BotKind | None) -> Callable:
     """What makes bots of this kind for this game? Refuse an unknown name and a bot of another game."""
+    declared = find_game(game)
     if kind is None:
-        kind = DEFAULT_BOTS[game]
+        kind = declared.default_bot
     if isinstance(kind, str):
-        if kind not in bot_names(game):
-            owners = [other for other in DEFAULT_BOTS if other != game and kind in bot_names(other)]
+        if kind not in declared.bots:
+            owners = [other.name for other in all_games() if other.name != game and kind in other.bots]
             elsewhere = f"it is a bot of {' and '.join(owners)}; " if owners else ""
             raise ValueError(f"{game} has no bot called {kind!r}: {elsewhere}"
-                             f"choose one of {', '.join(bot_names(game))}")
-        return getattr(importlib.import_module(f"colorlab.{game}"), kind)
+                             f"choose one of {', '.join(declared.bots)}")
+        return declared.bots[kind]
     if not callable(kind):
         raise ValueError(f"a bot is a name such as 'GreedyBot', a bot class, or a class with its settings "
                          f"such as functools.partial(SearchBot, playouts=50); not {kind!r}")
@@ -135,15 +124,14 @@ def bots_for(game: str, bots: LineUp, players: int, seed: int) -> list:
 
 def play_chunk(game: str, rules_values: dict, seeds: list[int], bots: LineUp) -> list[dict]:
     """Play the games of these seeds with these rules and return one row per game (runs in a worker)."""
-    module = importlib.import_module(f"colorlab.{game}")
-    model = importlib.import_module(f"colorlab.{game}.model")
-    rules = game_spec(game).rules_type.from_dict(rules_values)
+    declared = find_game(game)
+    rules = declared.rules_type.from_dict(rules_values)
     makers = line_up(game, bots, rules.players)
     rows = []
     for seed in seeds:
-        record = module.play_game(rules, seated_bots(makers, seed), seed=seed)
+        record = declared.play_game(rules, seated_bots(makers, seed), seed=seed)
         final = record.final_state()
-        outcome = model.outcome(final, len(record.actions), record)
+        outcome = declared.outcome(final, len(record.actions), record)
         scores = outcome.pop("scores")
         winners = outcome.pop("winners")
         row = {"seed": seed, "winners": winners, "first player wins": 0 in winners,
@@ -166,7 +154,7 @@ class Experiment:
     def __init__(self, game: str, variants: dict, games: int = 100, bots: LineUp = None,
                  executor: concurrent.futures.Executor | str | None = None, chunk: int = 25,
                  progress: bool = True, on_rows: Callable[[list[dict]], None] | None = None):
-        spec = game_spec(game)
+        spec = find_game(game)
         if not variants:
             raise ValueError("give at least one variant: {name: Rules(...)}")
         for name, rules in variants.items():

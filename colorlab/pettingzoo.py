@@ -1,9 +1,16 @@
 """colorlab's games as PettingZoo environments, for reinforcement-learning libraries.
 
 ``env(game)`` is an AEC environment (players act one at a time) with action masks;
-``parallel_env("colourbrain")`` is a parallel environment (every team answers at once).
-Both are built on the game's ``encoding`` module (action numbers and observation arrays)
-and on its model, which checks every action: nothing here knows a game's rules.
+``parallel_env(game)`` is a parallel environment (every player acts at once), for a game
+whose declaration says it is ``simultaneous``. Both are built on the game's ``encoding``
+part (action numbers and observation arrays) and on its model, which checks every action:
+nothing here knows a game's rules.
+
+A game has environments when its declaration gives an encoding: a module with
+``action_count``, ``acting``, ``legal_numbers``, ``action_of``, ``observation``,
+``observation_shape`` and ``returns``; where the game needs them, also
+``observation_bounds``, ``MAX_ACTIONS`` (the cap of a game that may never end) and
+``table_move(state)`` (what the table plays when no player has anything to do).
 
 - Agents are ``player_0``, ``player_1``, ... (a Colourbrain team is a player).
 - An observation is ``{"observation": float32 array, "action_mask": int8 array}``; the mask
@@ -19,8 +26,8 @@ and on its model, which checks every action: nothing here knows a game's rules.
 - An action that is not in the mask is refused with the game's own reason (a ValueError)
   and changes nothing, or, with ``illegal="lose"``, ends the game with reward -1 for the
   player who tried it (PettingZoo's classic convention, for learners that ignore the mask).
-- Col-Or-Form is not offered: it is a real-time race (who calls STOP first, and how fast),
-  which a step of an environment cannot time honestly.
+- A game without an encoding has no environment, and asking for one says why (the
+  declaration's ``why_no_encoding``).
 
 Examples
 ========
@@ -35,7 +42,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 import random
 from functools import cached_property
 from typing import Any
@@ -44,15 +50,10 @@ import numpy
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from colorlab.record import GameRecord, game_spec
+from colorlab.games import Game, all_games, find_game
+from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction, RuleError, RulesBase
 
-GAMES = ("colorfox", "colorium", "colourbrain")
-SIMULTANEOUS = ("colourbrain",)
-LEFT_OUT = {"colorform": "Col-Or-Form is a real-time race (who calls STOP first, and how fast), which an "
-                         "environment's steps cannot time honestly"}
-ENDLESS = {"colourbrain": 10_000}  # a quiz between teams that are always all right (or all wrong) never ends
-TABLE_MOVES = {"colourbrain": {"type": "next"}}  # what the table does when no player acts: the quiz master's Next
 ILLEGAL = ("raise", "lose")
 LOSS = -1.0
 
@@ -62,24 +63,46 @@ def agent_name(player: int) -> str:
     return f"player_{player}"
 
 
-def checked_game(game: str) -> str:
-    """Refuse a game that has no environment, saying which ones do."""
-    if game in LEFT_OUT:
-        raise ValueError(f"{game} has no environment: {LEFT_OUT[game]}")
-    if game not in GAMES:
-        raise ValueError(f"there is no game {game!r} here; choose one of {', '.join(GAMES)}")
+def names(games: list[Game]) -> str:
+    """The games' names, for a message."""
+    return ", ".join(game.name for game in games)
+
+
+def games_with_environments() -> list[Game]:
+    """Which games have environments: those whose declaration gives an encoding."""
+    return [game for game in all_games() if game.has("encoding")]
+
+
+def checked_game(name: str) -> Game:
+    """The declared game of this name; refuse one that has no environment, saying why or which games do."""
+    try:
+        game = find_game(name)
+    except LookupError:
+        raise ValueError(f"there is no game {name!r} here; choose one of {names(games_with_environments())}") from None
+    if not game.has("encoding"):
+        reason = game.why_no_encoding or "it declares no encoding of its actions and observations"
+        raise ValueError(f"{game.title} has no environment: {reason}")
     return game
 
 
-def checked_rules(game: str, rules: Any) -> RulesBase:
+def checked_simultaneous(name: str) -> Game:
+    """The declared game of this name; refuse one played in turns, saying which games a parallel environment plays."""
+    game = checked_game(name)
+    if not game.simultaneous:
+        together = [other for other in games_with_environments() if other.simultaneous]
+        raise ValueError(f"{name} is played in turns: use env({name!r}); parallel environments are for "
+                         f"{names(together)}")
+    return game
+
+
+def checked_rules(game: Game, rules: Any) -> RulesBase:
     """The game's rules: its default edition for None, a Rules object, or a dict of rule values."""
-    rules_type = game_spec(game).rules_type
     if rules is None:
-        return rules_type()
+        return game.rules_type()
     if isinstance(rules, dict):
-        return rules_type.from_dict(rules)
-    if not isinstance(rules, rules_type):
-        raise RuleError("rules", rules, f"give {game}.Rules(...) or a dict of {game}'s rule values")
+        return game.rules_type.from_dict(rules)
+    if not isinstance(rules, game.rules_type):
+        raise RuleError("rules", rules, f"give {game.name}.Rules(...) or a dict of {game.name}'s rule values")
     return rules
 
 
@@ -97,10 +120,9 @@ class Match:
     own moves of this stretch played on it (those never depend on the others' moves).
     """
 
-    def __init__(self, game: str, rules: Any):
-        self.game = checked_game(game)
-        self.spec = game_spec(game)
-        self.encoding = importlib.import_module(f"colorlab.{game}.encoding")
+    def __init__(self, game: Game, rules: Any):
+        self.game = game
+        self.encoding = game.part("encoding")
         self.rules = checked_rules(game, rules)
         self.start(0)
 
@@ -110,7 +132,7 @@ class Match:
 
     def start(self, seed: int) -> None:
         """Start a new game from this seed."""
-        self.state = self.spec.new_game(self.rules, seed)
+        self.state = self.game.new_game(self.rules, seed)
         self.seed = seed
         self.played: list = []
         self.actions = 0
@@ -135,7 +157,7 @@ class Match:
         if player not in self.views:
             state = self.shared
             for action in self.own.get(player, ()):
-                state = self.spec.play(state, action)
+                state = self.game.play(state, action)
             self.views[player] = state
         return self.views[player]
 
@@ -162,7 +184,7 @@ class Match:
 
     def play(self, player: int, action: Any) -> None:
         """Play this player's (checked) action, then the table's own moves until a player acts."""
-        self.state = self.spec.play(self.state, action)
+        self.state = self.game.play(self.state, action)
         self.played.append(action)
         self.actions += 1
         self.own.setdefault(player, []).append(action)
@@ -171,8 +193,8 @@ class Match:
         if player not in now:
             self.done.add(player)
         while not now and not self.state.over:
-            table_move = self.spec.action_from_dict(TABLE_MOVES[self.game])
-            self.state = self.spec.play(self.state, table_move)
+            table_move = self.encoding.table_move(self.state)
+            self.state = self.game.play(self.state, table_move)
             self.played.append(table_move)
             now = set(self.acting())
         if not now or now & self.done or not now <= self.together:
@@ -187,7 +209,7 @@ class Match:
 
     def record(self) -> GameRecord:
         """The game so far as a colorlab record (rules, seed, actions): it replays, saves and opens in a widget."""
-        return GameRecord(self.game, self.rules, self.seed, tuple(self.played))
+        return GameRecord(self.game.name, self.rules, self.seed, tuple(self.played))
 
     def text(self) -> str:
         """What happened last, in words (the game's events)."""
@@ -207,6 +229,10 @@ class Spaces:
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.seeds = random.Random()
+
+    def action_cap(self, max_actions: int | None) -> int | None:
+        """After how many actions is a game cut short: `max_actions`, or the encoding's cap of an endless game?"""
+        return max_actions if max_actions is not None else getattr(self.match.encoding, "MAX_ACTIONS", None)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -239,11 +265,11 @@ class TurnEnv(Spaces, AECEnv):
     def __init__(self, game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
                  max_actions: int | None = None):
         super().__init__()
-        self.match = Match(game, rules)
+        self.match = Match(checked_game(game), rules)
         self.metadata = {"name": f"colorlab_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
         self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
         self.illegal = checked_choice("illegal", illegal, ILLEGAL)
-        self.max_actions = max_actions if max_actions is not None else ENDLESS.get(game)
+        self.max_actions = self.action_cap(max_actions)
         self.make_spaces(self.match.action_count)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -303,14 +329,11 @@ class TogetherEnv(Spaces, ParallelEnv):
 
     def __init__(self, game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
                  max_actions: int | None = None):
-        if checked_game(game) not in SIMULTANEOUS:
-            raise ValueError(f"{game} is played in turns: use env({game!r}); parallel environments are for "
-                             f"{', '.join(SIMULTANEOUS)}")
-        self.match = Match(game, rules)
+        self.match = Match(checked_simultaneous(game), rules)
         self.metadata = {"name": f"colorlab_{game}_parallel_v0", "render_modes": ["ansi"]}
         self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
         self.illegal = checked_choice("illegal", illegal, ILLEGAL)
-        self.max_actions = max_actions if max_actions is not None else ENDLESS.get(game)
+        self.max_actions = self.action_cap(max_actions)
         self.wait = self.match.action_count
         self.make_spaces(self.wait + 1)
 
@@ -378,11 +401,11 @@ class TogetherEnv(Spaces, ParallelEnv):
 
 def env(game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
         max_actions: int | None = None) -> TurnEnv:
-    """A PettingZoo AEC environment of this game (colorfox, colorium or colourbrain), with action masks."""
+    """A PettingZoo AEC environment of this game (any game with an encoding), with action masks."""
     return TurnEnv(game, rules, render_mode, illegal, max_actions)
 
 
 def parallel_env(game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
                  max_actions: int | None = None) -> TogetherEnv:
-    """A PettingZoo parallel environment of a game whose players act at once (colourbrain)."""
+    """A PettingZoo parallel environment of a game whose players act at once (a simultaneous game)."""
     return TogetherEnv(game, rules, render_mode, illegal, max_actions)

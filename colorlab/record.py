@@ -12,22 +12,21 @@ game played straight through. Marks travel in the saved file; a widget that
 loads a file adds a mark of its own, so a hand-edited file without marks still
 shows that it was loaded.
 
-Each game describes itself with a :class:`GameSpec` and registers it, so this
-module never needs to know any game.
+Each game declares itself once (:mod:`colorlab.games`), so this module never
+needs to know any game.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import importlib
 import json
 import math
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from colorlab.games import Game, find_game
 from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
 
 FORMAT = "colorlab-record"
@@ -43,43 +42,12 @@ class RecordError(ValueError):
     """A saved game that cannot be loaded, with the reason."""
 
 
-@dataclasses.dataclass(frozen=True)
-class GameSpec:
-    """What the record machinery needs to know about one game."""
-
-    name: str
-    rules_type: type[RulesBase]
-    new_game: Callable[[RulesBase, int], Any]
-    play: Callable[[Any, Any], Any]
-    action_from_dict: Callable[[dict], Any]
-    action_to_dict: Callable[[Any], dict]
-
-
-_GAMES: dict[str, GameSpec] = {}
-
-
-def register(spec: GameSpec) -> GameSpec:
-    """Make a game known to the record loader."""
-    _GAMES[spec.name] = spec
-    return spec
-
-
-def import_game_part(name: str, part: str = "") -> None:
-    """Import ``colorlab.<name>`` (or its module `part`) so that it registers itself; a non-game name does nothing."""
-    if re.fullmatch(r"[a-z]{1,20}", name or ""):
-        try:
-            importlib.import_module(f"colorlab.{name}" + (f".{part}" if part else ""))
-        except ImportError:
-            pass
-
-
-def game_spec(name: str) -> GameSpec:
-    """Which registered game has this name? Imports ``colorlab.<name>`` on first use."""
-    if name not in _GAMES:
-        import_game_part(name)
-    if name not in _GAMES:
-        raise RecordError(f"unknown game {name!r}")
-    return _GAMES[name]
+def game_spec(name: str) -> Game:
+    """Which declared game has this name? A name no game has is a :class:`RecordError`."""
+    try:
+        return find_game(name)
+    except (LookupError, TypeError):
+        raise RecordError(f"unknown game {name!r}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,7 +110,7 @@ class GameRecord:
     final: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
-    def spec(self) -> GameSpec:
+    def spec(self) -> Game:
         return game_spec(self.game)
 
     def states(self) -> Iterator[Any]:

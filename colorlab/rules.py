@@ -204,6 +204,19 @@ class RulesBase:
         }
 
 
+def rules_in_words(rules: RulesBase) -> str:
+    """How do these rules differ from the default edition, with the rule editor's labels?
+
+    >>> from colorlab import colorfox
+    >>> from colorlab.rules import rules_in_words
+    >>> rules_in_words(colorfox.Rules()), rules_in_words(colorfox.Rules(players=3, set_score="square"))
+    ('the default edition', 'Players = 3; Set score = square')
+    """
+    labels = {spec["name"]: spec["label"] for spec in type(rules).describe()}
+    changed = [f"{labels.get(name, name)} = {_said(now)}" for name, (_, now) in rules.differences().items()]
+    return "; ".join(changed) or "the default edition"
+
+
 def check_rule(cls: type, name: str, value: Any) -> None:
     """Refuse a value that does not fit the type, range or choices of field `name`."""
     spec = next(spec for spec in dataclasses.fields(cls) if spec.name == name)

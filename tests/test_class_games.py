@@ -12,7 +12,7 @@ from colorlab.colourbrain.model import Answer
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.experiments import bots_for, interval, play_chunk
 from colorlab.record import GameRecord, RecordError
-from colorlab.tables.sample import make_sample
+from colorlab.classroom.sample import make_sample
 
 
 def quiz(target, right_teams, seed=7):
@@ -111,7 +111,7 @@ def test_a_quiz_won_by_team_1_two_questions_to_none():
 
 def test_a_table_nobody_played_is_unfinished_and_has_no_winner():
     row = game_row(GameRecord("colorfox", colorfox.Rules(players=3), 5))
-    assert row == {"game": "colorfox", "rules": "players=3", "players": 3, "seed": 5, "finished": False,
+    assert row == {"game": "colorfox", "rules": "Players = 3", "players": 3, "seed": 5, "finished": False,
                    "actions": 0}
 
 
@@ -125,10 +125,11 @@ def test_the_class_table_feeds_the_labs_interval():
     assert share == 0.5 and 0 < low < 0.5 < high < 1
 
 
-def test_rules_are_said_by_how_they_differ_from_the_rulebook():
-    assert rules_in_words(colourbrain.Rules()) == "the rulebook"
-    assert rules_in_words(colourbrain.Rules(target=15, copier=False)) == "target=15, copier=False"
-    assert rules_in_words(colorform.Rules.junior()) == "variant=junior, hand_size=3, tasks_per_player=4, largest_task=4"
+def test_rules_are_said_by_how_they_differ_from_the_default_edition():
+    assert rules_in_words(colourbrain.Rules()) == "the default edition"
+    assert rules_in_words(colourbrain.Rules(target=15, copier=False)) == "Target = 15; Colour-Copier = off"
+    assert rules_in_words(colorform.Rules.junior()) == ("Game = junior; Hand size = 3; Task cards per player = 4; "
+                                                        "Largest task = 4")
 
 
 # --- the class beside the bots ------------------------------------------------------------
@@ -147,7 +148,7 @@ def test_bots_replay_only_the_finished_games_from_their_own_seeds():
     records = [quiz(1, [0], seed=11), GameRecord("colorfox", colorfox.Rules(), 5), quiz(2, [1, 1], seed=12)]
     bots = bots_on_the_same_deals(records)
     assert list(bots["seed"]) == [11, 12]
-    assert list(bots["rules"]) == ["target=1", "target=2"]
+    assert list(bots["rules"]) == ["Target = 1", "Target = 2"]
     assert list(bots["variant"]) == ["bots", "bots"]
     assert (bots["top score"] >= [1, 2]).all()
 

@@ -28,9 +28,9 @@ import sqlalchemy
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from colorlab.classroom_server import (KEY_ALPHABET, TEACHER_KEY_VARIABLE, ClassroomError, network_address, new_key,
+from colorlab.classroom.server import (KEY_ALPHABET, TEACHER_KEY_VARIABLE, ClassroomError, network_address, new_key,
                                        prepare_class)
-from colorlab.tables.classroom import STORE_VARIABLE
+from colorlab.classroom.class_store import STORE_VARIABLE
 from tests.browser.conftest import Server, free_port, jupyter_env
 
 ROOT = Path(__file__).parents[1]
@@ -73,7 +73,7 @@ class Classroom:
                                   "CLASSROOM_PORT": str(self.port)}
         for variable in ("CLASS_KEY", "TEACHER_KEY", "CLASSROOM_DB"):
             env.pop(variable, None)
-        command = [sys.executable, "-m", "colorlab.classroom_server", str(self.served), *classroom_kernel_options()]
+        command = [sys.executable, "-m", "colorlab.classroom.server", str(self.served), *classroom_kernel_options()]
         self.server = Server(command, env, tmp / "classroom.log")
         self.server.wait_until_answering(f"http://{network_address()}:{self.port}/login")
         self.lobby, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:2]
@@ -110,7 +110,7 @@ def login_cookie(answer: http.client.HTTPResponse) -> str:
 
 def test_make_classroom_runs_the_class_server_on_the_lessons_and_culls_idle_kernels():
     command = make_classroom_command()
-    assert re.search(r"python -m colorlab\.classroom_server notebooks\b", command), command
+    assert re.search(r"python -m colorlab\.classroom\.server notebooks\b", command), command
     assert {"--MappingKernelManager.cull_idle_timeout=600", "--MappingKernelManager.cull_interval=60",
             "--MappingKernelManager.cull_connected=False"} <= set(command.split())
 
@@ -222,7 +222,7 @@ def test_a_tables_database_inside_the_served_folder_is_refused(tmp_path, inside)
 def test_the_server_refuses_to_start_with_the_database_inside_and_says_why(tmp_path):
     (tmp_path / "served").mkdir()
     env = dict(os.environ, CLASSROOM_DB=str(tmp_path / "served" / "classroom.db"), CLASSROOM_PORT=str(free_port()))
-    done = subprocess.run([sys.executable, "-m", "colorlab.classroom_server", str(tmp_path / "served")], env=env,
+    done = subprocess.run([sys.executable, "-m", "colorlab.classroom.server", str(tmp_path / "served")], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "inside the folder served to the class" in done.stderr
     assert "http://" not in done.stdout

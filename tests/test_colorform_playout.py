@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from colorlab.agents import play_out
-from colorlab.colorform import Rules, agents, play_game
+from colorlab.colorform import Rules, agents, play_game, playout
 from colorlab.colorform.agents import ReactionBot, next_action
 from colorlab.colorform.model import Stop
 from colorlab.colorform.playout import play_reaction_bots
@@ -86,7 +86,7 @@ def test_play_game_plays_reaction_bot_tables_here_and_any_other_through_the_mode
         pass
 
     played = []
-    monkeypatch.setattr(agents, "play_out", lambda *args: played.append(args[0]) or "the model's")
+    monkeypatch.setattr(playout, "play_out", lambda *args: played.append(args[0]) or "the model's")
     assert play_game(rules, [Slower("medium", seed=seat) for seat in range(3)], seed=4) == "the model's"
     assert play_game(Rules.junior(), seed=4) == "the model's"
     assert play_game(rules, seed=4) != "the model's"

@@ -18,7 +18,7 @@ from colorlab.colorform.view import ColorFormGame
 from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.tables import TableStore
-from colorlab.tables.lobby import Lobby
+from colorlab.classroom.lobby import Lobby
 from tests.page import browser_sends
 
 WIDGETS = {"colorfox": ColorFoxGame, "colorium": ColoriumGame, "colorform": ColorFormGame,
@@ -99,7 +99,7 @@ def test_a_learner_opens_a_table_with_a_bot_chooses_a_seat_and_plays_at_it(where
     ada.lobby.editor.controls["players"].value = 3
     ada.lobby.next_button.click()
     assert ada.lobby.desk.view["kinds"] == ["you", "learner", "learner"]
-    assert ada.lobby.desk.view["rules"] == 'Rules changed: "Players" is now 3.'
+    assert ada.lobby.desk.view["rules"] == "Rules: Players = 3."
     assert "GreedyBot" in ada.lobby.desk.view["bots"]
     ada.sends("seat_kind", seat=2, kind="GreedyBot")
     ada.sends("seat_kind", seat=1, kind="you")

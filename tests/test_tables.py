@@ -11,6 +11,8 @@ import math
 import random
 import sqlite3
 import string
+import subprocess
+import sys
 import threading
 import time
 import types
@@ -21,6 +23,7 @@ import pytest
 import sqlalchemy
 
 from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab.games import find_game
 from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
@@ -98,7 +101,7 @@ def play_to_the_end(seats, seed, limit=5000):
     """Play random legal moves for the learners' seats until the game is over; the bots move by themselves."""
     game = seats[0].game
     table = table_game(game)
-    learners = {seat.seat: table.make_bot(LEARNERS[game], seed * 100 + seat.seat) for seat in seats}
+    learners = {seat.seat: find_game(game).make_bot(LEARNERS[game], seed * 100 + seat.seat) for seat in seats}
     by_number = {seat.seat: seat for seat in seats}
     for _ in range(limit):
         state = seats[0].state()
@@ -771,10 +774,9 @@ def test_a_second_call_from_the_same_seat_waits_for_the_first(store):
 
 def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
     rules = colorform.Rules(players=2, stop_window=0.0, rotations=False)
-    table = table_game("colorform")
     planned = None
     for seed in range(200):
-        bot = table.make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0))
+        bot = find_game("colorform").make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0))
         claim = bot.act(colorform.new_game(rules, seed), 1)
         if claim is not None and claim.time < 1.5:
             planned = seed, claim
@@ -794,11 +796,10 @@ def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
 
 def test_a_learners_call_and_a_bots_planned_call_in_one_window_make_one_stop(store):
     rules = colorform.Rules(players=2, stop_window=2.0, rotations=False)
-    table = table_game("colorform")
     solver = colorform.ReactionBot("hard")
     for seed in range(300):
         state = colorform.new_game(rules, seed)
-        plan = table.make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0)).act(state, 1)
+        plan = find_game("colorform").make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0)).act(state, 1)
         mine = solver.act(state, 0)
         if plan is not None and mine is not None and plan.time < 1.8:
             break
@@ -996,7 +997,7 @@ def test_states_replayed_by_a_new_store_match_the_first_stores(store, store_url)
         state = seats[0].state()
         for seat in seats:
             if seat.seat in table_game("colourbrain").waiting_for(state):
-                seat.play(table_game("colourbrain").make_bot("QuizBot (easy)", rng.randrange(99)).act(state, seat.seat))
+                seat.play(find_game("colourbrain").make_bot("QuizBot (easy)", rng.randrange(99)).act(state, seat.seat))
                 break
     later = TableStore(store_url)
     assert later.watch(code).view() == store.watch(code).view()
@@ -1074,3 +1075,19 @@ def test_a_call_after_the_tables_own_settling_is_a_new_call_not_a_second_one(sto
     ada.play(second)  # settles the first call, then takes this one as a new call
     assert [type(action) for action in store.record(code).actions] == [Stop]
     assert [call.seat for call in store.calls(code)] == [0]
+
+
+def test_the_tables_engine_imports_no_game_and_loads_no_widget(tmp_path):
+    """The engine finds a game by its name only when a table asks, and never a widget, even at play."""
+    code = f"""
+import sys
+from colorlab.tables import TableStore
+games = sorted(m for m in sys.modules if m.startswith(("colorlab.colo", "colorlab.widgets", "anywidget")))
+store = TableStore({str(tmp_path / "class.db")!r})
+for game in ("colorfox", "colorium", "colorform", "colourbrain"):
+    store.watch(store.create(game, seed=1)).view()
+widgets = sorted(m for m in sys.modules if m.startswith(("colorlab.widgets", "anywidget")) or m.endswith(".view"))
+print(games, widgets)
+"""
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "[] []"

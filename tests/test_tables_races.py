@@ -14,6 +14,7 @@ import time
 import pytest
 
 from colorlab import colorform, colorfox, colorium, colourbrain
+from colorlab.games import find_game
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.model import Stop
 from colorlab.colorfox.agents import GreedyBot
@@ -220,7 +221,7 @@ def bots_first(game: str, rules, seed: int, bots: dict[int, str]) -> list:
     state, moves = spec.new_game(rules, seed), []
     while due := [seat for seat in table.waiting_for(state) if seat in bots]:
         seat = due[0]
-        action = table.make_bot(bots[seat], bot_seed(seed, seat, len(moves))).act(state, seat)
+        action = spec.make_bot(bots[seat], bot_seed(seed, seat, len(moves))).act(state, seat)
         state = spec.play(state, action)
         moves.append(action)
     return moves
@@ -235,7 +236,7 @@ def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_e
     rules, bots, seed = BOT_TABLES[game]
     table, start = table_game(game), game_spec(game).new_game(rules, seed)
     [(seat, name), *_] = bots.items()
-    assert len({table.make_bot(name, n).act(start, seat) for n in range(20)}) > 1, "the bot has a real choice"
+    assert len({find_game(game).make_bot(name, n).act(start, seat) for n in range(20)}) > 1, "the bot has a real choice"
     expected = bots_first(game, rules, seed, bots)
     assert len(expected) >= len(bots), "every bot moves before the learner"
     store = TableStore(store_url)

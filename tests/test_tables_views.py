@@ -15,6 +15,7 @@ import time
 import pytest
 
 from colorlab import colorfox, colorform, colourbrain
+from colorlab.games import find_game
 from colorlab.tables import TableStore, table_game
 from tests.test_colourbrain import hidden_twin as quiz_twin
 from tests.test_tables import TABLES, seated
@@ -76,8 +77,9 @@ def played_states(store, game, seed=SEED, moves=80):
     """The states of a table where learners and bots play up to `moves` moves: (seats, states)."""
     code, seats = seated(store, game, seed=seed)
     table = table_game(game)
-    learners = {seat.seat: table.make_bot("RandomBot" if "RandomBot" in table.bots else list(table.bots)[-1],
-                                          seat.seat) for seat in seats}
+    names = find_game(game).bot_names(at_table=True)
+    learners = {seat.seat: find_game(game).make_bot("RandomBot" if "RandomBot" in names else names[-1],
+                                                    seat.seat) for seat in seats}
     for _ in range(moves):
         state = seats[0].state()
         waiting = [seat for seat in seats if seat.seat in table.waiting_for(state)]
@@ -163,7 +165,7 @@ def check_json(view: dict) -> str:
 def test_a_seats_view_never_holds_the_seed_a_token_or_another_hand(store, game):
     code, seats = seated(store, game, seed=SEED)
     table = table_game(game)
-    learners = {seat.seat: table.make_bot(list(table.bots)[0], 3) for seat in seats}
+    learners = {seat.seat: find_game(game).make_bot(find_game(game).bot_names(at_table=True)[0], 3) for seat in seats}
     tokens = [seat.token for seat in seats]
     for _ in range(40):
         for seat in [*seats, store.watch(code)]:
@@ -200,7 +202,7 @@ def test_a_seats_view_never_holds_the_seed_a_token_or_another_hand(store, game):
 def test_every_view_is_plain_json_values_that_read_back_the_same(store, game):
     code, seats = seated(store, game, seed=SEED)
     table = table_game(game)
-    learners = {seat.seat: table.make_bot(list(table.bots)[-1], 5) for seat in seats}
+    learners = {seat.seat: find_game(game).make_bot(find_game(game).bot_names(at_table=True)[-1], 5) for seat in seats}
     for _ in range(400):
         for seat in [*seats, store.watch(code)]:
             check_json(seat.view())

@@ -3,7 +3,8 @@
 The public face of the game: its rules, cards, solver, model and bots.
 """
 
-from colorlab.colorform.agents import ReactionBot, next_action, play_game
+from colorlab.colorform.agents import ReactionBot, next_action
+from colorlab.colorform.playout import play_game
 from colorlab.colorform.components import (
                                       Figure,
                                       Shape,

@@ -16,12 +16,10 @@ import itertools
 import math
 from collections.abc import Callable
 
-from colorlab.agents import SeededAgent, play_out
+from colorlab.agents import SeededAgent
 from colorlab.colorform.components import TaskCard
 from colorlab.colorform.model import Claim, Pass, State, Stop, can_solve
-from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import cover
-from colorlab.record import GameRecord
 from colorlab.rules import GameOver
 
 
@@ -177,15 +175,3 @@ def _no_claim(state: State, agents: list) -> Exception:
     names = ", ".join(f"player {seat} ({agents[seat].name})" for seat in able)
     return MissedSolution(f"no agent calls STOP, but {names} can solve a revealed task: "
                           "an agent missed a solution that exists")
-
-
-def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
-              max_actions: int = 10_000) -> GameRecord:
-    """Play a whole game between bots and return its record."""
-    agents = agents or [ReactionBot("medium", seed=seed * 31 + seat) for seat in range(rules.players)]
-    if rules.variant == "base" and all(type(agent) is ReactionBot for agent in agents):
-        # The same game, played on plain numbers (playout imports this module's bots, hence the late import).
-        from colorlab.colorform.playout import play_reaction_bots
-
-        return play_reaction_bots(rules, agents, seed, max_actions)
-    return play_out("colorform", rules, agents, seed, next_action, max_actions)

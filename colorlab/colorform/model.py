@@ -45,8 +45,8 @@ from colorlab.colorform.components import (
 )
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import cover, fitting_bits, hopeful_of_hands, laid, solvable, why_not
-from colorlab.record import GameSpec, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
+from colorlab.state import evolve_with
 
 
 class UnknownPlayer(IllegalAction):
@@ -227,13 +227,12 @@ WORKED_OUT_FROM = frozenset().union(*WORKED_OUT.values())
 
 
 def evolve(state: State, **changes) -> State:
-    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed).
+    """Copy the state with some fields changed, as :func:`colorlab.state.evolve` does, forgetting stale kept values.
 
     What the state has worked out and kept (``tops``, ``fitting``, ``hopeful``) comes along unless a field
     it reads changes; a caller that has worked out the new value itself may pass it among the changes.
     """
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__, **changes)
+    new = evolve_with(state, changes)
     if not WORKED_OUT_FROM.isdisjoint(changes):
         for name, fields in WORKED_OUT.items():
             if name not in changes and not fields.isdisjoint(changes):
@@ -768,8 +767,6 @@ def _number(value, name: str) -> float:
         raise ValueError(f"{name} must be a number, not {value!r}")
     return float(value)
 
-
-GAME = register(GameSpec("colorform", Rules, new_game, play, action_from_dict, action_to_dict))
 
 
 def outcome(final: State, actions: int, record=None) -> dict:

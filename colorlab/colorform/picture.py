@@ -60,3 +60,20 @@ def table_svg(view: dict, palette: str = "default") -> str:
     parts.append(f'<text x="10" y="440" font-size="14">Round {view["round"]}. Scores: {scores}</text>')
     return (f'<div class="colorlab-still"><svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="450" '
             f'role="img" aria-label="Col-Or-Form table">{"".join(parts)}</svg></div>')
+
+
+def room_svg(view: dict, names: list[str]) -> str:
+    """The layout, the task cards turned up and every hand (they all lie face up), as the teacher's page shows them."""
+    parts = [grid_svg([spot["top"] for spot in view["layout"]], 10, 10, 60, "default",
+                      [spot["under"] for spot in view["layout"]])]
+    for index, task in enumerate(view["tasks"]):
+        x = 210 + 110 * index
+        parts.append(grid_svg(task["cells"], x, 10, 33, "default"))
+        parts.append(f'<text x="{x}" y="130" font-size="12">task {task["number"]} ({task["size"]})</text>')
+    for seat, hand in enumerate(view["hands"]):
+        y = 200 + 50 * seat
+        parts.append(f'<text x="10" y="{y + 26}" font-size="14">{escape(names[seat])}</text>')
+        parts += [figure_svg(card, 120 + 46 * i, y, 40) for i, card in enumerate(hand)]
+    width, height = max(420, 210 + 110 * len(view["tasks"])), 210 + 50 * len(view["hands"])
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+            f'aria-label="The layout and the hands">{"".join(parts)}</svg>')

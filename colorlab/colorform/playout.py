@@ -24,8 +24,8 @@ is judged as ``play`` judges it (shown in time, and every figure of the turned t
 card under it once the claim's cards are laid); its form is right by making, as the bots build
 it from the cards they hold and the tasks they see.
 
-:func:`~colorlab.colorform.agents.play_game` plays a base game with a ReactionBot at every seat
-here, and any other table through the model.
+:func:`play_game` plays a base game with a ReactionBot at every seat here, and any other
+table through the model.
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ import operator
 import random
 from collections.abc import Callable, Sequence
 
+from colorlab.agents import play_out
 from colorlab.colorform import agents
+from colorlab.colorform.agents import ReactionBot, next_action
 from colorlab.colorform.components import task_cards
 from colorlab.colorform.model import (
     FIRST_ROUND,
@@ -91,6 +93,15 @@ def way_likings(seconds_of: Callable, ease: int, turns: tuple[bool, bool]) -> di
 def pair_places(pairs: tuple) -> tuple[int, ...]:
     """For each of the nine cells, the place of its pair among a turned task's (cell, figure) pairs (9: none)."""
     return tuple(next((at for at, (spot, _) in enumerate(pairs) if spot == cell), 9) for cell in range(9))
+
+
+def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
+              max_actions: int = 10_000) -> GameRecord:
+    """Play a whole game between bots and return its record (a table of ReactionBots here, on plain numbers)."""
+    agents = agents or [ReactionBot("medium", seed=seed * 31 + seat) for seat in range(rules.players)]
+    if rules.variant == "base" and all(type(agent) is ReactionBot for agent in agents):
+        return play_reaction_bots(rules, agents, seed, max_actions)
+    return play_out("colorform", rules, agents, seed, next_action, max_actions)
 
 
 def play_reaction_bots(rules: Rules, bots: Sequence[agents.ReactionBot], seed: int = 0,

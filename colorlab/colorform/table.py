@@ -14,9 +14,8 @@ import dataclasses
 from collections.abc import Mapping
 
 from colorlab.agents import Agent
-from colorlab.colorform.agents import LEVELS, ReactionBot
 from colorlab.colorform.model import Claim, Pass, State, Stop, observation, scores
-from colorlab.tables.games import Call, TableGame, register_table
+from colorlab.tables.games import Call, TableGame
 
 
 def seat_of(action) -> int | None:
@@ -57,13 +56,8 @@ def next_auto(state: State, bots: Mapping[int, Agent], calls: list[Call], second
     return call_action(state, [call for call in made if call.seconds - first <= state.rules.stop_window])
 
 
-def _reaction_bot(level: str):
-    return lambda seed: ReactionBot(level, seed=seed)
-
-
-TABLE = register_table(TableGame(
+TABLE = TableGame(
     name="colorform",
-    bots={"ReactionBot": _reaction_bot("medium"), **{f"ReactionBot ({level})": _reaction_bot(level) for level in LEVELS}},
     seat_of=seat_of,
     waiting_for=waiting_for,
     view=observation,
@@ -71,4 +65,4 @@ TABLE = register_table(TableGame(
     next_auto=next_auto,
     is_call=is_call,
     call_action=call_action,
-))
+)

@@ -26,7 +26,6 @@ table; the junior variant is played turn by turn.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,7 +42,7 @@ from colorlab.rules import GameOver, IllegalAction
 from colorlab.widgets.base import (
     GameWidget,
     IntentError,
-    check_table_game,
+    new_game_record,
     palette_assets,
     widget_css,
     widget_esm,
@@ -106,6 +105,8 @@ class ColorFormGame(GameWidget):
     """Play Col-Or-Form against 1 to 3 bots (or more, up to 5) or at a shared table, seeing what your seat may see."""
 
     title = "Col-Or-Form"
+    game = "colorform"
+    REFUSED_AT_A_TABLE = {**GameWidget.REFUSED_AT_A_TABLE, **AT_A_TABLE}
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -130,12 +131,8 @@ class ColorFormGame(GameWidget):
         self.started_round: int | None = None
         self._no_task_notice = None
         self.phase_began, self.stop_called = clock(), None
-        if seat is not None:
-            check_table_game(seat, "colorform")
-            super().__init__(seat=seat, **kwargs)
-        else:
-            seed = random.randrange(2**31) if seed is None else seed
-            super().__init__(GameRecord("colorform", rules or Rules(players=bots + 1), seed), **kwargs)
+        super().__init__(lambda: new_game_record(self.game, rules or Rules(players=bots + 1), seed), seat=seat,
+                         **kwargs)
         self._make_bots()
         self._begin_phase()
         self.refresh()
@@ -162,16 +159,14 @@ class ColorFormGame(GameWidget):
             rules=state.rules.to_dict(),
             changed_rules=sorted(state.rules.differences()),
             hint=self.hint if live else None,
-            only_you_can_solve=live and self.seat is None and only_you_can_solve(state, self.you),
+            only_you_can_solve=live and self.source.permits("skip") and only_you_can_solve(state, self.you),
             final_ranking=[f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]],
         )
         return view
 
     def names(self, state: State) -> list[str]:
         """How does the table name the players ("You", "Bot 1 (medium)", ... or, at a table, its seats' names)?"""
-        if self.seat is not None:
-            return self.seat_names()
-        return ["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)]
+        return self.source.seat_names(["You"] + [f"Bot {seat} ({self.level})" for seat in range(1, state.players)])
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show a message inside the widget, naming the players rather than their seats."""
@@ -213,7 +208,8 @@ class ColorFormGame(GameWidget):
 
     def has_clock(self) -> bool:
         """Does this table run on the kernel's clock now (not calm, not junior, not over, not a shared table)?"""
-        return not (self.bots_wait or self.seat is not None or self.state.junior or self.state.over)
+        # a shared table has no Start: its clock is the table's own
+        return self.source.permits("start") and not (self.bots_wait or self.state.junior or self.state.over)
 
     def waits_for_start(self) -> bool:
         """Is the table waiting for you to press Start before this round's clock runs?"""
@@ -222,7 +218,7 @@ class ColorFormGame(GameWidget):
     def start(self) -> None:
         """Press Start: the clock of this round starts now, and the bots begin to look."""
         self._check_playing()
-        self._not_at_a_table("start")
+        self.source.check("start")
         if self.state.over:
             raise GameOver(f"the game is over ({self.state.end_reason})")
         if not self.has_clock():
@@ -244,7 +240,7 @@ class ColorFormGame(GameWidget):
     def call_stop(self) -> None:
         """Call STOP: the kernel notes the moment, and you have ``seconds_to_show`` to show a solution."""
         self._check_playing()
-        self._not_at_a_table("stop")
+        self.source.check("stop")
         if self.state.junior:
             raise IllegalAction("in junior there is no STOP: solve your task card or pass")
         if self.stop_called is not None:
@@ -265,7 +261,7 @@ class ColorFormGame(GameWidget):
             self._bots_take_turns()
             self._begin_phase()
             return
-        if self.seat is not None:
+        if not self.source.permits("stop"):  # at a table the claim is the call, stamped by the table's clock
             self.play(Claim(self.you, task, rotation, placements or {}, mirrored))
             self.say(CALL_IS_IN)
             return
@@ -324,7 +320,7 @@ class ColorFormGame(GameWidget):
     def skip(self) -> None:
         """Jump to the bots' next STOP; refused when only your cards can solve a task."""
         self._check_playing()
-        self._not_at_a_table("skip")
+        self.source.check("skip")
         if self.state.over:
             raise GameOver(f"the game is over ({self.state.end_reason})")
         if self.state.junior:
@@ -369,10 +365,6 @@ class ColorFormGame(GameWidget):
         if self.cursor is not None:
             raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
 
-    def _not_at_a_table(self, what: str) -> None:
-        if self.seat is not None:
-            raise IllegalAction(AT_A_TABLE[what])
-
     def table_moved(self) -> None:
         """Another seat's move, or the table's STOP: a new situation, and (once shown) how a STOP went."""
         self._begin_phase()
@@ -412,7 +404,7 @@ class ColorFormGame(GameWidget):
                 self.plans[seat] = call
 
     def _bots_take_turns(self) -> None:
-        while self.seat is None and self.state.junior and not self.state.over and self.state.active != self.you:
+        while self.state.junior and not self.state.over and self.state.active in self.bots:
             seat = self.state.active
             self.play(self.bots[seat].act(self.state, seat) or Pass(seat))
 

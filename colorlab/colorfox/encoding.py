@@ -37,7 +37,7 @@ from colorlab.colorfox.components import cards
 from colorlab.colorfox import model
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
-from colorlab.encoding import number_blocks
+from colorlab.encoding import flat_shape, number_blocks
 from colorlab.rules import IllegalAction, NotYourTurn
 
 COLOURS = len(COLOUR_NAMES)
@@ -174,7 +174,7 @@ def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
 
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     """How long is the flat observation array?"""
-    return (sum(int(numpy.prod(shape)) for shape in observation_layout(rules).values()),)
+    return flat_shape(observation_layout(rules))
 
 
 def observation(state, player: int) -> numpy.ndarray:

@@ -45,8 +45,9 @@ import typing
 from colorlab.colorfox.components import COLOURS, OPPOSITE, SIDES, STEP, Card, cards, half_turn
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_counts, score_sticks
-from colorlab.record import GameSpec, read_action, register
+from colorlab.record import read_action
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, check_seat
+from colorlab.state import evolve, evolve_with
 
 COLOUR_NAMES = tuple(colour.value for colour in COLOURS)  # the order of sticks in every count
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -199,19 +200,6 @@ def fitting_cards() -> dict[int, int]:
                 demand = mask << 12 | laid(card, turned)[0] & mask
                 table[demand] = table.get(demand, 0) | card_bit(card.number, turned)
     return table
-
-
-def evolve(state: State, **changes) -> State:
-    """A copy of the state with some fields changed (``dataclasses.replace`` without re-checking)."""
-    return _evolved(state, changes)
-
-
-def _evolved(state: State, changes: dict) -> State:
-    """A copy of the state with the fields in `changes` changed: :func:`evolve` without keyword arguments."""
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 @dataclasses.dataclass(frozen=True)
@@ -611,9 +599,9 @@ def _end_turn(state: State, events: tuple[str, ...], hand: tuple | None = None,
     changes["hands"], changes["deck"] = _with(state.hands, seat, hand + deck[:drawn]), deck[drawn:]
     changes["exchanges_left"] = 0
     if changes.get("ending", state.ending):
-        return _finish(_evolved(state, changes), "a colour's sticks ran out", events)
+        return _finish(evolve_with(state, changes), "a colour's sticks ran out", events)
     changes["active"], changes["events"] = (seat + 1) % state.players, events
-    return _evolved(state, changes)
+    return evolve_with(state, changes)
 
 
 def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
@@ -712,8 +700,6 @@ def action_from_dict(data: dict) -> Action:
     kind, values = read_action(data, _FIELDS)
     return kind(**values)
 
-
-GAME = register(GameSpec("colorfox", Rules, new_game, play, action_from_dict, action_to_dict))
 
 
 def outcome(final: State, actions: int, record=None) -> dict:

@@ -43,3 +43,17 @@ def table_svg(view: dict, palette: str = "default") -> str:
     parts.append(f'<text x="10" y="{hand_y + 70:g}" font-size="14">Scores: {scores}</text>')
     return (f'<div class="colorlab-still"><svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
             f'height="{hand_y + 80:g}" role="img" aria-label="ColorFox table">{"".join(parts)}</svg></div>')
+
+
+ROOM_ZOOM = 1.6  # the cards are drawn for a page of cards; the teacher looks at a few of them from afar
+
+
+def room_svg(view: dict, names: list[str]) -> str:
+    """The cards on a table, as the teacher's page shows it (the hands stay hidden)."""
+    xs, ys = [card["x"] for card in view["table"]], [card["y"] for card in view["table"]]
+    left, top = min(xs), min(ys)
+    width, height = (max(xs) - left + 1) * CELL + 20, (max(ys) - top + 1) * CELL + 20
+    tiles = "".join(tile_svg(card["edges"], 10 + (card["x"] - left) * CELL, 10 + (card["y"] - top) * CELL)
+                    for card in view["table"])
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * ROOM_ZOOM:g}" height="{height * ROOM_ZOOM:g}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="The cards on the table">{tiles}</svg>')

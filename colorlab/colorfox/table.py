@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder
 from colorlab.colorfox.model import State, observation, scores, to_move
-from colorlab.tables.games import TableGame, bot_makers, register_table
+from colorlab.tables.games import TableGame
 
 
 def waiting_for(state: State) -> list[int]:
@@ -19,11 +18,10 @@ def view(state: State, seat: int | None) -> dict:
     return observation(state, seat)
 
 
-TABLE = register_table(TableGame(
+TABLE = TableGame(
     name="colorfox",
-    bots=bot_makers(RandomBot, GreedyBot, SetBuilder),
     seat_of=lambda action: getattr(action, "player", None),
     waiting_for=waiting_for,
     view=view,
     scores=scores,
-))
+)

@@ -75,8 +75,7 @@ class ColorFoxGame(BotTable):
 
     def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "sets",
                  seed: int | None = None, *, seat: Seat | None = None, **kwargs):
-        rules = None if seat is not None else rules or Rules(players=bots + 1)
-        super().__init__(rules, bot, seed, seat=seat, **kwargs)
+        super().__init__(rules, bots, bot, seed, seat=seat, **kwargs)
 
     def static_assets(self) -> dict:
         return {**palette_assets(), "colours": list(COLOUR_NAMES)}
@@ -85,8 +84,7 @@ class ColorFoxGame(BotTable):
         you = self.you
         view = observation(state, you)
         speakers = self.speakers(state)
-        names = speakers if self.seat is not None else \
-            ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
+        names = self.player_names(state)
         view["events"] = [self.said(text, state) for text in view["events"]]
         worth = worth_of(state.rules)
         view.update(
@@ -106,7 +104,7 @@ class ColorFoxGame(BotTable):
 
     def last_placed(self, state) -> dict | None:
         """Where does the card placed last (before or at this state) lie, and who placed it? None: only the start card."""
-        index = next((i for i in range(len(self._states) - 1, -1, -1) if self._states[i] is state), 0)
+        index = next((i for i in range(len(self.states) - 1, -1, -1) if self.states[i] is state), 0)
         for action in reversed(self.record.actions[:index]):
             if type(action) is Place:
                 return {"x": action.x, "y": action.y, "by": self.speakers(state)[action.player]}
@@ -125,9 +123,10 @@ class ColorFoxGame(BotTable):
             if answering_me:
                 self.say(self.news())
             return
-        if to_move(self.state) != self.you:
-            raise NotYourTurn("wait for the bots to move" if self.seat is None
-                              else f"wait for your turn: {self.speakers(self.state)[to_move(self.state)]} is to move")
+        mover = to_move(self.state)
+        if mover != self.you:
+            raise NotYourTurn("wait for the bots to move" if mover in self.bots
+                              else f"wait for your turn: {self.speakers(self.state)[mover]} is to move")
         try:
             self.play(self.action_of(intent))
         except IllegalAction as refusal:
@@ -152,7 +151,7 @@ class ColorFoxGame(BotTable):
         return " ".join(self.snapshot(self.state)["events"])
 
     def bot_seat(self, state) -> int | None:
-        return None if state.over or self.seat is not None or to_move(state) == self.you else to_move(state)
+        return None if state.over or to_move(state) not in self.bots else to_move(state)
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):

@@ -44,7 +44,7 @@ from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, orientations, scissors
-from colorlab.encoding import number_blocks
+from colorlab.encoding import flat_shape, number_blocks
 from colorlab.rules import IllegalAction, NotYourTurn
 
 LETTERS = tuple(SHAPES)
@@ -218,7 +218,7 @@ def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
 
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     """How long is the flat observation array?"""
-    return (sum(int(numpy.prod(shape)) for shape in observation_layout(rules).values()),)
+    return flat_shape(observation_layout(rules))
 
 
 def observation(state, player: int) -> numpy.ndarray:

@@ -38,8 +38,9 @@ from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import (SHAPES, Placement, RestingPlaces, Shape, known_placements, orientations,
                                       resting_places, scissors)
-from colorlab.record import GameSpec, read_action, register
+from colorlab.record import read_action
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
+from colorlab.state import evolve
 from colorlab.symmetry import normalise
 
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
@@ -153,13 +154,6 @@ class State:
     @property
     def phase(self) -> str:
         return "over" if self.over else "draft" if self.order else "draw"
-
-
-def evolve(state: State, **changes) -> State:
-    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
-    new = object.__new__(State)
-    object.__setattr__(new, "__dict__", state.__dict__ | changes)  # quicker than updating the new, empty __dict__
-    return new
 
 
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
@@ -662,8 +656,6 @@ def _with_cuts(data):
         return {**{k: v for k, v in data.items() if k != "cut"}, "cuts": int(cut)}
     return data
 
-
-GAME = register(GameSpec("colorium", Rules, new_game, play, action_from_dict, action_to_dict))
 
 
 def outcome(final: State, actions: int, record=None) -> dict:

@@ -38,3 +38,8 @@ def table_svg(view: dict, palette: str = "default") -> str:
     total = 20 + len(boards) * (width + 30)
     return (f'<div class="colorlab-still"><svg xmlns="http://www.w3.org/2000/svg" width="{total:g}" '
             f'height="{height + 70:g}" role="img" aria-label="Colorium boards">{"".join(parts)}</svg></div>')
+
+
+def room_svg(view: dict, names: list[str]) -> str:
+    """Every board with its player's name, as the teacher's page shows a table."""
+    return table_svg({**view, "names": names})

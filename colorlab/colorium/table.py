@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot
 from colorlab.colorium.model import State, observation, scores
-from colorlab.tables.games import TableGame, bot_makers, register_table
+from colorlab.tables.games import TableGame
 
 
 def waiting_for(state: State) -> list[int]:
@@ -21,12 +20,11 @@ def moment(state: State, seat: int) -> tuple:
     return (state.round, state.phase, len(state.pool))
 
 
-TABLE = register_table(TableGame(
+TABLE = TableGame(
     name="colorium",
-    bots=bot_makers(RandomBot, GreedyBot, MissionBot),
     seat_of=lambda action: getattr(action, "player", None),
     waiting_for=waiting_for,
     view=observation,
     scores=scores,
     moment=moment,
-))
+)

@@ -74,8 +74,7 @@ class ColoriumGame(BotTable):
 
     def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "missions",
                  seed: int | None = None, *, seat: Seat | None = None, **kwargs):
-        rules = None if seat is not None else rules or Rules(players=bots + 1)
-        super().__init__(rules, bot, seed, seat=seat, **kwargs)
+        super().__init__(rules, bots, bot, seed, seat=seat, **kwargs)
 
     def static_assets(self) -> dict:
         return {**palette_assets(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
@@ -108,13 +107,10 @@ class ColoriumGame(BotTable):
         return moves if mirror_images else {"turn": moves["turn"]}
 
     def snapshot(self, state) -> dict:
-        speakers = self.speakers(state)
-        names = speakers if self.seat is not None else \
-            ["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)]
         live, you = self.cursor is None, self.you
         return {
             **observation(state, you),
-            "names": names,
+            "names": self.player_names(state),
             "options": self.my_options(state) if live else [],
             "wild_colours": list(state.rules.colours) if live and legal_wilds(state, you) else [],
             "my_pick": live and state.phase == "draft" and state.order[0] == you,
@@ -155,12 +151,11 @@ class ColoriumGame(BotTable):
             self.play(Wild(you, (intent["row"], intent["col"]), intent["colour"]))
 
     def bot_seat(self, state) -> int | None:
-        if state.over or self.seat is not None:
+        if state.over:
             return None
         if state.phase == "draft":
-            return state.order[0] if state.order[0] != self.you else None
-        waiting = [p for p in range(1, state.players) if not state.drawn[p]]
-        return waiting[0] if waiting else None
+            return state.order[0] if state.order[0] in self.bots else None
+        return next((seat for seat in sorted(self.bots) if not state.drawn[seat]), None)
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):

@@ -5,7 +5,9 @@ colours (order does not matter), or the Colour-Copier with one colour fewer. Eve
 1 to 4 colours has a number, then the copier with every set of 0 to 3 colours, then, after
 the reveal, "copy this colour" for each of the 11 colours. The legal numbers are those that
 fit the question asked (as many colours as it asks) and the team's copier. The quiz
-master's Next and rule changes are not a team's move and have no number.
+master's Next and rule changes are not a team's move and have no number: an environment
+plays the Next itself (:func:`table_move`), and cuts short a quiz that may never end
+(:data:`MAX_ACTIONS`).
 
 A team's observation is built from what the team sees at the table (the model's
 :func:`observation` for that team): the question asked (as its place in the question list:
@@ -36,7 +38,7 @@ from itertools import combinations
 
 import numpy
 
-from colorlab.colourbrain.model import COPIER, Answer, Copy, State, can_copy, play, winners
+from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State, can_copy, play, winners
 from colorlab.colourbrain.model import observation as seen_by
 from colorlab.colourbrain.questions import COLOURS, bank, load_questions
 from colorlab.colourbrain.rules import Rules
@@ -44,6 +46,7 @@ from colorlab.colourbrain.rules import Rules
 MOST_ASKED = 4  # a question asks for 1 to 4 colours (questions.parse_question refuses more)
 STEPS = ("answering", "copying", "shown", "over")
 HIGHEST = 255.0  # scores and the pot are shown up to this; no quiz with a goal of at most 50 comes near it
+MAX_ACTIONS = 10_000  # where an environment cuts a quiz short: teams always all right (or all wrong) never score
 
 ANSWERS = tuple((combo, False) for size in range(1, MOST_ASKED + 1) for combo in combinations(COLOURS, size)) + \
     tuple((combo, True) for size in range(MOST_ASKED) for combo in combinations(COLOURS, size))
@@ -112,6 +115,11 @@ def acting(state: State) -> list[int]:
     if state.step == "copying":
         return [t for t, answer in enumerate(state.answers) if COPIER in answer and state.copied[t] is None]
     return []
+
+
+def table_move(state: State) -> NextQuestion:
+    """What does the table play when no team has anything to do? The quiz master's Next, after a paced reveal."""
+    return NextQuestion()
 
 
 def question_list(rules: Rules) -> tuple:

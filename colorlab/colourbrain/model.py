@@ -39,8 +39,8 @@ from collections import Counter
 from colorlab.colourbrain.questions import COLOURS, Question, bank, load_questions
 from colorlab.colourbrain.rules import Rules
 from colorlab.colourbrain.scoring import is_right, score_question
-from colorlab.record import GameSpec, register
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
+from colorlab.state import evolve
 
 COPIER = "copier"
 
@@ -125,13 +125,6 @@ class State:
         if self.shown:
             return "shown"
         return "answering" if None in self.answers else "copying"
-
-
-def evolve(state: State, **changes) -> State:
-    """A copy of the state with some fields changed (``dataclasses.replace`` without its checks, for speed)."""
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__, **changes)
-    return new
 
 
 def box_order(questions: list[Question]) -> list[str]:
@@ -393,8 +386,6 @@ def action_from_dict(data: dict) -> Action:
         raise ValueError("colours must be a list and copier true or false")
     return Answer(data["team"], tuple(data["colours"]), data["copier"])
 
-
-GAME = register(GameSpec("colourbrain", Rules, new_game, play, action_from_dict, action_to_dict))
 
 
 def outcome(final: State, actions: int, record=None) -> dict:

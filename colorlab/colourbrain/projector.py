@@ -40,6 +40,7 @@ class ColourbrainProjector(GameWidget):
     """The room's screen of a Colourbrain table: question, locks, reveal (held until Next), pot and scores."""
 
     title = "Colourbrain projector"
+    game = "colourbrain"
     WATCHABLE = True
     _esm = widget_esm(STATIC / "projector.js")
     _css = widget_css(STATIC / "view.css", STATIC / "projector.css")
@@ -47,7 +48,7 @@ class ColourbrainProjector(GameWidget):
     INTENTS = {"sync": GameWidget.INTENTS["sync"], "next": {}}
 
     def __init__(self, watcher: Seat, **kwargs):
-        check_table_game(watcher, "colourbrain")
+        check_table_game(watcher, self.game)
         if watcher.seat is not None:
             raise ValueError("the projector shows the whole room: give it store.watch(code), not a team's seat")
         self.moved_past = 0
@@ -65,10 +66,10 @@ class ColourbrainProjector(GameWidget):
             return state if state.step == "shown" or (state.over and state.asked > self.moved_past) else None
         if state.asked <= self.moved_past:
             return None
-        return next(state for state in self._states if state.asked == self.moved_past + 1)
+        return next(state for state in self.states if state.asked == self.moved_past + 1)
 
     def snapshot(self, state) -> dict:
-        names = self.seat_names()
+        names = self.source.seat_names()
         scored = self.reveal_due()
         shown = scored or state
         view = {"names": names, "scores": list(shown.scores), "pot": shown.pot, "copiers": list(shown.copiers),

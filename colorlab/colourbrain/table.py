@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from colorlab.colourbrain.agents import LEVELS, QuizBot
 from colorlab.colourbrain.model import COPIER, NextQuestion, State, observation
-from colorlab.tables.games import TableGame, register_table
+from colorlab.tables.games import TableGame
 
 
 def waiting_for(state: State) -> list[int]:
@@ -29,13 +28,8 @@ def table_rules(rules) -> None:
                          "file lies in one folder where the other devices' kernels cannot read it")
 
 
-def _quiz_bot(level: str):
-    return lambda seed: QuizBot(level, seed=seed)
-
-
-TABLE = register_table(TableGame(
+TABLE = TableGame(
     name="colourbrain",
-    bots={"QuizBot": _quiz_bot("medium"), **{f"QuizBot ({level})": _quiz_bot(level) for level in LEVELS}},
     seat_of=lambda action: getattr(action, "team", None),  # the quiz master's Next: no seat's
     room_actions=(NextQuestion,),
     waiting_for=waiting_for,
@@ -43,4 +37,4 @@ TABLE = register_table(TableGame(
     scores=lambda state: list(state.scores),
     moment=moment,
     table_rules=table_rules,
-))
+)

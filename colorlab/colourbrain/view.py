@@ -28,7 +28,6 @@ the reveal and the points, with nothing to answer.
 from __future__ import annotations
 
 import html
-import random
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +37,7 @@ from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, can_c
 from colorlab.colourbrain.rules import Rules
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
-from colorlab.widgets.base import GameWidget, IntentError, check_table_game, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import GameWidget, IntentError, new_game_record, palette_assets, widget_css, widget_esm
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
@@ -54,7 +53,10 @@ class ColourbrainQuiz(GameWidget):
     """A quiz-master screen: teams answer in turn, secretly; then the reveal, the copier and the points."""
 
     title = "Colourbrain"
+    game = "colourbrain"
     WATCHABLE = True
+    YOUR_SEAT = None  # in this kernel the screen is passed round the teams: it shows what the room may see
+    REFUSED_AT_A_TABLE = {**GameWidget.REFUSED_AT_A_TABLE, "next": QUIZ_MASTERS_NEXT}
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -69,50 +71,45 @@ class ColourbrainQuiz(GameWidget):
                  level: str = "medium", seed: int | None = None, *, seat: Seat | None = None, **kwargs):
         self.names = list(names or [])
         self.solo, self.level = solo, level
-        if seat is not None:
-            check_table_game(seat, "colourbrain")
-            super().__init__(seat=seat, **kwargs)
-        else:
-            rules = rules or Rules()
-            if names and len(self.names) < rules.teams:
-                raise ValueError(f"{rules.teams} teams need {rules.teams} names, not {len(self.names)}")
-            seed = random.randrange(2**31) if seed is None else seed
-            super().__init__(GameRecord("colourbrain", rules, seed), **kwargs)
+        super().__init__(lambda: self._first_record(rules, seed), seat=seat, **kwargs)
         self._make_bots()
         self.refresh()
+
+    def _first_record(self, rules: Rules | None, seed: int | None) -> GameRecord:
+        """The record of a quiz in this kernel, with these rules (or the defaults); names given must name every team."""
+        rules = rules or Rules()
+        if self.names and len(self.names) < rules.teams:
+            raise ValueError(f"{rules.teams} teams need {rules.teams} names, not {len(self.names)}")
+        return new_game_record(self.game, rules, seed)
 
     def static_assets(self) -> dict:
         return palette_assets()
 
     def team_names(self, teams: int) -> list[str]:
         """What is each of `teams` teams called: the names given (at a table: its seats'), then "Team 3", ...?"""
-        if self.seat is not None:
-            return self.seat_names()
-        return [self.names[t] if t < len(self.names) else f"Team {t + 1}" for t in range(teams)]
+        return self.source.seat_names([self.names[t] if t < len(self.names) else f"Team {t + 1}" for t in range(teams)])
 
     def humans(self, state) -> list[int]:
-        """Which teams answer at this screen (at a table: its own team; a watcher: none)?"""
-        if self.seat is not None:
-            return [] if self.you is None else [self.you]
-        return [0] if self.solo else list(range(state.teams))
+        """Which teams answer at this screen: those here no bot plays (at a table: its own team; a watcher: none)?"""
+        return [team for team in self.source.seats_here(range(state.teams)) if team not in self.bots]
 
     def snapshot(self, state) -> dict:
-        view = observation(state) if self.seat is None else observation(state, self.you)
+        view = observation(state, self.you)
         humans = self.humans(state)
         names = self.team_names(state.teams)
-        called = [YOUR_TEAM if team == self.you and self.seat is not None else name for team, name in enumerate(names)]
+        called = self.source.seat_names(names, you=YOUR_TEAM)
         view["names"] = names
         view["events"] = [re.sub(r"\bteam (\d+)", lambda m: called[int(m[1])], text, flags=re.I)
                           for text in view["events"]]
         view["humans"] = humans
         view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
-        view["copy_options"] = {str(t): can_copy(state, t) for t, a in enumerate(state.answers)
-                                if state.step == "copying" and a and COPIER in a and state.copied[t] is None
-                                and (self.seat is None or t in humans)}
+        view["copy_options"] = {str(t): can_copy(state, t) for t in self.source.seats_here(range(state.teams))
+                                if state.step == "copying" and state.answers[t] and COPIER in state.answers[t]
+                                and state.copied[t] is None}
         view["undo_waits"] = question_under_way(state)
         view["paced"] = state.rules.paced
         view["copier"] = state.rules.copier
-        view["can_move_on"] = state.step == "shown" and self.seat is None
+        view["can_move_on"] = state.step == "shown" and self.source.permits("next")
         if state.last:
             question = state.questions[state.last["question"]]
             view["last"] = {**state.last, "number": state.asked, "text": question.text,
@@ -138,7 +135,7 @@ class ColourbrainQuiz(GameWidget):
         humans = self.humans(state)
         if team not in humans:
             names = self.team_names(state.teams)
-            if self.seat is not None and 0 <= team < len(names):
+            if 0 <= team < len(names) and team not in self.source.seats_here(range(len(names))):
                 raise IllegalAction(f"this screen answers only for your own team; {names[team]} answers at its own")
             raise IllegalAction(f"{names[team] if 0 <= team < len(names) else f'team {team}'} is not at this screen")
         if intent["type"] == "answer":
@@ -153,8 +150,7 @@ class ColourbrainQuiz(GameWidget):
 
     def next_question(self) -> None:
         """The quiz master's Next on this screen (a paced quiz); at a table the teacher's projector plays it."""
-        if self.seat is not None:
-            raise IllegalAction(QUIZ_MASTERS_NEXT)
+        self.source.check("next")
         self.play(NextQuestion())
         self._bots_move()
         self.say(" ".join(self.snapshot(self.state)["events"]))
@@ -191,7 +187,7 @@ class ColourbrainQuiz(GameWidget):
 
         A reveal waiting for the quiz master's Next is no such moment: undo takes back its question too.
         """
-        for back, state in enumerate(reversed(self._states[:-1]), start=1):
+        for back, state in enumerate(reversed(self.states[:-1]), start=1):
             if not question_under_way(state) and state.step != "shown":
                 return back
         return 0

@@ -3,11 +3,11 @@
 The contract (names and meanings) is in the edition notes; see :mod:`colorlab.tables.store`.
 """
 
-from colorlab.tables.games import Call, TableGame, register_table, table_game
+from colorlab.tables.games import Call, TableGame, table_game
 from colorlab.tables.store import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
                                    TableStore, TooManyWrongKeys, UnknownTable, WaitingForPlayers, WrongToken,
                                    bot_seed)
 
 __all__ = ["AlreadyCalled", "Call", "NotYourSeat", "Seat", "SeatTaken", "StaleMove", "TableClosed", "TableError",
            "TableGame", "TableStore", "TooManyWrongKeys", "UnknownTable", "WaitingForPlayers", "WrongToken",
-           "bot_seed", "register_table", "table_game"]
+           "bot_seed", "table_game"]

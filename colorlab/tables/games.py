@@ -1,7 +1,7 @@
 """What a shared table needs to know about a game, beyond its record.
 
-Each game describes itself once, in its own ``table.py``, with a :class:`TableGame`;
-this module never imports a game until a table asks for it by name.
+Each game describes its table once, in its own ``table.py``, with a :class:`TableGame`
+that its declaration (:mod:`colorlab.games`) names; this module never imports a game.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from colorlab.agents import Agent
-from colorlab.record import import_game_part
+from colorlab.games import find_game
 
 
 def bots_move(state: Any, bots: Mapping[int, Agent], waiting_for: Callable[[Any], list[int]]) -> Any | None:
@@ -22,11 +22,6 @@ def bots_move(state: Any, bots: Mapping[int, Agent], waiting_for: Callable[[Any]
             if action is not None:
                 return action
     return None
-
-
-def bot_makers(*kinds: type) -> dict[str, Callable[[int], Agent]]:
-    """Bot name -> a maker taking a seed, for bots whose class takes `seed=` (at their default level)."""
-    return {kind.__name__: (lambda seed, kind=kind: kind(seed=seed)) for kind in kinds}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,7 +41,6 @@ class Call:
 class TableGame:
     """One game as a table plays it.
 
-    - `bots`: bot name -> a maker taking a seed (the names a teacher may put in seats);
     - `seat_of(action)`: the seat an action acts for (None: no seat may send it);
     - `waiting_for(state)`: the seats whose move the game waits for now;
     - `view(state, seat)`: what that seat (None: the room) may see, as plain JSON values;
@@ -62,7 +56,6 @@ class TableGame:
     """
 
     name: str
-    bots: Mapping[str, Callable[[int], Agent]]
     seat_of: Callable[[Any], int | None]
     waiting_for: Callable[[Any], list[int]]
     view: Callable[[Any, int | None], dict]
@@ -86,25 +79,11 @@ class TableGame:
         """Which decision does `seat` face at `step`? (By default every step is a new one.)"""
         return step if self.moment is None else self.moment(state, seat)
 
-    def make_bot(self, name: str, seed: int) -> Agent:
-        """A bot of this kind with its own seed."""
-        return self.bots[name](seed)
-
-
-_TABLE_GAMES: dict[str, TableGame] = {}
-
-
-def register_table(game: TableGame) -> TableGame:
-    """Make a game playable at shared tables."""
-    _TABLE_GAMES[game.name] = game
-    return game
-
 
 def table_game(name: str) -> TableGame:
-    """Which table description has this game? Imports ``colorlab.<name>.table`` on first use."""
-    if name not in _TABLE_GAMES:
-        import_game_part(name, "table")
-    if name not in _TABLE_GAMES:
-        raise LookupError(f"{name!r} cannot be played at a table; the games are colorform, colorfox, "
-                          "colorium and colourbrain")
-    return _TABLE_GAMES[name]
+    """How is this game played at a table (LookupError in plain words if it is no game, or none for tables)?"""
+    table = find_game(name).part("table")
+    if table is None:
+        raise LookupError(f"{find_game(name).title} cannot be played at a table")
+    return table
+

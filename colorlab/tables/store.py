@@ -39,6 +39,7 @@ import sqlalchemy
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from colorlab.archive import record_file_name
 from colorlab.record import GameRecord, RecordError, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, RulesBase
 from colorlab.tables.database import StoreError, is_postgresql, open_engine, prepare, server_time
@@ -138,7 +139,7 @@ def clean_code(code: Any) -> str:
 
 @dataclasses.dataclass
 class Replay:
-    """One table's record as this process has read it, with every state."""
+    """This process's copy of one table: its record as last caught up, with every state."""
 
     record: GameRecord
     states: list
@@ -162,7 +163,7 @@ class TableStore:
         except (StoreError, sqlalchemy.exc.ArgumentError) as error:
             raise TableError(str(error)) from None
         self.postgresql = is_postgresql(self.engine)
-        self._replays: dict[str, Replay] = {}
+        self._copies: dict[str, Replay] = {}
         self._bot_seats: dict[str, dict[int, str]] = {}  # bots are seated when a table opens and never change
         self._lock = threading.RLock()
         try:
@@ -194,8 +195,8 @@ class TableStore:
         for seat, name in bots.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
                 raise TableError(f"there is no seat {seat!r}; seats are numbered 0 to {rules.players - 1}")
-            if name not in table.bots:
-                raise TableError(f"{name!r} is not a {game} bot; choose one of {', '.join(table.bots)}")
+            if name not in spec.bot_names(at_table=True):
+                raise TableError(f"{name!r} is not a {game} bot; choose one of {', '.join(spec.bot_names(at_table=True))}")
         try:
             table.table_rules(rules)
             first = spec.new_game(rules, seed)
@@ -226,7 +227,7 @@ class TableStore:
 
     def record(self, code: str) -> GameRecord:
         """The whole record of a table (seed included), as the store holds it now: it replays to the table's state."""
-        return self._latest(clean_code(code)).record
+        return self._catch_up_reading(clean_code(code)).record
 
     def records(self) -> list[GameRecord]:
         """The records of every table, oldest first, for the rule-variant lab."""
@@ -238,7 +239,7 @@ class TableStore:
         folder.mkdir(parents=True, exist_ok=True)
         paths = []
         for entry in self.tables():
-            path = folder / f"{entry['game']}-{entry['code']}.json"
+            path = folder / record_file_name(entry["game"], entry["code"])
             self.record(entry["code"]).save(path, overwrite=True)
             paths.append(path)
         return paths
@@ -260,7 +261,7 @@ class TableStore:
     def watch(self, code: str) -> Seat:
         """A seat-less view of a table, for the teacher or a projector: the room's view, no hand."""
         code = clean_code(code)
-        self._replay(code)
+        self._copy_of(code)
         return Seat(self, code, None, "the room", "")
 
     # --- the learners' side ---------------------------------------------------------------
@@ -346,7 +347,7 @@ class TableStore:
             if row.started is None:
                 raise WaitingForPlayers("the game starts when every seat is taken; some seats are still free")
             now = server_time(connection)  # one reading per transaction: what is settled and what is stamped agree
-            replay = self._caught_up(connection, row)
+            replay = self._catch_up_within(connection, row)
             self._settle(connection, row, replay, table, now)
             state = replay.state
             _refuse_stale(replay, table, seat.seat, seen)
@@ -381,31 +382,31 @@ class TableStore:
             if row.started is None:
                 raise WaitingForPlayers("the game starts when every seat is taken; some seats are still free")
             now = server_time(connection)
-            replay = self._caught_up(connection, row)
+            replay = self._catch_up_within(connection, row)
             self._settle(connection, row, replay, table, now)
             _refuse_stale(replay, table, None, seen)
             self._append(connection, row, replay, action, None, now)
             self._settle(connection, row, replay, table, now)
 
     def catch_up(self, code: str) -> Replay:
-        """Read the table's latest actions (letting any bot whose move it is play first).
+        """Catch this process's copy of a table up with the store (letting any bot whose move it is play first).
 
         The Replay returned is this process's live copy: it grows as the table does.
         """
         with self._lock:
-            replay = self._replay(code)
+            replay = self._copy_of(code)
             with self._reading() as connection:
                 row = self._table_row(connection, code)
                 if row.steps != replay.steps:
-                    replay = self._caught_up(connection, row)
+                    replay = self._catch_up_within(connection, row)
                 table = table_game(row.game)
                 due = (self._moves_by_itself(connection, row, table)
                        and self._next_auto(connection, row, replay, table, server_time(connection)) is not None)
             if due:
                 with self._writing(code) as (connection, row):
-                    replay = self._caught_up(connection, row)
+                    replay = self._catch_up_within(connection, row)
                     self._settle(connection, row, replay, table_game(row.game), server_time(connection))
-            return self._replays[code]
+            return self._copies[code]
 
     def calls(self, code: str) -> list[Call]:
         """The real-time calls waiting at a table now (their content stays in the kernel)."""
@@ -439,7 +440,7 @@ class TableStore:
     def _writing(self, code: str | None) -> Iterator[tuple[Connection, Any]]:
         """One write transaction that has the table (its row locked), or UnknownTable."""
         with self._lock:
-            replay = self._replays.get(code) if code else None
+            replay = self._copies.get(code) if code else None
             kept = (len(replay.states), replay.record) if replay else None
             try:
                 with self.engine.connect().execution_options(write=True) as connection, connection.begin():
@@ -461,7 +462,7 @@ class TableStore:
             del replay.states[kept[0]:]
             replay.record = kept[1]
         elif code is not None:
-            self._replays.pop(code, None)
+            self._copies.pop(code, None)
 
     def _table_row(self, connection: Connection, code: str, lock: bool = False) -> Any:
         query = "SELECT * FROM colorlab_tables WHERE code = :code" + (" FOR UPDATE" if lock and self.postgresql else "")
@@ -491,22 +492,19 @@ class TableStore:
             if taken is None:
                 return code
 
-    def _latest(self, code: str) -> Replay:
-        """This process's copy of a table, brought up to the store's latest action (no bot moves)."""
-        with self._reading() as connection:
-            return self._caught_up(connection, self._table_row(connection, code))
-
-    def _replay(self, code: str) -> Replay:
-        """This process's copy of a table, read from the store when it has none yet."""
+    def _copy_of(self, code: str) -> Replay:
+        """This process's copy of a table as it last caught up (catching up now if it has none yet)."""
         with self._lock:
-            if code not in self._replays:
-                with self._reading() as connection:
-                    self._caught_up(connection, self._table_row(connection, code))
-            return self._replays[code]
+            return self._copies.get(code) or self._catch_up_reading(code)
 
-    def _caught_up(self, connection: Connection, row: Any) -> Replay:
-        """Bring this process's copy of the table up to the store's latest action."""
-        replay = self._replays.get(row.code)
+    def _catch_up_reading(self, code: str) -> Replay:
+        """Catch this process's copy of a table up with the store in one read, writing nothing (no bot moves)."""
+        with self._reading() as connection:
+            return self._catch_up_within(connection, self._table_row(connection, code))
+
+    def _catch_up_within(self, connection: Connection, row: Any) -> Replay:
+        """Catch this process's copy of a table up with `row`, reading the actions it lacks through `connection`."""
+        replay = self._copies.get(row.code)
         spec = game_spec(row.game)
         if replay is None:
             try:
@@ -515,7 +513,7 @@ class TableStore:
                 replay = Replay(record, [spec.new_game(rules, row.seed)])
             except (ValueError, TypeError, LookupError) as error:
                 raise TableError(f"table {row.code} cannot be read by this colorlab: {error}") from None
-            self._replays[row.code] = replay
+            self._copies[row.code] = replay
         if row.steps > replay.steps:
             found = connection.execute(text("SELECT step, action FROM colorlab_actions WHERE code = :code AND "
                                             "step >= :step ORDER BY step"), {"code": row.code, "step": replay.steps})
@@ -579,7 +577,7 @@ class TableStore:
         return self._bot_seats[code]
 
     def _bots(self, connection: Connection, row: Any, table: TableGame, step: int) -> dict:
-        return {seat: table.make_bot(bot, bot_seed(row.seed, seat, step))
+        return {seat: game_spec(row.game).make_bot(bot, bot_seed(row.seed, seat, step))
                 for seat, bot in self._bot_names(connection, row.code).items()}
 
     def _moves_by_itself(self, connection: Connection, row: Any, table: TableGame) -> bool:
@@ -634,13 +632,13 @@ class Seat:
         return f"Seat(code={self.code!r}, seat={self.seat!r}, name={self.name!r})"
 
     def catch_up(self) -> Replay:
-        """Read what happened at the table since this kernel last looked."""
+        """Catch this kernel's copy of the table up with what happened since it last looked."""
         return self.store.catch_up(self.code)
 
     @property
     def step(self) -> int:
         """How many actions has the table had (as this kernel last read it)?"""
-        return self.store._replay(self.code).steps
+        return self.store._copy_of(self.code).steps
 
     def state(self) -> Any:
         """The table's latest state, for this kernel's own use (a widget draws only its view)."""

@@ -29,6 +29,10 @@ second ("sync") whether the table has moved on; the kernel sends a new view only
 when it has. At a table there is no undo, no loading, no new game, no rule change
 and no Save: the table's record is the teacher's (it holds the seed), and the
 kernel refuses them all with a reason. The seat's token stays in the kernel.
+
+Where the record lives is the widget's source: a :class:`LocalGame` in this
+kernel or a :class:`TableSeat` at a table. The widget asks its source for the
+record, to play, to catch up and what may be done there, never which one it has.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import itertools
 import logging
 import math
 import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +50,7 @@ import anywidget
 import traitlets
 
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour, glyph_inks
-from colorlab.record import GameRecord, RecordError
+from colorlab.record import GameRecord, RecordError, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase, brief
 from colorlab.widgets.words import YOU, with_names
 
@@ -66,6 +71,7 @@ NOT_AT_A_TABLE = {
     "rules": "The rules of a table are fixed when it is opened.",
     "bot": "The bots at a table move by themselves.",
 }
+NOT_IN_THIS_KERNEL = {"sync": "this game is not played at a table: there is nothing to keep in step with"}
 
 
 class IntentError(ValueError):
@@ -138,6 +144,11 @@ def table_trouble(error: Exception) -> str:
     """What does the learner read when the table's store cannot be read or written?"""
     reason = getattr(error, "orig", None) or error
     return f"The table cannot be reached right now ({reason}); the page keeps trying."
+
+
+def new_game_record(game: str, rules: RulesBase, seed: int | None = None) -> GameRecord:
+    """The record of a new game with these rules and this seed (a random one if None)."""
+    return GameRecord(game, rules, random.randrange(2**31) if seed is None else seed)
 
 
 def download_name(game: str) -> str:
@@ -231,6 +242,115 @@ class GuardedWidget(anywidget.AnyWidget):
             self.after_intent()
 
 
+class RecordSource:
+    """Where a game widget's record lives, and what can be done with it there.
+
+    Each source has the record and its states, plays an action (`play`), brings its
+    copy up to date (`catch_up`), takes a new record or refuses to (`replace`), says
+    who sits where (`seating`, `seat_names`, `seats_here`) and which seat the widget
+    views (`you`), and names what cannot be done there (`not_here`) with the reason.
+    """
+
+    seat: Seat | None = None  # the seat at a shared table, if the record lives there
+    you: int | None = YOU  # the seat the widget is viewing (None: the room's view)
+    record: GameRecord
+    states: list
+    not_here: Mapping[str, str] = {}  # what cannot be done here -> the reason a learner reads
+    refusals: tuple[type[Exception], ...] = ()  # errors of this source that a learner reads as refusals
+
+    @property
+    def state(self) -> Any:
+        """The latest state of the record."""
+        return self.states[-1]
+
+    def permits(self, what: str) -> bool:
+        """May the widget do `what` (undo, load, save, sync, ...) here?"""
+        return what not in self.not_here
+
+    def check(self, what: str) -> None:
+        """Refuse `what`, with the reason a learner reads, if it cannot be done here."""
+        if what in self.not_here:
+            raise IllegalAction(self.not_here[what])
+
+
+class LocalGame(RecordSource):
+    """A record kept in this kernel: its player and bots play here, and it may be undone, loaded or begun anew."""
+
+    not_here = NOT_IN_THIS_KERNEL
+
+    def __init__(self, record: GameRecord, you: int | None = YOU):
+        self.record, self.states, self.you = record, list(record.states()), you
+
+    def play(self, action: Any, seen: int | None = None) -> None:
+        """Check an action with the game's model and add it to the record (`seen` matters only at a table)."""
+        state = self.record.spec.play(self.state, action)
+        self.record = self.record.then(action)
+        self.states.append(state)
+
+    def catch_up(self) -> bool:
+        """Has the record moved on since the widget last looked? Never: only this kernel plays it."""
+        return False
+
+    def replace(self, record: GameRecord) -> None:
+        """Play this record from now on (replayed): a loaded game, an undo, a new game."""
+        self.states = list(record.states())
+        self.record = record
+
+    def seating(self) -> dict:
+        """Who sits where at a table: nothing, as there is none."""
+        return {}
+
+    def seat_names(self, here: Sequence[str] = (), you: str = "You") -> list[str]:
+        """What is each seat called? The names this kernel gives its players (`here`)."""
+        return list(here)
+
+    def seats_here(self, seats: Iterable[int]) -> list[int]:
+        """Which of `seats` play at this screen? All of them: this kernel plays every seat."""
+        return list(seats)
+
+
+class TableSeat(RecordSource):
+    """A record kept at a shared table, seen from one seat (or the room's): others move too, so it catches up."""
+
+    def __init__(self, seat: Seat, not_here: Mapping[str, str] = NOT_AT_A_TABLE):
+        from colorlab.tables import TableError  # on demand: a kernel never at a table needs no database
+        self.seat, self.you, self.not_here, self.refusals = seat, seat.seat, not_here, (TableError,)
+        self.record, self.states = None, []
+        self.seated: dict = {}  # the seating as last read
+
+    def play(self, action: Any, seen: int | None = None) -> None:
+        """Send an action to the table, which refuses it if the decision has changed since step `seen`."""
+        self.seat.play(action, seen=seen)
+
+    def catch_up(self) -> bool:
+        """Bring this copy up to the table's latest step: has the table moved on since the widget last looked?"""
+        replay = self.seat.catch_up()
+        if replay.steps == len(self.states) - 1:
+            return False
+        self.record, self.states = replay.record, list(replay.states)
+        return True
+
+    def replace(self, record: GameRecord) -> None:
+        """Refuse: a table plays its own game."""
+        self.check("load")
+
+    def seating(self) -> dict:
+        """Who sits where, the step, whose move it is and who has called, as the table says now."""
+        self.seated = self.seat.seating()
+        return self.seated
+
+    def seat_names(self, here: Sequence[str] = (), you: str = "You") -> list[str]:
+        """What is each seat called at the table (`you` for the widget's own; `here` does not count)?"""
+        names = list(self.seated["names"]) if self.seated else self.seat.names()
+        if self.you is not None:
+            names[self.you] = you
+        return names
+
+    def seats_here(self, seats: Iterable[int]) -> list[int]:
+        """Which of `seats` play at this screen? Only the widget's own: the others play at their own screens."""
+        return [seat for seat in seats if seat == self.you]
+
+
 class GameWidget(GuardedWidget):
     """A game table in the notebook: a thin view over a game record.
 
@@ -241,13 +361,17 @@ class GameWidget(GuardedWidget):
     the notebook's :meth:`save` writes when given no path (by default the folder the
     notebook runs in); Save on the page is a download to the learner's device.
 
-    With `seat` (instead of a record) the widget sits at a shared table: the
-    record is the table's, `you` is the seat's number, and the page keeps in step
-    with the other seats (see the module's notes).
+    `new_record` makes the record of a game of the widget's own, played in this
+    kernel. With `seat` instead the widget sits at a shared table: the record is
+    the table's, `you` is the seat's number, and the page keeps in step with the
+    other seats (see the module's notes).
     """
 
     title = "Game"
+    game = ""  # the game's name, as records and tables write it
     WATCHABLE = False  # can it draw a table for a watcher, who has no seat (the room's view)?
+    YOUR_SEAT: int | None = YOU  # the learner's seat in a game of its own (None: a screen passed round the room)
+    REFUSED_AT_A_TABLE: Mapping[str, str] = NOT_AT_A_TABLE
 
     view = traitlets.Dict().tag(sync=True)
 
@@ -261,28 +385,31 @@ class GameWidget(GuardedWidget):
         "sync": {},
     }
 
-    def __init__(self, record: GameRecord | None = None, *, seat: Seat | None = None, undo: bool = True,
-                 loading: bool = True, folder: str | Path | None = None, **kwargs: Any):
-        if seat is not None and seat.seat is None and not self.WATCHABLE:
+    def __init__(self, new_record: Callable[[], GameRecord] | None = None, *, seat: Seat | None = None,
+                 undo: bool = True, loading: bool = True, folder: str | Path | None = None, **kwargs: Any):
+        source = self._record_source(new_record, seat)
+        if source.you is None and not self.WATCHABLE:
             raise ValueError(f"{self.title} draws a seat's own view: join the table to sit at it")
         super().__init__(**kwargs)
-        self.seat = seat
-        self.you = YOU if seat is None else seat.seat
-        self.allows_undo, self.allows_loading = bool(undo) and seat is None, bool(loading) and seat is None
+        self.source = source
+        self.REFUSALS = self.REFUSALS + source.refusals
+        self.allows_undo = bool(undo) and source.permits("undo")
+        self.allows_loading = bool(loading) and source.permits("load")
         self.folder = Path.cwd() if folder is None else Path(folder)
         self.cursor: int | None = None
         self.seen: int | None = None
         self.assets = self.static_assets()
         self._editors: list = []
+        self._seating: dict = {}  # the seating the page shows (none away from a table)
+        self._trouble: str | None = None
+        self.catch_up()
+
+    def _record_source(self, new_record: Callable[[], GameRecord] | None, seat: Seat | None) -> RecordSource:
+        """Where does this widget's record live: at `seat` of a shared table, or in this kernel (a new game)?"""
         if seat is None:
-            self.record = record
-            self._states = list(record.states())
-        else:
-            self.REFUSALS = self.REFUSALS + table_refusals()
-            self.record, self._states = None, []
-            self._seating: dict = {}
-            self._trouble: str | None = None
-            self.catch_up()
+            return LocalGame(new_record(), self.YOUR_SEAT)
+        check_table_game(seat, self.game)
+        return TableSeat(seat, self.REFUSED_AT_A_TABLE)
 
     # --- what the game supplies ------------------------------------------------------------
 
@@ -304,7 +431,7 @@ class GameWidget(GuardedWidget):
 
     def fresh_record(self, rules: RulesBase | None = None) -> GameRecord:
         """The record of a new game with these rules (by default the same) and a new seed."""
-        return GameRecord(self.record.game, rules or self.state.rules, random.randrange(2**31))
+        return new_game_record(self.record.game, rules or self.state.rules)
 
     def still_picture(self) -> str:
         """An HTML picture of the table for pages shown without a kernel (each game draws its own)."""
@@ -325,7 +452,7 @@ class GameWidget(GuardedWidget):
 
     def apply_rules(self, rules: RulesBase, changed: set[str]) -> str:
         """Use new rules: live ones in the running game, the others in a new game."""
-        self._refuse_at_table("rules")
+        self.source.check("rules")
         live = type(rules).live_fields()
         if changed <= live and not self.state.over:
             self.play(ChangeRules({name: getattr(rules, name) for name in sorted(changed)}))
@@ -353,42 +480,54 @@ class GameWidget(GuardedWidget):
     # --- the state and its history ---------------------------------------------------------
 
     @property
+    def record(self) -> GameRecord:
+        """The game record (at a table: as this widget last caught up with it)."""
+        return self.source.record
+
+    @property
+    def states(self) -> list:
+        """Every state of the record, from the first."""
+        return self.source.states
+
+    @property
     def state(self) -> Any:
         """The live state (the last state of the record)."""
-        return self._states[-1]
+        return self.source.state
+
+    @property
+    def seat(self) -> Seat | None:
+        """The seat at a shared table this widget sits at (None: the game is this kernel's own)."""
+        return self.source.seat
+
+    @property
+    def you(self) -> int | None:
+        """Which seat does this widget show the game to (None: the room)?"""
+        return self.source.you
 
     def play(self, action: Any) -> Any:
         """Apply an action through the game's model and keep it in the record (at a table: the table's)."""
-        if self.seat is not None:
-            self.seat.play(action, seen=self.seen)
+        self.source.play(action, self.seen)
+        if self.source.catch_up():  # the move went to a table: this copy learns of it, and of any reply, from there
             if self.notice.get("kind") == "error":  # an earlier refusal no longer holds once a move went through
                 self.say("")
-            self.catch_up()
-            return self.state
-        spec = self.record.spec
-        new_state = spec.play(self.state, action)
-        self.record = self.record.then(action)
-        self._states.append(new_state)
-        return new_state
+            self.table_moved()
+        return self.state
 
     def set_record(self, record: GameRecord) -> None:
         """Replace the game by this record (replayed), and show its latest state."""
-        self._refuse_at_table("load")
-        self._states = list(record.states())
-        self.record = record
+        self.source.replace(record)
         self.cursor = None
         self._show_rules_in_editors()
 
     def refresh(self) -> None:
         """Send the browser the state it should show now."""
-        if self.seat is not None:
-            self._seating = self.seat.seating()
-        shown = self._states[self.cursor] if self.cursor is not None else self.state
+        self._seating = self.source.seating()
+        shown = self.states[self.cursor] if self.cursor is not None else self.state
         view = self.snapshot(shown)
-        view["history"] = {"step": len(self._states) - 1 if self.cursor is None else self.cursor,
-                           "length": len(self._states) - 1, "live": self.cursor is None}
+        view["history"] = {"step": len(self.states) - 1 if self.cursor is None else self.cursor,
+                           "length": len(self.states) - 1, "live": self.cursor is None}
         view["practice"] = {"undo": self.allows_undo, "loading": self.allows_loading, "note": self.practice_note()}
-        if self.seat is not None:
+        if self._seating:
             view["seating"] = self._seating
         self.view = view
 
@@ -406,8 +545,6 @@ class GameWidget(GuardedWidget):
             getattr(self, f"_{kind}")(intent)
         elif self.cursor is not None:
             raise IllegalAction("you are looking at an earlier move: go to the latest move to play")
-        elif self.seat is None:
-            self.handle(intent)
         else:
             self.seen = intent.get("seen", self.view.get("seating", {}).get("step"))
             try:
@@ -417,7 +554,7 @@ class GameWidget(GuardedWidget):
 
     def act(self, raw: Any) -> None:
         """Check and carry out one intent; a table's sync refreshes the page only when the table changed."""
-        if self.seat is not None and isinstance(raw, dict) and raw.get("type") == "sync":
+        if isinstance(raw, dict) and raw.get("type") == "sync" and self.source.permits("sync"):
             self.sync(raw)
         else:
             super().act(raw)
@@ -427,32 +564,31 @@ class GameWidget(GuardedWidget):
 
     def _history(self, intent: dict) -> None:
         step = intent["step"]
-        if not 0 <= step < len(self._states):
-            raise IntentError(f"there is no move {step}; moves go from 0 to {len(self._states) - 1}")
-        self.cursor = None if step == len(self._states) - 1 else step
+        if not 0 <= step < len(self.states):
+            raise IntentError(f"there is no move {step}; moves go from 0 to {len(self.states) - 1}")
+        self.cursor = None if step == len(self.states) - 1 else step
 
     def _live(self, intent: dict) -> None:
         self.cursor = None
 
     def _sync(self, intent: dict) -> None:
-        if self.seat is None:
-            raise IllegalAction("this game is not played at a table: there is nothing to keep in step with")
+        self.source.check("sync")
 
     def _undo(self, intent: dict) -> None:
-        self._refuse_at_table("undo")
+        self.source.check("undo")
         if not self.allows_undo:
             raise IllegalAction("undo is switched off for this game")
         self.undo()
 
     def _save(self, intent: dict) -> None:
-        self._refuse_at_table("save")
+        self.source.check("save")
         # A one-off message to the page that asked, not a trait: the file holds the seed and so the deck order.
         name = download_name(self.record.game)
         self.send({"type": "download", "name": name, "number": next(DOWNLOAD_NUMBERS), "text": self.record.to_json()})
         self.say(f"Saved the game as {name} in your downloads.")
 
     def _load(self, intent: dict) -> None:
-        self._refuse_at_table("load")
+        self.source.check("load")
         if not self.allows_loading:
             raise IllegalAction("loading a saved game is switched off for this game")
         self.load_text(intent["text"])
@@ -460,7 +596,7 @@ class GameWidget(GuardedWidget):
                  "It counts as a practice game.")
 
     def _new_game(self, intent: dict) -> None:
-        self._refuse_at_table("new_game")
+        self.source.check("new_game")
         self.set_record(self.fresh_record())
         self.say("A new game has started.")
 
@@ -468,7 +604,7 @@ class GameWidget(GuardedWidget):
 
     def undo(self) -> None:
         """Take back your last move (and the bots' replies after it); the game becomes a practice game."""
-        self._refuse_at_table("undo")
+        self.source.check("undo")
         steps = self.undo_steps()
         if steps <= 0:
             raise IllegalAction("there is nothing of yours to undo")
@@ -480,7 +616,7 @@ class GameWidget(GuardedWidget):
 
         An existing file is replaced only with ``overwrite=True``.
         """
-        self._refuse_at_table("save")
+        self.source.check("save")
         if path is None:
             return self.record.save_new(self.folder)
         self.record.save(path, overwrite)
@@ -495,14 +631,12 @@ class GameWidget(GuardedWidget):
         """Load a saved game from the text of its JSON file (it is marked as loaded)."""
         self.set_record(self._checked(GameRecord.from_json(text)).loaded())
 
-    # --- at a shared table ------------------------------------------------------------------
+    # --- catching up (at a shared table, the others move too) ------------------------------
 
     def catch_up(self) -> bool:
-        """Read what happened at the table since this widget last looked: has the table moved on?"""
-        replay = self.seat.catch_up()
-        if replay.steps == len(self._states) - 1:
+        """Bring this widget's copy of the record up to date: has it moved on (at a table, by others' moves)?"""
+        if not self.source.catch_up():
             return False
-        self.record, self._states = replay.record, list(replay.states)
         self.table_moved()
         return True
 
@@ -514,7 +648,7 @@ class GameWidget(GuardedWidget):
         try:
             check_intent(raw, {"sync": {}})
             moved = self.catch_up()
-            seating = self.seat.seating()
+            seating = self.source.seating()
         except Exception as error:  # the store may be unreachable for a while: say so once, the page tries again
             trouble = str(error) if isinstance(error, self.REFUSALS) else table_trouble(error)
             if self.notice.get("text") != trouble:
@@ -527,27 +661,10 @@ class GameWidget(GuardedWidget):
         if moved or seating != self._seating:
             self.refresh()
 
-    def seat_names(self) -> list[str]:
-        """What is each seat called: "You" for this widget's own, the table's names for the others?"""
-        names = list(self._seating["names"]) if self._seating else self.seat.names()
-        if self.you is not None:
-            names[self.you] = "You"
-        return names
-
-    def _refuse_at_table(self, what: str) -> None:
-        if self.seat is not None:
-            raise IllegalAction(NOT_AT_A_TABLE[what])
-
     def _checked(self, record: GameRecord) -> GameRecord:
         if record.game != self.record.game:
             raise RecordError(f"that file holds a {record.game} game, not {self.record.game}")
         return record
-
-
-def table_refusals() -> tuple[type[Exception], ...]:
-    """Which errors of a shared table are refusals a learner reads (beyond illegal actions)?"""
-    from colorlab.tables import TableError
-    return (TableError,)
 
 
 def default_palette_css() -> str:
@@ -585,28 +702,28 @@ class BotTable(GameWidget):
     themselves, and the learner sits in the seat given.
     """
 
-    game = ""
     BOTS: dict[str, type] = {}
 
-    def __init__(self, rules: RulesBase | None, bot: str, seed: int | None = None, *, seat: Seat | None = None,
-                 **kwargs: Any):
+    def __init__(self, rules: RulesBase | None, bots: int, bot: str, seed: int | None = None, *,
+                 seat: Seat | None = None, **kwargs: Any):
         if bot not in self.BOTS:
             raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(self.BOTS)}")
         self.bot_kind = bot
-        if seat is None:
-            seed = random.randrange(2**31) if seed is None else seed
-            super().__init__(GameRecord(self.game, rules, seed), **kwargs)
-        else:
-            check_table_game(seat, self.game)
-            super().__init__(seat=seat, **kwargs)
+        super().__init__(lambda: self._first_record(rules, bots, seed), seat=seat, **kwargs)
         self._make_bots()
         self.refresh()
 
+    def _first_record(self, rules: RulesBase | None, bots: int, seed: int | None) -> GameRecord:
+        """The record of a game in this kernel: these rules (by default a seat for you and one per bot), this seed."""
+        return new_game_record(self.game, rules or game_spec(self.game).rules_type(players=bots + 1), seed)
+
     def speakers(self, state: Any) -> list[str]:
         """How do messages name the players ("You", "Bot 1", ... or, at a table, the names of its seats)?"""
-        if self.seat is not None:
-            return self.seat_names()
-        return ["You"] + [f"Bot {seat}" for seat in range(1, state.players)]
+        return self.source.seat_names(["You"] + [f"Bot {seat}" for seat in range(1, state.players)])
+
+    def player_names(self, state: Any) -> list[str]:
+        """How does the page name the players ("You", "Bot 1 (sets)", ... or, at a table, the names of its seats)?"""
+        return self.source.seat_names(["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)])
 
     def said(self, text: str, state: Any) -> str:
         """A model's text with the players' names instead of their seats."""
@@ -622,14 +739,14 @@ class BotTable(GameWidget):
 
     def bot_move(self) -> None:
         """Let one bot make its next move."""
-        self._refuse_at_table("bot")
+        self.source.check("bot")
         seat = self.bot_seat(self.state)
         if seat is not None:
             self.play(self.bot_action(self.state, seat))
 
     def finish_bots(self) -> None:
         """Let the bots move until the learner must act (or the game is over)."""
-        while self.seat is None and self.bot_seat(self.state) is not None:
+        while self.bot_seat(self.state) is not None:
             self.bot_move()
         self.refresh()
 

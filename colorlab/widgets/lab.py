@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import functools
 import html
-import importlib
 import inspect
 import io
 import pathlib
@@ -27,7 +26,8 @@ import threading
 
 import ipywidgets
 
-from colorlab.experiments import DEFAULT_BOTS, BotKind, Experiment, LineUp, bot_label, bot_names, line_up
+from colorlab.experiments import BotKind, Experiment, LineUp, bot_label, line_up
+from colorlab.games import find_game
 from colorlab.widgets.rule_editor import RuleEditor
 
 MOST_GAMES = 100_000
@@ -51,10 +51,8 @@ def searches(kind: BotKind) -> bool:
 
 def bot_choices(game: str) -> list[tuple[str, BotKind]]:
     """Which bots does the lab offer for a game, by label: every bot, and each search bot at small budgets?"""
-    module = importlib.import_module(f"colorlab.{game}")
     choices = []
-    for name in bot_names(game):
-        kind = getattr(module, name)
+    for name, kind in find_game(game).bots.items():
         if searches(kind):
             choices += [(f"{name}, {playouts} playouts a move", functools.partial(kind, playouts=playouts))
                         for playouts in SEARCH_PLAYOUTS]
@@ -81,7 +79,7 @@ class VariantLab(ipywidgets.VBox):
         self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure", style=LABEL_FITS,
                                            layout=ipywidgets.Layout(width="250px"))
         choices = bot_choices(game)
-        chosen = bots if bots is not None else DEFAULT_BOTS[game]
+        chosen = bots if bots is not None else find_game(game).default_bot
         if chosen not in [kind for _, kind in choices]:
             choices.append((bot_label(chosen), chosen))
         self.every_seat = ipywidgets.Dropdown(options=choices, value=chosen, description="Bots", style=LABEL_FITS,
@@ -166,8 +164,10 @@ class VariantLab(ipywidgets.VBox):
         self.players = " against ".join(map(bot_label, makers))
         self.say(f"Running: {self.players}…")
         try:
-            self.experiment = Experiment(self.game, self.variants, games, bots=lineup, executor=self.executor,
-                                         chunk=chunk, progress=False, on_rows=self._arrived)
+            # Held while the run starts: its first games may arrive (on the run's thread) before it is assigned.
+            with self._redraw_lock:
+                self.experiment = Experiment(self.game, self.variants, games, bots=lineup, executor=self.executor,
+                                             chunk=chunk, progress=False, on_rows=self._arrived)
         except Exception:
             self.run_button.disabled, self.stop_button.disabled = False, True
             raise

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 YOU = 0
-# "player 1", "Player 0's" and the verb after a seat, as the models write them.
-SEAT = re.compile(r"\b[Pp]layer (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z])?)")
 YOU_VERBS = {"has": "have", "is": "are", "does": "do", "was": "were"}
 
 
-def with_names(text: str, speakers: list[str], you: int | None = YOU) -> str:
+@functools.cache
+def seat_pattern(word: str) -> re.Pattern:
+    """How the models write a seat ("player 1", "Team 0's") and the verb after it, for a game's seat word."""
+    first = f"[{word[0].upper()}{word[0].lower()}]"
+    return re.compile(rf"\b{first}{word[1:]} (\d+)('s)?(\s+(?:has|is|does|was)\b)?(?=(\s+[a-z])?)")
+
+
+def with_names(text: str, speakers: list[str], you: int | None = YOU, seat_word: str = "player") -> str:
     """Say a model's text with the players' names, the learner at seat `you` being "you".
+
+    `seat_word` is how the game's texts name a seat ("player", or "team" in a quiz).
 
     Examples
     ========
@@ -23,6 +31,8 @@ def with_names(text: str, speakers: list[str], you: int | None = YOU) -> str:
     'You have 2 exchange(s) to make'
     >>> with_names("it is player 0's pick, not player 1's", ["Ada", "You"], you=1)
     "It is Ada's pick, not yours"
+    >>> with_names("Team 1 scores 3 points", ["Reds", "Blues"], you=None, seat_word="team")
+    'Blues scores 3 points'
     """
     def name(match: re.Match) -> str:
         seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
@@ -35,5 +45,5 @@ def with_names(text: str, speakers: list[str], you: int | None = YOU) -> str:
             said += verb.replace(verb.strip(), YOU_VERBS[verb.strip()])
         starts_sentence = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":", "!", "?"))
         return said.capitalize() if starts_sentence else said
-    said = SEAT.sub(name, text)
+    said = seat_pattern(seat_word).sub(name, text)
     return said[:1].upper() + said[1:]

@@ -65,7 +65,7 @@ def classroom(tmp_path_factory) -> Iterator[Classroom]:
     env = {**jupyter_env(home), "COLORLAB_TABLES": str(store), "CLASS_KEY": CLASS_KEY,
            "TEACHER_KEY": TEACHER_KEY, "CLASSROOM_PORT": str(port)}
     env.pop("CLASSROOM_DB", None)
-    server = Server([sys.executable, "-m", "colorlab.classroom_server", str(served)], env, home / "classroom.log")
+    server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env, home / "classroom.log")
     # The server listens on every interface; the test's pages may only reach this machine's loopback address.
     url = f"http://127.0.0.1:{port}/"
     server.wait_until_answering(f"{url}login")

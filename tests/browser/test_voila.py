@@ -132,7 +132,7 @@ def test_the_classroom_target_culls_kernels_left_without_a_page():
     interval = re.search(r"--MappingKernelManager\.cull_interval=(\d+)", classroom)
     assert timeout and interval and int(timeout[1]) > 0 and int(interval[1]) > 0
     assert "--MappingKernelManager.cull_connected=False" in classroom
-    assert "$(CLASSROOM_KERNELS)" in next(line for line in classroom.splitlines() if "colorlab.classroom_server" in line)
+    assert "$(CLASSROOM_KERNELS)" in next(line for line in classroom.splitlines() if "colorlab.classroom.server" in line)
 
 
 def test_closed_pages_leave_no_kernel_running_and_an_open_page_keeps_its_own(context, culling_voila):

@@ -1,11 +1,11 @@
 """Serve the lessons to a class: learners open one address on their own devices.
 
-``make classroom`` runs ``python -m colorlab.classroom_server notebooks``. Voila serves the
+``make classroom`` runs ``python -m colorlab.classroom.server notebooks``. Voila serves the
 folder of lessons to every device on the local network (learners see widgets, never code),
 and only to browsers that bring the class key: the printed address carries it. The teacher's
 page asks, besides, for a teacher key, which the kernels find in ``COLORLAB_TEACHER_KEY``.
 The class's tables live outside the served folder (``COLORLAB_TABLES``, see
-:mod:`colorlab.tables.classroom`), so no address can ever fetch them.
+:mod:`colorlab.classroom.class_store`), so no address can ever fetch them.
 
 Settings come from the environment, so that ``make classroom NAME=value`` passes them:
 ``CLASS_KEY`` and ``TEACHER_KEY`` (fresh keys each run otherwise), ``CLASSROOM_DB`` (a SQLite
@@ -29,9 +29,8 @@ from pathlib import Path
 import sqlalchemy
 
 from colorlab.tables import TableError
-from colorlab.tables.classroom import STORE_VARIABLE, class_store, default_store_path
+from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store, default_store_path
 
-TEACHER_KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
 LOBBY_PAGE = "classroom/lobby.ipynb"
 TEACHER_PAGE = "classroom/teacher.ipynb"
 DEFAULT_PORT = 8866
@@ -65,7 +64,7 @@ def page_address(host: str, port: int, page: str, key: str) -> str:
 
     Examples
     --------
-    >>> from colorlab.classroom_server import page_address
+    >>> from colorlab.classroom.server import page_address
     >>> page_address("192.168.1.20", 8866, "classroom/lobby.ipynb", "k7qm-x4dp-9hfa")
     'http://192.168.1.20:8866/voila/render/classroom/lobby.ipynb?token=k7qm-x4dp-9hfa'
     """
@@ -152,7 +151,7 @@ def missing_pages(served: Path) -> list[str]:
 
 def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     """The served folder, then any further Voila options (kernel culling, for example)."""
-    parser = argparse.ArgumentParser(prog="python -m colorlab.classroom_server", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m colorlab.classroom.server", description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, help="the folder of lessons to serve")
     return parser.parse_known_args(argv)
 

@@ -1,7 +1,8 @@
-"""Where a class's tables live, for every page the classroom server serves.
+"""Where a class's tables live, and where its teacher key is kept, for every page the classroom server serves.
 
 The server (``make classroom``) tells its kernels where the store is through the
-environment: ``COLORLAB_TABLES`` holds a file path or a PostgreSQL URL. Without it
+environment: ``COLORLAB_TABLES`` holds a file path or a PostgreSQL URL, and
+``COLORLAB_TEACHER_KEY`` the key that opens the teacher's page. Without it
 the store is a SQLite file in the user's own colorlab folder, never inside the
 folder of lessons that is served to the class, so it can never be downloaded.
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 from colorlab.tables.store import TableStore
 
 STORE_VARIABLE = "COLORLAB_TABLES"
+TEACHER_KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
 
 
 def default_store_path() -> Path:

@@ -21,37 +21,29 @@ it never sits in a synced trait.
 from __future__ import annotations
 
 import datetime
-import io
 import itertools
 import os
-import re
 import secrets
-import zipfile
 from collections.abc import Mapping
-from html import escape
 from pathlib import Path
 
 import ipywidgets
 import traitlets
 
-from colorlab.class_games import zipped_record
-from colorlab.record import GameRecord
+from colorlab.archive import record_file_name, records_zip
+from colorlab.games import find_game
 from colorlab.rules import IllegalAction
-from colorlab.tables.classroom import STORE_VARIABLE, class_store
+from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.tables.store import Seat, TableError, TableStore, clean_code
 from colorlab.widgets.base import GuardedWidget, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
 
-KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
 STATIC = Path(__file__).parent / "static"
-TITLES = {"colorfox": "ColorFox", "colorium": "Colorium", "colorform": "Col-Or-Form", "colourbrain": "Colourbrain"}
 EVENTS_SHOWN = 4
-ZOOM = 1.6  # the ColorFox picture's cards are drawn for a page of cards; the teacher looks at a few from afar
-TEAM = re.compile(r"\b[Tt]eam (\d+)")  # how the quiz's events name a team
 RECORD_DOWNLOADS = itertools.count(1)
 KEY_FIRST = "Type the teacher key first."
 SEALED = ("This page stays locked: the class's server was started without a teacher key "
-          f"(set {KEY_VARIABLE} where the server starts).")
+          f"(set {TEACHER_KEY_VARIABLE} where the server starts).")
 
 
 def served_to_others(environ: Mapping[str, str]) -> bool:
@@ -92,7 +84,7 @@ def table_line(entry: dict) -> dict:
     names = [seat["name"] or "free seat" for seat in entry["seats"]]
     waiting = entry["started"] and not entry["over"] and not entry["closed"]
     state = table_state(entry["closed"], entry["over"], sum(seat["free"] for seat in entry["seats"]))
-    return {"code": entry["code"], "game": entry["game"], "title": TITLES.get(entry["game"], entry["game"]),
+    return {"code": entry["code"], "game": entry["game"], "title": title(entry["game"]),
             "seats": [seat_line(seat) for seat in entry["seats"]], "scores": entry["scores"],
             "turn": [names[seat] for seat in entry["waiting_for"]] if waiting else [], "moves": entry["actions"],
             "state": state, "over": entry["over"], "closed": entry["closed"]}
@@ -102,72 +94,34 @@ def room_summary(view: dict) -> dict:
     """What the teacher sees of a watched table, from a watcher's view (no hand, no seed): words and a still picture."""
     seating = view["seating"]
     names = seating["names"]
-    events = [with_names(TEAM.sub(lambda found: names[int(found[1])], text), names, you=None)
+    events = [with_names(text, names, you=None, seat_word=find_game(seating["game"]).seat_word)
               for text in view.get("events", [])][-EVENTS_SHOWN:]
     state = table_state(seating["closed"], view.get("over", False), seating["free_seats"])
     playing = state == "playing"
-    return {"code": seating["code"], "game": seating["game"], "title": TITLES.get(seating["game"], seating["game"]),
+    return {"code": seating["code"], "game": seating["game"], "title": title(seating["game"]),
             "names": names, "scores": view.get("scores", []), "step": seating["step"], "state": state,
             "turn": [names[seat] for seat in seating["waiting_for"]] if playing else [],
             "events": events, "picture": room_picture(seating["game"], view, names)}
 
 
 def room_picture(game: str, view: dict, names: list[str]) -> str:
-    """A still picture (SVG in HTML) of what lies open on the table, drawn by the game's own picture module."""
-    if game == "colorium":
-        from colorlab.colorium.picture import table_svg
-        return table_svg({**view, "names": names})
-    if game == "colorfox":
-        return colorfox_room(view)
-    if game == "colorform":
-        return colorform_room(view, names)
-    return ""
+    """A still picture (SVG in HTML) of what lies open on the table, drawn by the game's own picture (if it has one)."""
+    picture = find_game(game).part("room_picture")
+    return picture(view, names) if picture else ""
 
 
-def colorfox_room(view: dict) -> str:
-    """The cards on a ColorFox table (the hands stay hidden)."""
-    from colorlab.colorfox.picture import CELL, tile_svg
-    xs, ys = [card["x"] for card in view["table"]], [card["y"] for card in view["table"]]
-    left, top = min(xs), min(ys)
-    width, height = (max(xs) - left + 1) * CELL + 20, (max(ys) - top + 1) * CELL + 20
-    tiles = "".join(tile_svg(card["edges"], 10 + (card["x"] - left) * CELL, 10 + (card["y"] - top) * CELL)
-                    for card in view["table"])
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * ZOOM:g}" height="{height * ZOOM:g}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="The cards on the table">{tiles}</svg>')
+def title(game: str) -> str:
+    """The game's title, or its name as the record writes it when no game has that name (an old table)."""
+    try:
+        return find_game(game).title
+    except LookupError:
+        return game
 
 
-def colorform_room(view: dict, names: list[str]) -> str:
-    """The Col-Or-Form layout, the task cards turned up and every hand (they all lie face up)."""
-    from colorlab.colorform.picture import figure_svg, grid_svg
-    parts = [grid_svg([spot["top"] for spot in view["layout"]], 10, 10, 60, "default",
-                      [spot["under"] for spot in view["layout"]])]
-    for index, task in enumerate(view["tasks"]):
-        x = 210 + 110 * index
-        parts.append(grid_svg(task["cells"], x, 10, 33, "default"))
-        parts.append(f'<text x="{x}" y="130" font-size="12">task {task["number"]} ({task["size"]})</text>')
-    for seat, hand in enumerate(view["hands"]):
-        y = 200 + 50 * seat
-        parts.append(f'<text x="10" y="{y + 26}" font-size="14">{escape(names[seat])}</text>')
-        parts += [figure_svg(card, 120 + 46 * i, y, 40) for i, card in enumerate(hand)]
-    width, height = max(420, 210 + 110 * len(view["tasks"])), 210 + 50 * len(view["hands"])
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-            f'aria-label="The layout and the hands">{"".join(parts)}</svg>')
-
-
-def records_zip(store: TableStore) -> bytes:
-    """Every table's record as a zip of JSON files named as ``store.export`` names them."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for entry in store.tables():
-            archive.writestr(f"{entry['game']}-{entry['code']}.json", store.record(entry["code"]).to_json())
-    return buffer.getvalue()
-
-
-def read_records_zip(source: bytes | str | Path) -> list[GameRecord]:
-    """Read back the records of a class downloaded from the teacher's page (the zip's bytes or its path)."""
-    opened = io.BytesIO(source) if isinstance(source, bytes) else source
-    with zipfile.ZipFile(opened) as archive:
-        return [zipped_record(archive, entry) for entry in archive.infolist()]
+def class_records_zip(store: TableStore) -> bytes:
+    """Every table's record as a zip of JSON files, named as ``store.export`` names them."""
+    return records_zip({record_file_name(entry["game"], entry["code"]): store.record(entry["code"])
+                        for entry in store.tables()})
 
 
 class TablesBoard(GuardedWidget):
@@ -234,9 +188,9 @@ class TablesBoard(GuardedWidget):
         self._stop_watching(intent)
         self.watcher = watcher
         self.watched = room_summary(watcher.view())
-        if watcher.game == "colourbrain":
-            from colorlab.colourbrain.projector import ColourbrainProjector
-            self.stage.children = (ColourbrainProjector(watcher),)
+        projector = find_game(watcher.game).part("projector")
+        if projector is not None:
+            self.stage.children = (projector(watcher),)
 
     def _stop_watching(self, intent: dict) -> None:
         for shown in self.stage.children:
@@ -266,7 +220,7 @@ class TablesBoard(GuardedWidget):
         name = f"class-records-{datetime.datetime.now():%Y%m%d-%H%M%S}.zip"
         count = len(self.store.tables())
         # A one-off message to this page, never a trait: every record holds its table's seed.
-        self.send({"type": "records", "name": name, "number": next(RECORD_DOWNLOADS)}, [records_zip(self.store)])
+        self.send({"type": "records", "name": name, "number": next(RECORD_DOWNLOADS)}, [class_records_zip(self.store)])
         self.say(f"Downloaded {count} record(s) as {name}.")
 
 
@@ -276,7 +230,7 @@ class TeacherPage(ipywidgets.VBox):
     def __init__(self, store: TableStore | None = None, key: str | None = None,
                  environ: Mapping[str, str] | None = None):
         environ = os.environ if environ is None else environ
-        key = environ.get(KEY_VARIABLE) if key is None else key
+        key = environ.get(TEACHER_KEY_VARIABLE) if key is None else key
         self.stage = ipywidgets.Box(layout=ipywidgets.Layout(flex_flow="column"))
         self.board = TablesBoard(store or class_store(), key or None, gate_for(key, environ), self.stage)
         super().__init__([self.board, self.stage])

@@ -17,17 +17,15 @@ the table's code and the seat key, which the page shows in a folded box.
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 from pathlib import Path
 from typing import Any
 
 import ipywidgets
 import traitlets
 
-from colorlab.record import game_spec
-from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
-from colorlab.tables.classroom import class_store
+from colorlab.games import Game, all_games, find_game
+from colorlab.rules import IllegalAction, RulesBase, brief, rules_in_words
+from colorlab.classroom.class_store import class_store
 from colorlab.tables.games import table_game
 from colorlab.tables.store import (Seat, SeatTaken, TableClosed, TableError, TableStore, UnknownTable, WrongToken,
                                    clean_code, clean_name)
@@ -36,35 +34,13 @@ from colorlab.widgets.rule_editor import RuleEditor
 
 STATIC = Path(__file__).parent / "static"
 YOU, LEARNER = "you", "learner"
-MOST_SEATS_REMEMBERED = 10
-CODE_SHOWN = 12  # characters of a mistyped code said back to the learner  # a page sends back at most this many seats it keeps, newest first
+MOST_SEATS_REMEMBERED = 10  # a page sends back at most this many seats it keeps, newest first
+CODE_SHOWN = 12  # characters of a mistyped code said back to the learner
 
 
-@dataclasses.dataclass(frozen=True)
-class LobbyGame:
-    """A game the lobby offers: its name at a table, its title, a line about it and its widget class."""
-
-    name: str
-    title: str
-    about: str
-    widget: str  # "module:Class", imported only when a learner sits at such a table
-
-    def widget_class(self) -> type:
-        """The game's widget class (imported now)."""
-        module, name = self.widget.split(":")
-        return getattr(importlib.import_module(module), name)
-
-
-GAMES = {game.name: game for game in [
-    LobbyGame("colorfox", "ColorFox", "Place cards so that colours meet, collect sticks, score sets.",
-              "colorlab.colorfox.view:ColorFoxGame"),
-    LobbyGame("colorium", "Colorium", "Pick dice and draw shapes on your grid.",
-              "colorlab.colorium.view:ColoriumGame"),
-    LobbyGame("colorform", "Col-Or-Form", "Be the first to match a task card and call STOP.",
-              "colorlab.colorform.view:ColorFormGame"),
-    LobbyGame("colourbrain", "Colourbrain", "A colour quiz: each seat is a team.",
-              "colorlab.colourbrain.view:ColourbrainQuiz"),
-]}
+def games_offered() -> list[Game]:
+    """Which games can a learner open a table of (every declared game that says how a table plays it)?"""
+    return [game for game in all_games() if game.has("table")]
 
 
 def seat_list(store: TableStore, code: str) -> list[dict]:
@@ -90,14 +66,6 @@ def typed_code(code: str) -> str:
         shown = " ".join(code.split())[:CODE_SHOWN] if code.isprintable() else "you typed"
         raise UnknownTable(f"No table has the code {shown}. A code is 5 letters and numbers, such as K7MXA: "
                            "check it and try again.") from None
-
-
-def rules_in_words(rules: RulesBase) -> str:
-    """Which rules will a new table use, in words: the default edition, or what differs from it?"""
-    changes = {name: now for name, (default, now) in rules.differences().items()}
-    if not changes:
-        return "Rules: the default edition."
-    return ChangeRules(changes).describe(type(rules))
 
 
 def closed_words(code: str) -> str:
@@ -143,7 +111,7 @@ class Lobby(ipywidgets.VBox):
     """The page a learner opens in class: sit at a table and play at it.
 
     `store` is the class's :class:`TableStore`, or where it is (a path or a URL);
-    by default the class's store (see :func:`colorlab.tables.classroom.class_store`),
+    by default the class's store (see :func:`colorlab.classroom.class_store.class_store`),
     opened only when a learner first asks for a table.
     """
 
@@ -187,11 +155,11 @@ class Lobby(ipywidgets.VBox):
         """Send the desk what it draws now, and show the rule editor only while a table is being opened."""
         self.desk.view = {
             "stage": self.stage, "name": self.name, "code": self.code,
-            "games": [{"name": game.name, "title": game.title, "about": game.about} for game in GAMES.values()],
-            "game": self.game, "title": GAMES[self.game].title,
-            "bots": list(table_game(self.game).bots) if self.stage == "seats" else [],
+            "games": [{"name": game.name, "title": game.title, "about": game.about} for game in games_offered()],
+            "game": self.game, "title": find_game(self.game).title,
+            "bots": find_game(self.game).bot_names(at_table=True) if self.stage == "seats" else [],
             "kinds": list(self.kinds), "seats": list(self.seats),
-            "rules": rules_in_words(self.editor.rules) if self.stage == "seats" else "",
+            "rules": f"Rules: {rules_in_words(self.editor.rules)}." if self.stage == "seats" else "",
             "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
         }
         self.rules_area.children = [self.editor, self.next_button] if self.stage == "rules" and self.editor else []
@@ -230,7 +198,7 @@ class Lobby(ipywidgets.VBox):
 
     def _on_game(self, game: str) -> None:
         self._need("rules")
-        if game not in GAMES:
+        if game not in [offered.name for offered in games_offered()]:
             raise IntentError(f"there is no game {brief(game)} in the lobby")
         self._choose_game(game)
         self.show()
@@ -238,8 +206,8 @@ class Lobby(ipywidgets.VBox):
     def _choose_game(self, game: str) -> None:
         """Start from the game's default rules, with the learner in the first seat and learners in the others."""
         self.game = game
-        rules = game_spec(game).rules_type()
-        self.editor = RuleEditor(rules, on_apply=self._rules_chosen, title=f"{GAMES[game].title} rules",
+        rules = find_game(game).rules_type()
+        self.editor = RuleEditor(rules, on_apply=self._rules_chosen, title=f"{find_game(game).title} rules",
                                  scopes=False)
         self.kinds = [YOU] + [LEARNER] * (rules.players - 1)
 
@@ -265,8 +233,8 @@ class Lobby(ipywidgets.VBox):
         self._need("seats")
         if not 0 <= seat < len(self.kinds):
             raise IntentError(f"there is no seat {seat + 1}; this table has {len(self.kinds)} seats")
-        if kind not in (YOU, LEARNER, *table_game(self.game).bots):
-            raise IntentError(f"{brief(kind)} cannot sit at a {GAMES[self.game].title} table")
+        if kind not in (YOU, LEARNER, *find_game(self.game).bot_names(at_table=True)):
+            raise IntentError(f"{brief(kind)} cannot sit at a {find_game(self.game).title} table")
         if kind == YOU:
             self.kinds = [LEARNER if old == YOU else old for old in self.kinds]
         self.kinds[seat] = kind
@@ -374,7 +342,7 @@ class Lobby(ipywidgets.VBox):
 
     def _seated(self, seat: Seat) -> None:
         """Show the seat's game widget; the page keeps the seat's token (the only place it goes)."""
-        widget = GAMES[seat.game].widget_class()(seat=seat)
+        widget = find_game(seat.game).part("widget")(seat=seat)
         self.seat, self.code, self.game, self.name = seat, seat.code, seat.game, seat.name
         self.game_widget = widget
         self.game_area.children = [widget]

@@ -11,7 +11,7 @@ STOP calls are timed by the clock, so its records would differ from run to run.
 
 Make the set again (it replaces the folder's records)::
 
-    python -m colorlab.tables.sample colorlab/data/class-sample
+    python -m colorlab.classroom.sample colorlab/data/class-sample
 
 The join codes in the file names are new each time; the records inside are the same.
 """
@@ -22,25 +22,30 @@ import sys
 import tempfile
 from pathlib import Path
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab.games import find_game
 from colorlab.tables.store import TableStore, bot_seed
-from colorlab.tables.games import table_game
 
 FOLDER = Path(__file__).parents[1] / "data" / "class-sample"
 
+
+def rules(game: str, **changes):
+    """The rules of `game`, the default edition with these changes."""
+    return find_game(game).rules_type(**changes)
+
+
 # (game, rules, bots by seat, seeds): the seeds are fixed so that the set comes out the same every time
 TABLES = [
-    ("colorfox", colorfox.Rules(), {0: "GreedyBot", 1: "SetBuilder"}, range(101, 107)),
-    ("colorfox", colorfox.Rules(), {0: "SetBuilder", 1: "GreedyBot"}, range(107, 113)),
-    ("colorfox", colorfox.Rules(players=3), {0: "GreedyBot", 1: "SetBuilder", 2: "GreedyBot"}, range(201, 204)),
-    ("colourbrain", colourbrain.Rules(), {0: "QuizBot (hard)", 1: "QuizBot"}, range(301, 306)),
-    ("colourbrain", colourbrain.Rules(), {0: "QuizBot", 1: "QuizBot (hard)"}, range(306, 311)),
-    ("colorium", colorium.Rules(), {0: "MissionBot", 1: "GreedyBot"}, range(401, 404)),
-    ("colorium", colorium.Rules(), {0: "GreedyBot", 1: "MissionBot"}, range(404, 407)),
-    ("colorform", colorform.Rules.junior(), {0: "ReactionBot", 1: "ReactionBot (hard)"}, range(501, 505)),
+    ("colorfox", rules("colorfox"), {0: "GreedyBot", 1: "SetBuilder"}, range(101, 107)),
+    ("colorfox", rules("colorfox"), {0: "SetBuilder", 1: "GreedyBot"}, range(107, 113)),
+    ("colorfox", rules("colorfox", players=3), {0: "GreedyBot", 1: "SetBuilder", 2: "GreedyBot"}, range(201, 204)),
+    ("colourbrain", rules("colourbrain"), {0: "QuizBot (hard)", 1: "QuizBot"}, range(301, 306)),
+    ("colourbrain", rules("colourbrain"), {0: "QuizBot", 1: "QuizBot (hard)"}, range(306, 311)),
+    ("colorium", rules("colorium"), {0: "MissionBot", 1: "GreedyBot"}, range(401, 404)),
+    ("colorium", rules("colorium"), {0: "GreedyBot", 1: "MissionBot"}, range(404, 407)),
+    ("colorform", find_game("colorform").rules_type.junior(), {0: "ReactionBot", 1: "ReactionBot (hard)"}, range(501, 505)),
 ]
-LEFT_EARLY = ("colorfox", colorfox.Rules(), {1: "GreedyBot"}, 601, 3)  # a learner left after three moves
-SEAT_FREE = ("colorium", colorium.Rules(), {0: "GreedyBot"}, 701)  # nobody ever sat in seat 1
+LEFT_EARLY = ("colorfox", rules("colorfox"), {1: "GreedyBot"}, 601, 3)  # a learner left after three moves
+SEAT_FREE = ("colorium", rules("colorium"), {0: "GreedyBot"}, 701)  # nobody ever sat in seat 1
 
 
 def play_to_the_end(store: TableStore, game: str, rules, bots: dict, seed: int) -> str:
@@ -55,9 +60,8 @@ def leave_early(store: TableStore, game: str, rules, bots: dict, seed: int, move
     """Open a table where a learner plays `moves` moves (chosen by a bot), then the teacher closes it."""
     code = store.create(game, rules, seed=seed, bots=bots)
     learner = store.join(code, name="Sam")
-    table = table_game(game)
     while (replay := store.catch_up(code)).steps < moves:
-        bot = table.make_bot("GreedyBot", bot_seed(seed, learner.seat, replay.steps))
+        bot = find_game(game).make_bot("GreedyBot", bot_seed(seed, learner.seat, replay.steps))
         learner.play(bot.act(replay.state, learner.seat))
     store.close(code)
     return code

@@ -1,0 +1,276 @@
+"""ColorFox as an OpenSpiel game (the optional ``ai`` extra): ``import colorlab.openspiel`` registers it.
+
+The hands and the pile are hidden, so ColorFox is a game of imperfect information. The
+deal (each card of each hand, then the start card) and every card drawn are chance
+outcomes, each card of the unseen ones equally likely. A player's action that ends with
+drawing waits for its card(s): the chance node picks them, they go to the front of the
+pile, and then the model plays the action.
+
+Examples
+========
+
+>>> import pyspiel
+>>> import colorlab.openspiel
+>>> game = pyspiel.load_game("python_colorlab_colorfox", {"players": 3})
+>>> type(game).__name__, game.num_players(), game.get_parameters()["players"]
+('ColorFoxSpielGame', 3, 3)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 54)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+import typing
+
+import numpy
+import pyspiel
+
+from colorlab.colorfox import encoding, model
+from colorlab.colorfox.components import card, cards
+from colorlab.colorfox.game import GAME
+from colorlab.colorfox.rules import Rules
+from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, observation_parts
+
+
+def game_length(rules: Rules) -> int:
+    """How many decisions can a game take at most?
+
+    At most 53 cards are laid, each followed by up to 3 exchanges (an offer and a
+    hand-back each) and a "no more exchanges"; a pass that draws takes a card off the
+    pile (53 at most); passes that draw nothing end the game once every player has
+    passed in a row, so each of the 54 stretches between cards laid holds fewer than
+    one pass per player.
+    """
+    most_laid = encoding.DECK - 1
+    return most_laid * 7 + most_laid + rules.players * (most_laid + 1)
+
+
+class Happening(typing.NamedTuple):
+    """One thing that happened in a ColorFox game: a card dealt or drawn, the start card, or an action."""
+
+    kind: str  # "deal", "draw", "start" or "act"
+    seat: int | None  # who got the card, or who acted
+    card: int | None  # the card got or laid
+    text: str = ""  # an action, in words
+
+    def told(self, player: int, private: bool) -> str:
+        """What `player` saw of it: its own cards by number (unless `private` is off), others' as "a card"."""
+        if self.kind == "start":
+            return f"start card #{self.card}"
+        if self.kind == "act":
+            return f"player {self.seat}: {self.text}"
+        dealt = self.kind == "deal"
+        if self.seat != player:
+            return f"player {self.seat} {'gets' if dealt else 'draws'} a card"
+        return f"you {'get' if dealt else 'draw'} {f'#{self.card}' if private else 'a card'}"
+
+
+@dataclasses.dataclass(frozen=True)
+class ColorFoxMoment(Moment):
+    """Where a ColorFox game stands for OpenSpiel.
+
+    `dealt`: the cards dealt so far (hand by hand, then the start card); `table`: the
+    model's state once the deal is done; `waiting`: a player's action that waits for
+    `drawing` cards off the pile, of which `drawn` have come; `log`: what happened so
+    far, from which each player's information state is told.
+    """
+
+    dealt: tuple[int, ...] = ()
+    table: model.State | None = None
+    waiting: object = None
+    drawing: int = 0
+    drawn: tuple[int, ...] = ()
+    log: tuple[Happening, ...] = ()
+
+
+@functools.cache
+def start_seeds(dealt: int) -> dict[int, int]:
+    """For each card, a seed whose new game lays it as the start card when `dealt` cards go to the hands.
+
+    ``model.new_game`` takes its start card from its seeded shuffle; a game for a
+    chance-chosen start card begins from such a seed, and then gets the chance-chosen
+    hands and pile instead of the shuffled ones.
+    """
+    seeds, seed = {}, 0
+    while len(seeds) < encoding.DECK:
+        deck = list(cards())
+        random.Random(f"{seed}/setup").shuffle(deck)
+        seeds.setdefault(deck[dealt].number, seed)
+        seed += 1
+    return seeds
+
+
+class ColorFoxSpielGame(SpielGame):
+    """ColorFox for OpenSpiel: hands and pile hidden, the deal and every draw a chance node."""
+
+    GAME_TYPE = game_type(GAME, pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+
+    def __init__(self, params=None):
+        rules = Rules.from_dict(dict(params or {}))
+        super().__init__(rules, encoding, chance_outcomes=encoding.DECK, length=game_length(rules))
+
+    def new_initial_state(self):
+        """The moment before the deal."""
+        return ColorFoxSpielState(self)
+
+
+class ColorFoxSpielState(pyspiel.State):
+    """One moment of a ColorFox game, for OpenSpiel."""
+
+    def __init__(self, game: ColorFoxSpielGame):
+        super().__init__(game)
+        self.rules = game.rules
+        self.now = ColorFoxMoment()
+
+    def current_player(self) -> int:
+        """Chance while dealing or drawing, then the player to move, then terminal."""
+        now = self.now
+        if now.table is None or now.waiting is not None:
+            return CHANCE
+        return TERMINAL if now.table.over else model.to_move(now.table)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return encoding.legal_numbers(self.now.table, player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Each unseen card is equally likely to come next (outcome: card number less one)."""
+        now = self.now
+        if now.table is None:
+            unseen = [n for n in range(1, encoding.DECK + 1) if n not in now.dealt]
+        else:
+            unseen = [c.number for c in now.table.deck if c.number not in now.drawn]
+        return [(number - 1, 1 / len(unseen)) for number in unseen]
+
+    def _apply_action(self, action: int) -> None:
+        now = self.now
+        if now.table is None:
+            self.now = self._deal(now, action + 1)
+        elif now.waiting is not None:
+            self.now = self._draw(now, action + 1)
+        else:
+            self.now = self._act(now, action)
+
+    def _deal(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
+        """Deal one card: the next card of a hand, or, once the hands are full, the start card."""
+        hand, dealt = self.rules.hand, now.dealt + (number,)
+        seat = len(now.dealt) // hand
+        if seat < self.rules.players:
+            return dataclasses.replace(now, dealt=dealt, log=now.log + (Happening("deal", seat, number),))
+        hands = tuple(tuple(card(n) for n in dealt[p * hand:(p + 1) * hand]) for p in range(self.rules.players))
+        pile = tuple(c for c in cards() if c.number not in dealt)
+        start = model.new_game(self.rules, start_seeds(len(now.dealt))[number])
+        return dataclasses.replace(now, dealt=dealt, table=model.evolve(start, hands=hands, deck=pile),
+                                   log=now.log + (Happening("start", None, number),))
+
+    def _act(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
+        """Play a player's action, or hold it back while the cards it draws are chosen by chance."""
+        player = self.current_player()
+        action = encoding.action_of(number, now.table, player)
+        laid = action.card if type(action) is model.Place else None
+        log = now.log + (Happening("act", player, laid, encoding.action_name(number, self.rules)),)
+        after = model.play(now.table, action)
+        drawing = len(now.table.deck) - len(after.deck)
+        if drawing:
+            return dataclasses.replace(now, waiting=action, drawing=drawing, log=log)
+        return dataclasses.replace(now, table=after, log=log)
+
+    def _draw(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
+        """One card comes off the pile; once all have come, put them on top and play the waiting action."""
+        drawn, log = now.drawn + (number,), now.log + (Happening("draw", now.table.active, number),)
+        if len(drawn) < now.drawing:
+            return dataclasses.replace(now, drawn=drawn, log=log)
+        pile = tuple(card(n) for n in drawn) + tuple(c for c in now.table.deck if c.number not in drawn)
+        table = model.play(model.evolve(now.table, deck=pile), now.waiting)
+        return dataclasses.replace(now, table=table, waiting=None, drawing=0, drawn=(), log=log)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            return f"card #{action + 1}"
+        return encoding.action_name(action, self.rules)
+
+    def is_terminal(self) -> bool:
+        return self.now.table is not None and self.now.table.over
+
+    def returns(self) -> list[float]:
+        """Each player's share of the win (0 until the end)."""
+        table = self.now.table
+        return encoding.returns(table) if table is not None else [0.0] * self.rules.players
+
+    def seen_array(self, player: int, private: bool = True) -> numpy.ndarray:
+        """The encoding's observation for `player` (all zeros during the deal)."""
+        if self.now.table is None:
+            return numpy.zeros(encoding.observation_shape(self.rules), numpy.float32)
+        seen = encoding.observation(self.now.table, player)
+        if not private:  # an onlooker of the seat: the player's own cards count as unseen too
+            cards_seen = observation_parts(encoding, self.rules, seen)["cards"]
+            cards_seen[:, 2] += cards_seen[:, 0]
+            cards_seen[:, 0] = 0
+        return seen
+
+    def seen_text(self, player: int, private: bool = True) -> str:
+        """What `player` sees now, in words."""
+        now = self.now
+        if now.table is None:
+            mine = [f"#{h.card}" for h in now.log if h.seat == player and private]
+            return f"player {player}; dealing; your cards: {' '.join(mine) or 'none yet'}"
+        view = model.observation(now.table, player)
+        table = " ".join(f"#{c['number']}{'v' if c['turned'] else ''}@{c['x']},{c['y']}" for c in view["table"])
+        hand = " ".join(f"#{c['number']}" for c in view["hand"]) if private else "hidden"
+        sticks = " | ".join(" ".join(f"{n}{name[0]}" for name, n in counts.items()) for counts in view["sticks"])
+        offer = view["offer"]
+        return (f"player {player}; to move {view['to_move']}; your hand: {hand or 'empty'}; "
+                f"hands: {view['hand_sizes']}; pile: {view['deck']}; table: {table}; sticks: {sticks}; "
+                f"supply: {list(view['supply'].values())}; exchanges left: {view['exchanges_left']}"
+                + (f"; offer of {offer['give']} to player {offer['opponent']}" if offer else "")
+                + (f"; waiting for {now.drawing} card(s) off the pile" if now.waiting is not None else "")
+                + ("; over" if view["over"] else ""))
+
+    def seen_history(self, player: int, private: bool = True) -> str:
+        """Everything `player` has seen happen, in order (its information state)."""
+        return f"player {player}: " + "; ".join(happening.told(player, private) for happening in self.now.log)
+
+    def resample_from_infostate(self, player: int, probability_sampler) -> ColorFoxSpielState:
+        """A state `player` cannot tell from this one: the other hands and the pile dealt afresh.
+
+        Each other player's past cards are told again to fit its new hand: every card
+        it laid came to it before it laid it, and its new hand came in the rest.
+        """
+        rng = random.Random(probability_sampler())
+        table, log = self.now.table, list(self.now.log)
+        others = [p for p in range(self.rules.players) if p != player]
+        unseen = [c for p in others for c in table.hands[p]] + list(table.deck)
+        rng.shuffle(unseen)
+        hands = list(table.hands)
+        for seat in others:
+            hands[seat], unseen = tuple(unseen[:len(hands[seat])]), unseen[len(hands[seat]):]
+            _retell(log, seat, [c.number for c in hands[seat]])
+        state = self.clone()
+        state.now = dataclasses.replace(self.now, table=model.evolve(table, hands=tuple(hands), deck=tuple(unseen)),
+                                        log=tuple(log))
+        return state
+
+    def __str__(self) -> str:
+        table = self.now.table
+        if table is None:
+            return f"dealing: {list(self.now.dealt)}"
+        hands = " | ".join(" ".join(f"#{c.number}" for c in hand) for hand in table.hands)
+        return f"hands: {hands}; pile: {[c.number for c in table.deck]}; {self.seen_text(model.to_move(table))}"
+
+
+def _retell(log: list[Happening], seat: int, hand: list[int]) -> None:
+    """Tell again which card each deal and draw brought `seat`: each card it laid, before it laid it; then `hand`."""
+    free = []
+    for index, happening in enumerate(log):
+        if happening.seat != seat or happening.kind == "start":
+            continue
+        if happening.kind in ("deal", "draw"):
+            free.append(index)
+        elif happening.card is not None:
+            got = free.pop()
+            log[got] = log[got]._replace(card=happening.card)
+    for index, number in zip(free, hand):
+        log[index] = log[index]._replace(card=number)

@@ -1,0 +1,122 @@
+"""What every game's OpenSpiel game shares: its description, observers and frozen moments.
+
+A game offered to OpenSpiel keeps its OpenSpiel classes in its own folder (``spiel.py``),
+declared as the ``spiel`` part of its :class:`colorlab.games.Game`; :mod:`colorlab.openspiel`
+registers them. They are built from this module's pieces, so that every game is offered alike:
+
+- its name is ``python_colorlab_<game>`` and every rule is a game parameter, named as in
+  the game's ``Rules``;
+- action numbers and observations come from the game's encoding, so OpenSpiel and
+  PettingZoo number actions alike;
+- chance is explicit. A model shuffles and rolls from a seed; here every random event is a
+  chance node instead, and its outcome is put into the model's state before the model moves
+  on, so the model's own code decides everything else;
+- the returns share the win out at the end (they add up to 1);
+- the data of a state is one frozen value (a :class:`Moment`), so a clone shares it instead
+  of copying the model's state.
+
+Examples
+========
+
+>>> from colorlab.games import find_game
+>>> from colorlab.spiel import game_type
+>>> import pyspiel
+>>> described = game_type(find_game("colorium"), pyspiel.GameType.Information.PERFECT_INFORMATION)
+>>> described.short_name, described.min_num_players, described.max_num_players
+('python_colorlab_colorium', 1, 4)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from types import ModuleType
+
+import numpy
+import pyspiel
+
+from colorlab.games import Game
+from colorlab.rules import RulesBase
+
+CHANCE, TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+
+
+def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.GameType:
+    """OpenSpiel's description of a declared game: chance explicit, the win shared out at the end."""
+    low, high = (next(f.metadata[bound] for f in dataclasses.fields(game.rules_type) if f.name == "players")
+                 for bound in ("low", "high"))
+    return pyspiel.GameType(
+        short_name=f"python_colorlab_{game.name}", long_name=f"colorlab {game.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information, utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        min_num_players=int(low), max_num_players=int(high),
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=game.rules_type().to_dict())
+
+
+def observation_parts(encoding: ModuleType, rules: RulesBase, array: numpy.ndarray) -> dict[str, numpy.ndarray]:
+    """Views of a flat observation array, one per part that the encoding's layout names."""
+    views, start = {}, 0
+    for name, shape in encoding.observation_layout(rules).items():
+        size = int(numpy.prod(shape))
+        views[name] = array[start:start + size].reshape(shape)
+        start += size
+    return views
+
+
+class Observer:
+    """What one player sees, as the encoding's array and as text; the full history never shows."""
+
+    def __init__(self, game: SpielGame, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        secret = game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        if secret and iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("an observation of every player's secrets is not offered")
+        self.tensor, self.dict = None, {}
+        if self.perfect_recall:
+            return  # an information state is offered as text only: the history has no fixed size
+        self.tensor = numpy.zeros(game.encoding.observation_shape(game.rules), numpy.float32)
+        self.dict = observation_parts(game.encoding, game.rules, self.tensor)
+
+    def set_from(self, state, player: int) -> None:
+        """Fill the array with what `player` sees in `state`."""
+        if self.tensor is not None:
+            self.tensor[:] = state.seen_array(player, self.private)
+
+    def string_from(self, state, player: int) -> str:
+        """What `player` sees (or, with perfect recall, has seen so far), as text."""
+        if self.perfect_recall:
+            return state.seen_history(player, self.private)
+        return state.seen_text(player, self.private)
+
+
+class SpielGame(pyspiel.Game):
+    """What every game's OpenSpiel game shares: its numbers from the rules, observers from the encoding.
+
+    A game's class gives its ``GAME_TYPE`` (see :func:`game_type`), which OpenSpiel registers.
+    """
+
+    GAME_TYPE: pyspiel.GameType
+
+    def __init__(self, rules: RulesBase, encoding: ModuleType, chance_outcomes: int, length: int):
+        self.rules, self.encoding = rules, encoding
+        info = pyspiel.GameInfo(num_distinct_actions=encoding.action_count(rules), max_chance_outcomes=chance_outcomes,
+                                num_players=rules.players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+                                max_game_length=length)
+        super().__init__(self.GAME_TYPE, info, rules.to_dict())
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """An object that shows a state as one player sees it."""
+        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class Moment:
+    """Where a game stands for OpenSpiel: a frozen value that clones of a state share, never changed, only replaced."""
+
+    def __deepcopy__(self, memo):
+        return self
