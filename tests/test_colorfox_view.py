@@ -10,7 +10,7 @@ import pytest
 from colorlab.colorfox import GreedyBot, Place, Rules, model, observation, play_game
 from colorlab.colorfox.view import ColorFoxGame, final_lines
 from colorlab.rules import ChangeRules
-from tests.page import browser_sends, downloads
+from tests.helpers.page import browser_sends, downloads
 
 def place_intent(widget, index=0):
     card, x, y, turned = widget.view["legal"][index]
@@ -193,7 +193,7 @@ def test_the_widget_follows_players_changed_in_the_rule_editor_and_a_loaded_game
 def a_widget_where(rules, seed_range, wanted):
     """A widget (seat 0 played by a greedy bot until then) at the first state where `wanted(state)` holds."""
     for seed in seed_range:
-        widget = ColorFoxGame(rules, bot="greedy", seed=seed)
+        widget = ColorFoxGame(rules, bot="GreedyBot", seed=seed)
         me = GreedyBot(seed=seed)
         while not widget.state.over and not wanted(widget.state):
             if model.to_move(widget.state) == 0:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from colorlab.colorfox.agents import GreedyBot, RandomBot, SearchBot, SetBuilder
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, in_words,
                                      legal_places, observation, rematch_due, scores, stick_counts, to_move, winners)
 from colorlab.colorfox.picture import table_svg
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "sets": SetBuilder, "search": SearchBot.quick}
 
 
 def final_lines(state, speakers: list[str]) -> list[str]:
@@ -58,7 +56,6 @@ class ColorFoxGame(BotTable):
 
     title = "ColorFox"
     game = "colorfox"
-    BOTS = BOTS
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -73,7 +70,7 @@ class ColorFoxGame(BotTable):
         "bot": {},
     }
 
-    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "sets",
+    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "SetBuilder",
                  seed: int | None = None, *, seat: Seat | None = None, **kwargs):
         super().__init__(rules, bots, bot, seed, seat=seat, **kwargs)
 

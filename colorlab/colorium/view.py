@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from colorlab.colorium.agents import GreedyBot, MissionBot, RandomBot, SearchBot
 from colorlab.colorium.model import (BONUSES, COLOUR_NAMES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours,
                                      legal_wilds, observation, pieces)
 from colorlab.colorium.picture import table_svg
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "missions": MissionBot, "search": SearchBot.quick}
 BONUS_WORDS = {"colour": "colour: draw in any colour", "shape": "shape: draw any shape",
                "scissors": "✂ cut: cut your shape and draw one part", "wild": "★ wild: fill any one empty space"}
 
@@ -60,7 +58,6 @@ class ColoriumGame(BotTable):
 
     title = "Colorium"
     game = "colorium"
-    BOTS = BOTS
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
@@ -72,7 +69,7 @@ class ColoriumGame(BotTable):
         "bot": {},
     }
 
-    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "missions",
+    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "MissionBot",
                  seed: int | None = None, *, seat: Seat | None = None, **kwargs):
         super().__init__(rules, bots, bot, seed, seat=seat, **kwargs)
 

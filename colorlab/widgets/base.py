@@ -702,12 +702,11 @@ class BotTable(GameWidget):
     themselves, and the learner sits in the seat given.
     """
 
-    BOTS: dict[str, type] = {}
-
     def __init__(self, rules: RulesBase | None, bots: int, bot: str, seed: int | None = None, *,
                  seat: Seat | None = None, **kwargs: Any):
-        if bot not in self.BOTS:
-            raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(self.BOTS)}")
+        names = game_spec(self.game).bot_names()
+        if bot not in names:
+            raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(names)}")
         self.bot_kind = bot
         super().__init__(lambda: self._first_record(rules, bots, seed), seat=seat, **kwargs)
         self._make_bots()
@@ -722,8 +721,8 @@ class BotTable(GameWidget):
         return self.source.seat_names(["You"] + [f"Bot {seat}" for seat in range(1, state.players)])
 
     def player_names(self, state: Any) -> list[str]:
-        """How does the page name the players ("You", "Bot 1 (sets)", ... or, at a table, the names of its seats)?"""
-        return self.source.seat_names(["You"] + [f"Bot {seat} ({self.bot_kind})" for seat in range(1, state.players)])
+        """How does the page name the players ("You", "Bot 1: SetBuilder", ... or, at a table, the names of its seats)?"""
+        return self.source.seat_names(["You"] + [f"Bot {seat}: {self.bot_kind}" for seat in range(1, state.players)])
 
     def said(self, text: str, state: Any) -> str:
         """A model's text with the players' names instead of their seats."""
@@ -755,7 +754,7 @@ class BotTable(GameWidget):
             self.bots = {}
             return
         seed, players = self.record.seed, self.record.rules.players
-        self.bots = {seat: self.BOTS[self.bot_kind](seed=seed * 7 + seat) for seat in range(1, players)}
+        self.bots = {seat: game_spec(self.game).make_bot(self.bot_kind, seed * 7 + seat) for seat in range(1, players)}
 
     def set_record(self, record: GameRecord) -> None:
         super().set_record(record)

@@ -7,13 +7,13 @@ from playwright.sync_api import expect
 
 from colorlab.colorfox import GreedyBot, Rules, model
 from colorlab.colorfox.view import ColorFoxGame
-from tests.browser.lab import open_notebook, problems_in_both_palettes, run_all
+from tests.helpers.lab import open_notebook, problems_in_both_palettes, run_all
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 31
 
 
-def serve_table(lab_server, page, name, saved=None, bot="sets"):
+def serve_table(lab_server, page, name, saved=None, bot="SetBuilder"):
     """Open a notebook showing a ColorFox table against one bot (loaded from a saved game when given)."""
     lines = ["from colorlab.colorfox.view import ColorFoxGame", f"game = ColorFoxGame(bots=1, bot={bot!r}, seed={SEED})"]
     if saved is not None:
@@ -151,10 +151,10 @@ def test_the_players_table_has_headings_a_legend_and_the_new_card_is_marked(page
 
 
 def test_a_search_bot_opponent_answers_my_card(page, lab_server, artifacts):
-    game = ColorFoxGame(bots=1, bot="search", seed=SEED)
+    game = ColorFoxGame(bots=1, bot="SearchBot (quick)", seed=SEED)
     card, x, y, _ = game.view["legal"][0]
-    serve_table(lab_server, page, "fox-search", bot="search")
-    expect(page.locator(".colorfox-players")).to_contain_text("Bot 1 (search)")
+    serve_table(lab_server, page, "fox-search", bot="SearchBot (quick)")
+    expect(page.locator(".colorfox-players")).to_contain_text("Bot 1: SearchBot (quick)")
     page.click(f"[data-card='{card}']")
     page.click(f"[data-legal='{x},{y}']")
     expect(page.locator(".colorfox-cell.is-last")).to_have_attribute("data-last", "Bot 1", timeout=20_000)

@@ -9,13 +9,14 @@ from playwright.sync_api import expect
 
 from colorlab.colorium import Rules, legal_wilds, play_game
 from colorlab.record import GameRecord
-from tests.browser.lab import open_notebook, problems_in_both_palettes, run_all
+from tests.helpers.lab import open_notebook, problems_in_both_palettes, run_all
+from tests.helpers.page_actions import draft_by_clicking
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 3
 
 
-def serve_table(lab_server, page, name, rules="None", bot="missions"):
+def serve_table(lab_server, page, name, rules="None", bot="MissionBot"):
     """Open a notebook showing a two-player Colorium table against one bot (with these rules, written as Python)."""
     code = ("from colorlab.colorium import Rules\nfrom colorlab.colorium.view import ColoriumGame\n"
             f"game = ColoriumGame({rules}, bots=1, bot={bot!r}, seed={SEED})\ngame")
@@ -24,20 +25,6 @@ def serve_table(lab_server, page, name, rules="None", bot="missions"):
     open_notebook(page, lab_server, f"{name}.ipynb")
     run_all(page)
     expect(page.locator(".colorium")).to_be_visible()
-
-
-def draft_by_clicking(page):
-    """Take whichever allowed die comes first, each time it is our pick, until the drawing starts."""
-    phase = page.locator("[data-testid='phase']")
-    step = page.locator("[data-testid='step']")
-    for _ in range(10):
-        expect(phase).to_have_text(re.compile("your pick|drawing"), timeout=15_000)
-        if phase.inner_text() == "drawing":
-            return
-        before = step.inner_text()
-        page.locator("[data-die]:not([disabled])").first.click()
-        expect(step).not_to_have_text(before)  # Python has taken the pick before we look again
-    raise AssertionError("the draft never ended")
 
 
 def filled_cells(page) -> int:
@@ -120,8 +107,8 @@ def test_a_legend_explains_the_numbers_and_tags_and_no_mirror_when_the_rules_for
 
 
 def test_a_search_bot_opponent_drafts_and_draws_with_me(page, lab_server, artifacts):
-    serve_table(lab_server, page, "colorium-search", bot="search")
-    expect(page.locator(".colorium")).to_contain_text("Bot 1 (search)")
+    serve_table(lab_server, page, "colorium-search", bot="SearchBot (quick)")
+    expect(page.locator(".colorium")).to_contain_text("Bot 1: SearchBot (quick)")
     draft_by_clicking(page)
     page.locator(".colorium-cell.is-ghost").first.click()
     expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
