@@ -10,21 +10,20 @@ from pathlib import Path
 import numpy
 import pytest
 
-from colorlab.colorfox import encoding as fox_encoding
-from colorlab.colorfox import model as fox
-from colorlab.colorfox.rules import Rules as FoxRules
-from colorlab.colorium import encoding as ium_encoding
-from colorlab.colorium import model as ium
-from colorlab.colorium.rules import Rules as IumRules
+from colorlab import colorfox, colorium
+from colorlab.colorfox import encoding as colorfox_encoding
+from colorlab.colorfox import model as colorfox_model
+from colorlab.colorium import encoding as colorium_encoding
+from colorlab.colorium import model as colorium_model
 from colorlab.rules import IllegalAction
 
-FOX_VARIANTS = [FoxRules(), FoxRules(players=3, half_turn=True), FoxRules(players=4, exchange_pick="opponent"),
-                FoxRules(players=3, passing="end when all pass", tie="shared win", sticks_per_colour=3)]
-IUM_VARIANTS = [IumRules(), IumRules(players=1), IumRules(players=3, drop="straight", mirror_images=False),
-                IumRules(players=4, width=5, height=6, shapes="ITLV", colours="RYGB")]
-GAMES = [(fox, fox_encoding, rules) for rules in FOX_VARIANTS] + \
-        [(ium, ium_encoding, rules) for rules in IUM_VARIANTS]
-GAME_IDS = [f"colorfox-{n}" for n in range(len(FOX_VARIANTS))] + [f"colorium-{n}" for n in range(len(IUM_VARIANTS))]
+COLORFOX_VARIANTS = [colorfox.Rules(), colorfox.Rules(players=3, half_turn=True), colorfox.Rules(players=4, exchange_pick="opponent"),
+                colorfox.Rules(players=3, passing="end when all pass", tie="shared win", sticks_per_colour=3)]
+COLORIUM_VARIANTS = [colorium.Rules(), colorium.Rules(players=1), colorium.Rules(players=3, drop="straight", mirror_images=False),
+                colorium.Rules(players=4, width=5, height=6, shapes="ITLV", colours="RYGB")]
+GAMES = [(colorfox_model, colorfox_encoding, rules) for rules in COLORFOX_VARIANTS] + \
+        [(colorium_model, colorium_encoding, rules) for rules in COLORIUM_VARIANTS]
+GAME_IDS = [f"colorfox-{n}" for n in range(len(COLORFOX_VARIANTS))] + [f"colorium-{n}" for n in range(len(COLORIUM_VARIANTS))]
 
 
 def random_game(model, encoding, rules, seed):
@@ -40,16 +39,16 @@ def random_game(model, encoding, rules, seed):
 
 def model_choices(model, state, player):
     """Every action the model itself accepts from `player` now, pick by pick for Colorium's pool."""
-    if model is fox:
-        return fox.legal_actions(state) if player == fox.to_move(state) else []
+    if model is colorfox_model:
+        return colorfox_model.legal_actions(state) if player == colorfox_model.to_move(state) else []
     if state.phase == "draft":
-        return [ium.Pick(player, die) for die in range(len(state.pool)) if _accepts(state, ium.Pick(player, die))]
-    return ium.legal_draws(state, player) + ium.legal_wilds(state, player)
+        return [colorium_model.Pick(player, die) for die in range(len(state.pool)) if _accepts(state, colorium_model.Pick(player, die))]
+    return colorium_model.legal_draws(state, player) + colorium_model.legal_wilds(state, player)
 
 
 def _accepts(state, action):
     try:
-        ium.play(state, action)
+        colorium_model.play(state, action)
     except IllegalAction:
         return False
     return True
@@ -76,12 +75,12 @@ def test_action_numbers_name_every_legal_action_once(model, encoding, rules):
 
 
 def _pool(model, state):
-    return (state.pool,) if model is ium else ()
+    return (state.pool,) if model is colorium_model else ()
 
 
 def _wild_after_drawing(state, action):
     """The model lets a player who has drawn fill a wild space; the encoding offers it before the drawing."""
-    return isinstance(action, ium.Wild) and state.drawn[action.player]
+    return isinstance(action, colorium_model.Wild) and state.drawn[action.player]
 
 
 @pytest.mark.parametrize("model, encoding, rules", GAMES, ids=GAME_IDS)
@@ -92,31 +91,31 @@ def test_observation_has_a_fixed_shape_and_returns_share_the_win(model, encoding
             for player in range(rules.players):
                 seen = encoding.observation(state, player)
                 assert seen.dtype == numpy.float32 and seen.shape == shape
-        top = fox.leaders(state) if model is fox else ium.winners(state)
+        top = colorfox_model.leaders(state) if model is colorfox_model else colorium_model.winners(state)
         assert encoding.returns(state) == [1 / len(top) if p in top else 0 for p in range(rules.players)]
         assert sum(encoding.returns(state)) == pytest.approx(1)
 
 
 def test_a_colorfox_observation_hides_the_other_hands_and_the_pile():
-    rules = FoxRules(players=3)
-    for state in list(random_game(fox, fox_encoding, rules, 4))[::5]:
+    rules = colorfox.Rules(players=3)
+    for state in list(random_game(colorfox_model, colorfox_encoding, rules, 4))[::5]:
         unseen = [card for hand in state.hands[1:] for card in hand] + list(state.deck)
         random.Random(0).shuffle(unseen)
         sizes = [len(hand) for hand in state.hands[1:]]
-        twin = fox.evolve(state, hands=(state.hands[0], tuple(unseen[:sizes[0]]),
+        twin = colorfox_model.evolve(state, hands=(state.hands[0], tuple(unseen[:sizes[0]]),
                                         tuple(unseen[sizes[0]:sum(sizes)])), deck=tuple(unseen[sum(sizes):]))
         assert twin.hands != state.hands
-        assert numpy.array_equal(fox_encoding.observation(twin, 0), fox_encoding.observation(state, 0))
-        assert not numpy.array_equal(fox_encoding.observation(twin, 1), fox_encoding.observation(state, 1))
+        assert numpy.array_equal(colorfox_encoding.observation(twin, 0), colorfox_encoding.observation(state, 0))
+        assert not numpy.array_equal(colorfox_encoding.observation(twin, 1), colorfox_encoding.observation(state, 1))
 
 
 def test_a_colorium_observation_shows_the_boards_but_not_the_seed():
-    state = list(random_game(ium, ium_encoding, IumRules(), 2))[30]
+    state = list(random_game(colorium_model, colorium_encoding, colorium.Rules(), 2))[30]
     twin = dataclasses.replace(state, seed=state.seed + 1)
-    assert numpy.array_equal(ium_encoding.observation(twin, 0), ium_encoding.observation(state, 0))
-    board = state.boards[1].filled([(0, 0)], "R") if state.boards[1].colour(0, 0) is None else ium.Board.empty()
+    assert numpy.array_equal(colorium_encoding.observation(twin, 0), colorium_encoding.observation(state, 0))
+    board = state.boards[1].filled([(0, 0)], "R") if state.boards[1].colour(0, 0) is None else colorium_model.Board.empty()
     other = dataclasses.replace(state, boards=(state.boards[0], board))
-    assert not numpy.array_equal(ium_encoding.observation(other, 0), ium_encoding.observation(state, 0))
+    assert not numpy.array_equal(colorium_encoding.observation(other, 0), colorium_encoding.observation(state, 0))
 
 
 @pytest.mark.parametrize("model, encoding, rules", GAMES[:1] + GAMES[-4:-3], ids=["colorfox", "colorium"])
@@ -143,7 +142,7 @@ def pyspiel():
     return module
 
 
-FOX, IUM = "python_colorlab_colorfox", "python_colorlab_colorium"
+COLORFOX, COLORIUM = "python_colorlab_colorfox", "python_colorlab_colorium"
 
 
 def chance_step(state, rng):
@@ -153,15 +152,15 @@ def chance_step(state, rng):
 
 
 @pytest.mark.parametrize("name, params", [
-    (FOX, {}), (FOX, {"players": 3, "half_turn": True}), (FOX, {"players": 4, "exchange_pick": "opponent"}),
-    (IUM, {}), (IUM, {"players": 3, "drop": "straight"}), (IUM, {"players": 4, "width": 5, "height": 5}),
+    (COLORFOX, {}), (COLORFOX, {"players": 3, "half_turn": True}), (COLORFOX, {"players": 4, "exchange_pick": "opponent"}),
+    (COLORIUM, {}), (COLORIUM, {"players": 3, "drop": "straight"}), (COLORIUM, {"players": 4, "width": 5, "height": 5}),
 ])
 def test_openspiels_own_random_simulation_test_passes(pyspiel, name, params):
     game = pyspiel.load_game(name, params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("name", [FOX, IUM])
+@pytest.mark.parametrize("name", [COLORFOX, COLORIUM])
 def test_every_chance_node_gives_outcomes_that_sum_to_one(pyspiel, name):
     rng = numpy.random.RandomState(0)
     state, seen = pyspiel.load_game(name, {"players": 3}).new_initial_state(), 0
@@ -186,7 +185,7 @@ def dealt(game, cards):
 
 
 def test_openspiel_colorfox_deals_the_rules_hands_and_hides_them(pyspiel):
-    game = pyspiel.load_game(FOX, {"players": 3})
+    game = pyspiel.load_game(COLORFOX, {"players": 3})
     state = dealt(game, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     assert [[c.number for c in hand] for hand in state.now.table.hands] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
     assert state.now.table.table[(0, 0)][0].number == 10 and len(state.now.table.deck) == 44
@@ -200,7 +199,7 @@ def test_openspiel_colorfox_deals_the_rules_hands_and_hides_them(pyspiel):
 def test_an_onlookers_colorfox_observation_shows_no_hand(pyspiel):
     from open_spiel.python.observation import make_observation
 
-    game = pyspiel.load_game(FOX)
+    game = pyspiel.load_game(COLORFOX)
     state, twin = dealt(game, range(1, 10)), dealt(game, [11, 12, 13, 14, 5, 6, 7, 8, 9])
     for perfect_recall in (False, True):
         public = make_observation(game, pyspiel.IIGObservationType(
@@ -215,7 +214,7 @@ def test_an_onlookers_colorfox_observation_shows_no_hand(pyspiel):
 
 
 def test_openspiel_colorfox_draws_are_chance_nodes_over_the_unseen_cards(pyspiel):
-    game = pyspiel.load_game(FOX)
+    game = pyspiel.load_game(COLORFOX)
     state = dealt(game, range(1, 10))
     state.apply_action(state.legal_actions()[0])
     assert state.is_chance_node()
@@ -226,33 +225,33 @@ def test_openspiel_colorfox_draws_are_chance_nodes_over_the_unseen_cards(pyspiel
 
 
 def test_rules_parameters_reach_the_model(pyspiel):
-    upright, turning = pyspiel.load_game(FOX), pyspiel.load_game(FOX, {"half_turn": True})
-    turned = {fox_encoding.action_name(n) for n in dealt(turning, range(1, 10)).legal_actions()}
+    upright, turning = pyspiel.load_game(COLORFOX), pyspiel.load_game(COLORFOX, {"half_turn": True})
+    turned = {colorfox_encoding.action_name(n) for n in dealt(turning, range(1, 10)).legal_actions()}
     assert any("turned" in name for name in turned)
-    assert not any("turned" in fox_encoding.action_name(n) for n in dealt(upright, range(1, 10)).legal_actions())
-    small = pyspiel.load_game(IUM, {"width": 5, "height": 6, "players": 3})
-    assert small.num_players() == 3 and small.observation_tensor_shape() == [ium_encoding.observation_shape(
-        IumRules(width=5, height=6, players=3))[0]]
-    first = pyspiel.load_game(IUM, {"missions": "first"}).new_initial_state()
+    assert not any("turned" in colorfox_encoding.action_name(n) for n in dealt(upright, range(1, 10)).legal_actions())
+    small = pyspiel.load_game(COLORIUM, {"width": 5, "height": 6, "players": 3})
+    assert small.num_players() == 3 and small.observation_tensor_shape() == [colorium_encoding.observation_shape(
+        colorium.Rules(width=5, height=6, players=3))[0]]
+    first = pyspiel.load_game(COLORIUM, {"missions": "first"}).new_initial_state()
     assert first.is_chance_node() and first.now.table.missions == ("lines-1", "colours-1", "shapes-1", "areas-1")
     with pytest.raises(Exception, match="players = 7 is not allowed"):
-        pyspiel.load_game(FOX, {"players": 7})
+        pyspiel.load_game(COLORFOX, {"players": 7})
     with pytest.raises(Exception, match="unknown mission"):
-        pyspiel.load_game(IUM, {"mission_ids": "no-such-mission"})
+        pyspiel.load_game(COLORIUM, {"mission_ids": "no-such-mission"})
 
 
 def test_openspiel_colorium_missions_and_dice_are_chance_outcomes(pyspiel):
-    state = pyspiel.load_game(IUM).new_initial_state()
+    state = pyspiel.load_game(COLORIUM).new_initial_state()
     for kind in ("lines", "colours", "shapes", "areas"):
         assert len(state.chance_outcomes()) == 4
         state.apply_action(3)
     assert state.now.table.missions == ("lines-4", "colours-4", "shapes-4", "areas-4")
     for face in ("I", "I", "B", "B"):
-        state.apply_action(ium_encoding.FACES.index(("shape" if face == "I" else "colour", face)))
+        state.apply_action(colorium_encoding.FACES.index(("shape" if face == "I" else "colour", face)))
     assert state.now.table.pool == (("colour", "B"), ("colour", "B"), ("shape", "I"), ("shape", "I"))
     assert [line for line in state.now.table.events if "dice" in line] == [
         "Round 1: the shape dice show I and I, the colour dice blue and blue."]
-    assert state.legal_actions() == sorted(ium_encoding.FACES.index(face) for face in set(state.now.table.pool))
+    assert state.legal_actions() == sorted(colorium_encoding.FACES.index(face) for face in set(state.now.table.pool))
 
 
 def play_against_random(game, bot, seed):
@@ -272,7 +271,7 @@ def play_against_random(game, bot, seed):
 def test_openspiels_mcts_bot_plays_a_whole_game_of_colorium(pyspiel):
     from open_spiel.python.algorithms import mcts
 
-    game = pyspiel.load_game(IUM)
+    game = pyspiel.load_game(COLORIUM)
     rollouts = mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(1))
     bot = mcts.MCTSBot(game, uct_c=2, max_simulations=8, evaluator=rollouts, random_state=numpy.random.RandomState(2))
     assert sum(play_against_random(game, bot, 0)) == pytest.approx(1)
@@ -281,14 +280,14 @@ def test_openspiels_mcts_bot_plays_a_whole_game_of_colorium(pyspiel):
 def test_openspiels_information_set_mcts_bot_plays_a_whole_game_of_colorfox(pyspiel):
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game(FOX, {"players": 3})
+    game = pyspiel.load_game(COLORFOX, {"players": 3})
     rollouts = mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(1))
     bot = ismcts.ISMCTSBot(game, rollouts, 2.0, 10, random_state=numpy.random.RandomState(3))
     assert sum(play_against_random(game, bot, 0)) == pytest.approx(1)
 
 
 def test_a_resampled_colorfox_state_looks_the_same_to_the_player(pyspiel):
-    game, rng = pyspiel.load_game(FOX, {"players": 3}), numpy.random.RandomState(5)
+    game, rng = pyspiel.load_game(COLORFOX, {"players": 3}), numpy.random.RandomState(5)
     state = game.new_initial_state()
     for _ in range(60):
         if state.is_chance_node():
