@@ -37,7 +37,7 @@ def solve_cases(count: int = CASES, seed: int = SEED) -> list[tuple]:
 def seconds_per_solve(case: tuple, loops: int = LOOPS) -> float:
     """How many seconds does one call of `solve` take on this case, with the default rules?"""
     layout, hand, task = case
-    names = dict(solve=colorform.solve, layout=layout, hand=hand, task=task)
+    names = {"solve": colorform.solve, "layout": layout, "hand": hand, "task": task}
     return timeit.timeit("solve(layout, hand, task)", globals=names, number=loops) / loops
 
 

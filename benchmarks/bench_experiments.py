@@ -9,7 +9,7 @@ import functools
 import os
 import time
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.experiments import run
 from colorlab.widgets.lab import SEARCH_PLAYOUTS
 

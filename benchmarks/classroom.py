@@ -21,7 +21,7 @@ types a name and the table's code and takes its seat, and a MutationObserver in 
 the processes' ones.
 
 Both are measured for a SQLite file in a temporary folder and for a throwaway PostgreSQL cluster
-(tests/databases.py); the same learner processes play both, one timed run each.
+(tests/helpers/databases.py); the same learner processes play both, one timed run each.
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # tests/ starts the throwaway PostgreSQL server and the class server
 
-from tests.browser.conftest import (CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VIEWPORT, Server,  # noqa: E402
-                                    free_port, jupyter_env, keep_on_loopback)
-from tests.databases import PostgresCluster, PostgresMissing  # noqa: E402
+from tests.helpers.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, keep_on_loopback  # noqa: E402
+from tests.helpers.databases import PostgresCluster, PostgresMissing  # noqa: E402
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env  # noqa: E402
 
 SEED = 2026
 TABLES = 10

@@ -40,6 +40,7 @@ import statistics
 import time
 
 from colorlab import experiments
+from colorlab.games import find_game
 
 from table import Row, run_alone, verdict
 
@@ -172,11 +173,11 @@ def playout_rows(rates: dict[str, list[float]], openspiel: list[float]) -> list[
             rows.append(Row(f"{game} / OpenSpiel random-playout moves per second", f"{ratio:.2f}", "x",
                             f">= {MOVES_TARGET_RATIO:g}", verdict(ratio >= MOVES_TARGET_RATIO)))
     through_the_model = statistics.median(rates[THROUGH_THE_MODEL])
+    slower = statistics.median(rates["colorform"]) / through_the_model
     rows.append(Row(f"colorform random playouts through the model, STOP by STOP ({PLAYOUTS} games x {REPEATS})",
                     f"{through_the_model:,.0f}", "moves/s", "(info)", "info",
                     "The same games as the colorform row (play_out with next_action and play, instead of "
-                    f"play_game's table on plain numbers): {statistics.median(rates['colorform']) / through_the_model:.1f} "
-                    "times slower."))
+                    f"play_game's table on plain numbers): {slower:.1f} times slower."))
     return rows
 
 

@@ -96,7 +96,7 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate.
 
     Examples
-    --------
+    ========
     >>> [round(x, 3) for x in wilson(60, 100)]
     [0.502, 0.691]
     """

@@ -1,7 +1,7 @@
 """Time shared tables: appends per second from 30 kernels at 10 tables, and how soon another kernel sees one.
 
 Both are measured for a SQLite file in a temporary folder and for a throwaway PostgreSQL
-cluster (tests/databases.py). Every kernel is its own spawned process, as in a classroom:
+cluster (tests/helpers/databases.py). Every kernel is its own spawned process, as in a classroom:
 
 - appends: 10 Colourbrain tables of 3 teams, each team a seat held by its own process, 30 in
   all. Each process looks (catch_up), chooses its answer with a QuizBot, plays it with
@@ -34,9 +34,9 @@ from table import Row, run_alone, stop_processes, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # tests/databases.py starts the throwaway PostgreSQL server
+    sys.path.insert(0, str(ROOT))  # tests/helpers/databases.py starts the throwaway PostgreSQL server
 
-from tests.databases import PostgresCluster, PostgresMissing  # noqa: E402
+from tests.helpers.databases import PostgresCluster, PostgresMissing  # noqa: E402
 
 SEED = 2026
 

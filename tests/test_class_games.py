@@ -1,5 +1,6 @@
 """Lesson 50's records and tools: the sample class is genuine table records, and the class's numbers are the lab's."""
 
+import dataclasses
 import re
 import zipfile
 
@@ -13,6 +14,7 @@ from colorlab.colourbrain.questions import COLOURS
 from colorlab.experiments import bots_for, interval, play_chunk
 from colorlab.record import GameRecord, RecordError
 from colorlab.classroom.sample import make_sample
+from colorlab.tables import TableStore
 
 
 def quiz(target, right_teams, seed=7):
@@ -151,6 +153,30 @@ def test_bots_replay_only_the_finished_games_from_their_own_seeds():
     assert list(bots["rules"]) == ["Target = 1", "Target = 2"]
     assert list(bots["variant"]) == ["bots", "bots"]
     assert (bots["top score"] >= [1, 2]).all()
+
+
+def test_the_tables_own_bots_sit_in_their_seats_again_and_bots_take_the_learners(tmp_path):
+    store = TableStore(tmp_path / "class.db")
+    code = store.create("colorfox", colorfox.Rules(), seed=5, bots={0: "GreedyBot", 1: "SetBuilder"})
+    while not store.catch_up(code).state.over:
+        pass
+    record = store.record(code)
+    store.engine.dispose()
+    assert record.bots == ("GreedyBot", "SetBuilder")
+    measures = ("actions", "rounds", "winners", "top score", "margin")
+    same_bots = bots_on_the_same_deals([record]).iloc[0]
+    assert [same_bots[name] for name in measures] == [game_row(record)[name] for name in measures]
+    learner_at_0 = dataclasses.replace(record, bots=(None, "SetBuilder"))
+    [by_the_lab] = play_chunk("colorfox", record.rules.to_dict(), [5], [None, "SetBuilder"])
+    assert bots_on_the_same_deals([learner_at_0]).iloc[0]["actions"] == by_the_lab["actions"]
+    assert list(bots_on_the_same_deals([learner_at_0], bots="GreedyBot").iloc[0][list(measures)]) == \
+        [same_bots[name] for name in measures]
+
+
+def test_the_sample_says_which_bots_sat_at_its_tables():
+    records = load_records(SAMPLE).values()
+    assert all(len(record.bots) == record.rules.players for record in records)
+    assert {bot for record in records for bot in record.bots} >= {None, "GreedyBot", "QuizBot", "ReactionBot"}
 
 
 def test_deal_by_deal_is_a_t_interval_of_the_differences():

@@ -31,7 +31,7 @@ from tornado.websocket import websocket_connect
 from colorlab.classroom.server import (KEY_ALPHABET, TEACHER_KEY_VARIABLE, ClassroomError, network_address, new_key,
                                        prepare_class)
 from colorlab.classroom.class_store import STORE_VARIABLE
-from tests.browser.conftest import Server, free_port, jupyter_env
+from tests.helpers.servers import Server, free_port, jupyter_env
 
 ROOT = Path(__file__).parents[1]
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -108,6 +108,7 @@ def login_cookie(answer: http.client.HTTPResponse) -> str:
     return "; ".join(value.split(";")[0] for name, value in answer.getheaders() if name.lower() == "set-cookie")
 
 
+@pytest.mark.processes
 def test_make_classroom_runs_the_class_server_on_the_lessons_and_culls_idle_kernels():
     command = make_classroom_command()
     assert re.search(r"python -m colorlab\.classroom\.server notebooks\b", command), command
@@ -219,6 +220,7 @@ def test_a_tables_database_inside_the_served_folder_is_refused(tmp_path, inside)
     assert list((tmp_path / "served").iterdir()) == [] and STORE_VARIABLE not in environment
 
 
+@pytest.mark.processes
 def test_the_server_refuses_to_start_with_the_database_inside_and_says_why(tmp_path):
     (tmp_path / "served").mkdir()
     env = dict(os.environ, CLASSROOM_DB=str(tmp_path / "served" / "classroom.db"), CLASSROOM_PORT=str(free_port()))

@@ -1,10 +1,11 @@
 """Col-Or-Form games between reaction bots, played on plain numbers, are the model's games seed for seed."""
 
 import dataclasses
+import functools
 
 import pytest
 
-from colorlab.agents import play_out
+from colorlab.agents import play_out, seated_bots
 from colorlab.colorform import Rules, agents, play_game, playout
 from colorlab.colorform.agents import ReactionBot, next_action
 from colorlab.colorform.model import Stop
@@ -30,10 +31,12 @@ RULE_SETS = [
 LEVELS = ("easy", "medium", "hard")
 
 
-def line_up(rules: Rules, seed: int, mixed: bool) -> list[ReactionBot]:
-    """Fresh bots for a table: all medium, or a mix of levels."""
-    return [ReactionBot(LEVELS[(seed + seat) % 3] if mixed else "medium", seed=seed * 31 + seat)
-            for seat in range(rules.players)]
+def line_up(rules: Rules, seed: int, mixed: bool, seated: bool = False) -> list[ReactionBot]:
+    """Fresh bots for a table: all medium, or a mix of levels; with seeds of their own, or seated by the rule."""
+    levels = [LEVELS[(seed + seat) % 3] if mixed else "medium" for seat in range(rules.players)]
+    if seated:
+        return seated_bots([functools.partial(ReactionBot, level) for level in levels], seed)
+    return [ReactionBot(level, seed=seed * 31 + seat) for seat, level in enumerate(levels)]
 
 
 def through_the_model(rules: Rules, bots: list, seed: int) -> GameRecord:
@@ -50,8 +53,8 @@ def changed(rules: Rules) -> str:
 @pytest.mark.parametrize("rules", RULE_SETS, ids=changed)
 def test_the_same_games_as_the_model_seed_for_seed(rules):
     for seed in range(12):
-        for mixed in (False, True):
-            quick_bots, model_bots = line_up(rules, seed, mixed), line_up(rules, seed, mixed)
+        for mixed, seated in [(False, False), (True, False), (False, True), (True, True)]:
+            quick_bots, model_bots = line_up(rules, seed, mixed, seated), line_up(rules, seed, mixed, seated)
             quick = play_reaction_bots(rules, quick_bots, seed)
             model = through_the_model(rules, model_bots, seed)
             assert quick.actions == model.actions
@@ -80,7 +83,7 @@ def test_a_record_replays_through_the_model_to_the_same_end():
 
 def test_play_game_plays_reaction_bot_tables_here_and_any_other_through_the_model(monkeypatch):
     rules = Rules(players=3)
-    assert play_game(rules, seed=4) == play_reaction_bots(rules, line_up(rules, 4, False), 4)
+    assert play_game(rules, seed=4) == play_reaction_bots(rules, line_up(rules, 4, False, seated=True), 4)
 
     class Slower(ReactionBot):
         pass

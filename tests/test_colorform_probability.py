@@ -45,6 +45,7 @@ def test_unturned_cards_fit_as_listed(matching):
     assert chance_layout_fits(task, rules) == listed_chance(task, (0, 1, 4), rules)
 
 
+@pytest.mark.slow
 def test_turned_cards_fit_as_listed():
     corners = (0, 2, 6, 8)
     assert chance_layout_fits(OPPOSITE_CORNERS) == listed_chance(OPPOSITE_CORNERS, corners, Rules())

@@ -14,6 +14,7 @@ from colorlab.colorform.components import (
     task_cards,
     turned,
 )
+from tests.helpers.examples import examples
 
 # Cell numbers, row by row: 0 1 2 / 3 4 5 / 6 7 8.
 # One clockwise quarter turn moves (row, col) to (col, 2 - row): 0 -> 2, 3 -> 1, 4 -> 4.
@@ -110,7 +111,7 @@ def fits(wanted, card, matching):
             "shape": shape, "colour": colour}[matching]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(cards=st.permutations(FIGURES), hand_size=st.integers(0, 4), task=st.sampled_from(task_cards()),
        matching=st.sampled_from(["shape or colour", "shape and colour", "shape", "colour"]),
        rotations=st.booleans(), mirrors=st.booleans())

@@ -17,7 +17,7 @@ from colorlab.colorform.view import (
     turn_cycles,
 )
 from colorlab.record import GameRecord
-from tests.page import browser_sends, downloads
+from tests.helpers.page import browser_sends, downloads
 
 
 def game(**kwargs):
@@ -252,6 +252,7 @@ def test_a_still_picture_is_offered_without_a_kernel():
     assert "application/vnd.jupyter.widget-view+json" in data
 
 
+@pytest.mark.processes
 def test_an_exported_lesson_shows_the_table_without_a_kernel(tmp_path):
     import nbclient
     import nbformat

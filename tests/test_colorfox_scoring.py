@@ -17,6 +17,7 @@ from colorlab.colorfox import Rules, scoring
 from colorlab.colorfox.rules import SET_SCORES as SCORE_NAMES
 from colorlab.colorfox.scoring import COLOURS, SET_SCORES, best_sets, score_sticks, worth_of
 from colorlab.palette import Colour
+from tests.helpers.examples import examples
 
 EMA = {"red": 3, "orange": 1, "yellow": 1, "green": 2, "blue": 1, "purple": 1}
 
@@ -210,7 +211,7 @@ def random_split(counts, largest, rng):
     return sets
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands, st.integers(1, 6), st.randoms(use_true_random=False))
 def test_no_random_split_beats_the_best(counts, largest, rng):
     rules = rules_with(max_set_size=largest)
@@ -220,7 +221,7 @@ def test_no_random_split_beats_the_best(counts, largest, rng):
     assert score_sticks(counts, rules_with(set_score="linear", max_set_size=largest)) == sum(counts.values())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands, st.integers(1, 6), st.sampled_from(list(WORTHS)))
 def test_best_sets_of_random_hands_are_valid_and_score_the_best(counts, largest, name):
     worth = WORTHS[name]
@@ -230,7 +231,7 @@ def test_best_sets_of_random_hands_are_valid_and_score_the_best(counts, largest,
         score_sticks(counts, rules_with(max_set_size=largest), worth))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands)
 def test_the_fast_triangular_score_agrees_with_the_layered_split(counts):
     triangular = SET_SCORES["triangular"]
@@ -245,7 +246,7 @@ def test_scoring_a_hand_is_fast():
     assert seconds / len(hands) < 10e-6
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.tuples(*[st.integers(0, 12)] * len(COLOURS)), st.sampled_from(SCORE_NAMES), st.integers(1, 6))
 def test_counts_in_colour_order_score_as_the_same_hand_by_name(counts, name, largest):
     rules = rules_with(set_score=name, max_set_size=largest)

@@ -28,6 +28,7 @@ from colorlab.colorium.missions import (
     missions_from,
     ranked,
 )
+from tests.helpers.examples import examples
 
 
 def scores(mission_id, *boards):
@@ -361,7 +362,7 @@ def rectangles(board):
                 yield bottom - top + 1, right - left + 1
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(small_boards())
 def test_largest_rectangle_and_square_match_brute_force(board):
     found = list(rectangles(board))
@@ -369,13 +370,13 @@ def test_largest_rectangle_and_square_match_brute_force(board):
     assert largest_square(board) == max((h * h for h, w in found if h == w), default=0)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(small_boards(colours="RYB."))
 def test_area_sizes_are_the_sizes_of_the_connected_single_colour_pieces(board):
     assert sorted(area_sizes(board)) == sorted(len(area) for area in areas(board))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(small_boards())
 def test_areas_are_the_connected_single_colour_pieces(board):
     found = areas(board)
@@ -414,7 +415,7 @@ def long_diagonals(board, length=4):
     return total
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(small_boards(colours="GGB."))
 def test_diagonal_runs_match_brute_force(board):
     runs = diagonal_runs(board)
@@ -422,7 +423,7 @@ def test_diagonal_runs_match_brute_force(board):
     assert scores("lines-4", board) == [5 * long_diagonals(board)]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(small_boards(colours="GGB."), st.integers(1, 5))
 def test_long_diagonal_runs_are_counted_as_the_runs_and_the_brute_force_say(board, length):
     assert long_diagonal_runs(board, length) == sum(len(run) >= length for run in diagonal_runs(board))
@@ -435,7 +436,7 @@ def test_every_full_line_scores_on_exactly_one_of_the_three_line_missions(board)
     assert sum(by_colours) == board.height + board.width
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(st.lists(small_boards(colours="RYGBPO."), min_size=1, max_size=4), st.randoms(use_true_random=False))
 def test_every_mission_scores_each_seat_by_its_own_board(boards, rng):
     order = list(range(len(boards)))

@@ -19,7 +19,7 @@ from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, IllegalAction, NotYourTurn
 from colorlab.symmetry import normalise
-from tests.test_colorium_shapes import reference_placements
+from tests.helpers.colorium import reference_placements
 
 VARIANTS = [Rules(players=1), Rules(players=2), Rules(players=3), Rules(players=4),
             Rules(players=2, drop="straight"), Rules(players=3, mirror_images=False),

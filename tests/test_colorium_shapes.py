@@ -2,7 +2,6 @@
 
 import dataclasses
 import json
-from collections import deque
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +22,8 @@ from colorlab.colorium.shapes import (
     shape_cells,
 )
 from colorlab.symmetry import normalise, render_shape, shape_images
+from tests.helpers.colorium import reference_placements
+from tests.helpers.examples import examples
 
 SLIDE = Rules()
 STRAIGHT = Rules(drop="straight")
@@ -30,40 +31,6 @@ DROPS = [SLIDE, STRAIGHT]
 
 ORIENTATIONS = {"I": 2, "O": 1, "T": 4, "L": 8, "S": 4, "V": 4}
 TURNS_ONLY = {"I": 2, "O": 1, "T": 4, "L": 4, "S": 2, "V": 4}
-
-
-def fits(board, image, row, col):
-    """Do the image's cells at this position lie between the walls, above the floor, on empty spaces?"""
-    return all(0 <= col + dc < board.width and row + dr < board.height
-               and (row + dr < 0 or board.rows[row + dr][col + dc] == ".") for dr, dc in image)
-
-
-def reference_placements(board, shape, rules):
-    """Find the resting places the slow, plain way: walk positions, test each cell on the board."""
-    found = []
-    for k, image in enumerate(orientations(shape, rules.mirror_images)):
-        tall = 1 + max(r for r, _ in image)
-        wide = 1 + max(c for _, c in image)
-        if rules.drop == "straight":
-            ends = []
-            for col in range(board.width - wide + 1):
-                row = -tall
-                while fits(board, image, row + 1, col):
-                    row += 1
-                ends.append((row, col))
-        else:
-            ends = {(-tall, col) for col in range(board.width - wide + 1)}
-            queue = deque(ends)
-            while queue:
-                row, col = queue.popleft()
-                for step in [(row + 1, col), (row, col - 1), (row, col + 1)]:
-                    if step not in ends and fits(board, image, *step):
-                        ends.add(step)
-                        queue.append(step)
-        for row, col in ends:
-            if row >= 0 and not fits(board, image, row + 1, col):
-                found.append((k, frozenset((row + dr, col + dc) for dr, dc in image)))
-    return sorted(found, key=lambda found: (found[0], sorted(found[1])))
 
 
 def summary(found):
@@ -294,14 +261,14 @@ def test_placements_without_mirror_images_use_the_turns_only():
 
 # Invariants on random boards, and the slow reference
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans())
 def test_placements_match_the_slow_reference(board, letter, rules, mirror_images):
     rules = dataclasses.replace(rules, mirror_images=mirror_images)
     assert summary(placements(board, letter, rules)) == reference_placements(board, letter, rules)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS))
 def test_every_placement_is_on_empty_spaces_supported_and_sorted(board, letter, rules):
     found = placements(board, letter, rules)
@@ -318,7 +285,7 @@ def test_every_placement_is_on_empty_spaces_supported_and_sorted(board, letter, 
     assert len(set(found)) == len(found)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)))
 def test_every_straight_landing_is_a_slide_resting_place(board, letter):
     straight = placements(board, letter, STRAIGHT)
@@ -334,7 +301,7 @@ def every_position(board, shape, mirror_images):
             for row in range(-2, board.height + 1) for col in range(-2, board.width + 1)}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans(), st.integers(0, 2))
 def test_lazy_placements_cover_exactly_the_resting_places_of_the_slow_reference(
         board, letter, rules, mirror_images, cuts):
@@ -346,7 +313,7 @@ def test_lazy_placements_cover_exactly_the_resting_places_of_the_slow_reference(
             assert placements_lazily(board, piece, rules).covers(cells) == (cells in reachable)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans())
 def test_lazy_placements_are_the_placements_one_by_one(board, letter, rules, mirror_images):
     rules = dataclasses.replace(rules, mirror_images=mirror_images)
@@ -357,7 +324,7 @@ def test_lazy_placements_are_the_placements_one_by_one(board, letter, rules, mir
         lazy[len(found)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(boards(), st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=12))
 def test_a_boards_full_rows_and_columns_are_those_without_an_empty_space(board, fills):
     cells = {(r, c) for r, c in fills if r < board.height and c < board.width and board.colour(r, c) is None}

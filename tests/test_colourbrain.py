@@ -10,13 +10,15 @@ from fractions import Fraction
 
 import pytest
 
-from colorlab.colourbrain import (Answer, Copy, NextQuestion, QuizBot, Rules, bank, load_questions, new_game,
-                                  next_action, observation, parse_questions, play, play_game, score_question, winners)
+from colorlab.colourbrain import (Answer, Copy, NextQuestion, Rules, bank, load_questions, new_game, observation,
+                                  parse_questions, play, play_game, score_question, winners)
 from colorlab.colourbrain.model import (COPIER, BadAnswer, BadCopy, WrongStep, action_from_dict, action_to_dict,
                                         box_order)
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
+from tests.helpers.quizzes import a_wrong_answer, check_cards, quiz_steps
+from tests.helpers.twins import another_answer, hidden_twin
 
 QUIZ = {"questions": [
     {"id": "t-1", "category": "test", "text": "Grass", "count": 1, "answer": ["green"], "explanation": "Chlorophyll."},
@@ -188,10 +190,6 @@ def test_the_quiz_masters_next_is_saved_and_read_back(quiz_file):
 
 # --- the pile of question cards ---------------------------------------------------------------
 
-def a_wrong_answer(question) -> tuple[str, ...]:
-    return tuple(c for c in COLOURS if c not in question.answer)[:question.count]
-
-
 def ask(state, right_teams):
     """Play the current question: the teams in `right_teams` answer it right, the others wrong."""
     for team in range(state.teams):
@@ -296,18 +294,6 @@ VARIANTS = [Rules(teams=2), Rules(teams=3), Rules(teams=4), Rules(teams=3, copie
             Rules(teams=3, paced=True, copier_back=True, deck_order="shuffled")]
 
 
-def quiz_steps(rules, seed, levels=("easy", "medium", "hard")):
-    """Yield (state, action, state after) through one quiz between bots of random levels."""
-    rng = random.Random(seed)
-    agents = [QuizBot(rng.choice(levels), seed=seed * 10 + t) for t in range(rules.teams)]
-    state = new_game(rules, seed)
-    while not state.over:
-        action = next_action(state, agents)
-        after = play(state, action)
-        yield state, action, after
-        state = after
-
-
 def check_pace(rules, state, action, after):
     """A paced quiz waits after every scored question but the last; Next changes nothing but the step."""
     scored = after.asked > state.asked
@@ -318,24 +304,6 @@ def check_pace(rules, state, action, after):
         team = random.Random(after.asked).randrange(after.teams)
         with pytest.raises(WrongStep):
             play(after, Answer(team, a_wrong_answer(after.question)))
-
-
-def check_cards(state, after):
-    """Every card lies once in the box or the pot; an asked card goes where the rulebook puts it."""
-    assert sorted(after.deck + after.pot_cards) == sorted(after.questions), "a question card was lost or doubled"
-    assert after.deck and len(after.pot_cards) <= after.pot
-    if after.asked == state.asked:
-        assert (after.deck, after.pot_cards) == (state.deck, state.pot_cards)
-        return
-    card, waiting = state.deck[0], state.deck[1:]
-    if not waiting and after.pot > state.pot:
-        assert after.deck == state.pot_cards + (card,) and after.pot_cards == (), "an empty box takes the pot back"
-    elif after.pot > state.pot:
-        assert after.deck == waiting and after.pot_cards == state.pot_cards + (card,), "a pot card waits aside"
-    else:
-        assert after.deck[:len(waiting) + 1] == waiting + (card,), "an asked card goes to the very back"
-        returned = after.deck[len(waiting) + 1:]
-        assert returned == (state.pot_cards if after.pot == 0 else ()), "the pot's cards go back when it empties"
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(f"{k}={v[1]}" for k, v in r.differences().items()))
@@ -403,34 +371,6 @@ def test_every_team_and_the_room_can_see_the_quiz_at_every_step():
                 for other, locked in enumerate(after.answers):
                     visible = locked is not None and (other == team or after.step == "copying")
                     assert shown[other] == (list(locked) if visible else None)
-
-
-def another_answer(state, team, rng) -> tuple[str, ...]:
-    """Some other answer this team could have locked (the copier too, if it still has it)."""
-    copier = state.copiers[team] and rng.random() < 0.5
-    return tuple(rng.sample(COLOURS, state.question.count - copier)) + ((COPIER,) if copier else ())
-
-
-def hidden_twin(state, team, rng):
-    """The same quiz with everything that `team` (None: the room) cannot see changed.
-
-    The box is reshuffled behind the current card, the seed differs, the current question has
-    another answer and explanation, and before the reveal the other teams locked other answers.
-    While a reveal waits for the quiz master's Next, the next question is another one altogether.
-    """
-    question = state.question
-    box = list(state.deck[1:])
-    rng.shuffle(box)
-    solution = tuple(rng.sample([c for c in COLOURS if c not in question.answer], question.count))
-    other = {"text": "Another question?", "category": "another", "count": question.count % 3 + 1,
-             "answer": tuple(COLOURS[:question.count % 3 + 1])} if state.step == "shown" else {"answer": solution}
-    questions = {**state.questions, question.id: dataclasses.replace(question, **other, explanation="Another reason.")}
-    answers = state.answers
-    if state.step == "answering":
-        answers = tuple(a if a is None or t == team else another_answer(state, t, rng)
-                        for t, a in enumerate(state.answers))
-    return dataclasses.replace(state, seed=state.seed + 1, deck=(question.id, *box), questions=questions,
-                               answers=answers)
 
 
 def test_what_a_team_cannot_see_never_changes_its_view():

@@ -44,6 +44,8 @@ from colorlab.record import (
     MAX_ACTIONS,
     MAX_BYTES,
     MAX_DEPTH,
+    OLD_WIDGET_SEEDING,
+    SEEDING,
     GameRecord,
     Mark,
     RecordError,
@@ -51,6 +53,7 @@ from colorlab.record import (
 )
 from colorlab.rules import ChangeRules, RuleError, RulesBase, rule
 from colorlab import record as record_module
+from tests.helpers.examples import examples
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 FORMAT_NAME = "colorlab-record"
@@ -146,6 +149,7 @@ def test_every_game_widget_sends_the_glyph_inks_of_both_palettes():
         assert widget.assets["inks"] == glyph_inks(), type(widget).__name__
 
 
+@pytest.mark.processes
 def test_importing_the_palette_loads_no_widget_or_maths_library():
     code = "import sys, colorlab.palette; print(sorted({'anywidget', 'ipywidgets', 'sympy'} & set(sys.modules)))"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -423,18 +427,52 @@ def test_an_undo_marks_the_record_and_the_mark_is_saved():
     loaded = GameRecord.from_json(again.to_json())
     assert loaded.marks == again.marks and loaded.to_json() == again.to_json()
     assert loaded.loaded().marks[-1] == Mark("loaded", n - 2)
-    assert json.loads(again.to_json())["version"] == 2
+    assert json.loads(again.to_json())["version"] == 3
+
+
+def older_save(version: int) -> dict:
+    """The sample record as a file of an older version holds it: no seeding or bots, and (version 1) no marks."""
+    old = record_dict(version=version)
+    for field in ("seeding", "bots") + (("marks",) if version == 1 else ()):
+        del old[field]
+    return old
 
 
 def test_a_version_1_save_still_loads_without_marks():
-    old = record_dict(version=1)
-    del old["marks"]
+    old = older_save(1)
     record = GameRecord.from_dict(old)
     assert record == sample() and record.marks == ()
     refused({**old, "marks": []}, "marks")
     new = record_dict()
     del new["marks"]
     refused(new, "marks")
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_save_from_before_seeding_goes_on_as_the_widget_that_saved_it_seeded_its_bots(version):
+    record = GameRecord.from_dict(older_save(version))
+    assert record == sample() and record.seeding == OLD_WIDGET_SEEDING == "seed*7+seat" and record.bots == ()
+    again = GameRecord.from_json(record.to_json())
+    assert again.seeding == OLD_WIDGET_SEEDING and json.loads(record.to_json())["version"] == 3
+    for field, value in (("seeding", SEEDING), ("bots", [])):
+        refused({**older_save(version), field: value}, field)
+
+
+def test_a_record_keeps_its_seeding_and_who_sat_where():
+    assert sample().seeding == SEEDING == "seed/seat/step" and sample().bots == ()
+    seated = dataclasses.replace(sample(), seeding=OLD_WIDGET_SEEDING, bots=(None, "ReactionBot (hard)", "ReactionBot"))
+    again = GameRecord.from_json(seated.to_json())
+    assert (again.seeding, again.bots) == (seated.seeding, seated.bots) and again == sample()
+    assert again.undo(1).then(sample().actions[-1]).bots == seated.bots
+
+
+@pytest.mark.parametrize("field, value", [
+    ("seeding", "seed*31+seat"), ("seeding", None), ("seeding", ["seed/seat/step"]),
+    ("bots", None), ("bots", ["ReactionBot"]), ("bots", [None, None, None, None]), ("bots", [None, "GreedyBot", None]),
+    ("bots", [None, 3, None]), ("bots", {"1": "ReactionBot"}),
+])
+def test_a_bad_seeding_or_seating_is_refused(field, value):
+    refused(record_dict(**{field: value}), field)
 
 
 @pytest.mark.parametrize("marks", [
@@ -601,15 +639,15 @@ def test_non_utf8_bytes_are_refused():
 
 def test_unknown_or_missing_top_level_fields_are_refused():
     refused(record_dict(comment="a fine game"), "comment")
-    for field in ("format", "version", "game", "rules", "seed", "actions", "marks"):
+    for field in ("format", "version", "game", "rules", "seed", "actions", "marks", "seeding", "bots"):
         data = record_dict()
         del data[field]
         refused(data, field)
 
 
 @pytest.mark.parametrize("changes", [
-    dict(format="colorlab-recording"), dict(format=None), dict(version=3), dict(version=0),
-    dict(version="1"), dict(version=True), dict(version=1.0), dict(version=2.0), dict(version=[2]),
+    dict(format="colorlab-recording"), dict(format=None), dict(version=4), dict(version=0),
+    dict(version="1"), dict(version=True), dict(version=1.0), dict(version=3.0), dict(version=[3]),
 ])
 def test_wrong_format_or_version_is_refused(changes):
     refused(record_dict(**changes), "version")
@@ -772,25 +810,25 @@ REMOVE = object()
 SAMPLE_PATHS = [path for path in paths(record_dict()) if path]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(JSON_VALUES)
 def test_fuzz_from_dict_with_any_value(value):
     loads_or_refuses(GameRecord.from_dict, value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(SAMPLE_PATHS), JSON_VALUES | st.just(REMOVE))
 def test_fuzz_from_dict_with_one_part_damaged(path, new):
     loads_or_refuses(GameRecord.from_dict, replaced(record_dict(), path, new))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text() | st.binary() | JSON_TEXT)
 def test_fuzz_from_json_with_any_text(text):
     loads_or_refuses(GameRecord.from_json, text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_fuzz_from_json_with_a_damaged_file(data):
     text = sample().to_json()
@@ -830,7 +868,7 @@ def test_a_bad_rule_value_in_a_save_is_a_record_error(game):
 
 
 @pytest.mark.parametrize("game", GAME_MODULES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_fuzz_each_games_loader_with_one_value_wrong(game, data):
     record = opening_of(game)
@@ -839,7 +877,7 @@ def test_fuzz_each_games_loader_with_one_value_wrong(game, data):
 
 
 @pytest.mark.parametrize("game", GAME_MODULES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_fuzz_each_games_loader_with_wrong_rules(game, data):
     record = opening_of(game)

@@ -8,7 +8,7 @@ import psycopg
 import pytest
 import sqlalchemy
 
-from tests.databases import PostgresCluster, cluster_or_fail
+from tests.helpers.databases import PostgresCluster, cluster_or_fail
 
 SCORES = sqlalchemy.Table("scores", sqlalchemy.MetaData(), sqlalchemy.Column("points", sqlalchemy.Integer))
 
@@ -101,6 +101,7 @@ def is_running(pid: int) -> bool:
         return False
 
 
+@pytest.mark.postgresql
 def test_cluster_from_a_plain_script_stops_and_leaves_nothing():
     with PostgresCluster() as cluster:
         url = cluster.new_database()

@@ -9,9 +9,10 @@ import threading
 import pytest
 
 from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab.agents import seated_bots
 from colorlab.experiments import (Experiment, describe_difference, interval, paired_interval, play_chunk, run,
                                   seed_differences, t_cdf, t_quantile, welch_interval)
-from tests.page import Gated
+from tests.helpers.page import Gated
 
 GAMES = {
     "colorform": (colorform.Rules(players=3), colorform.Rules(players=3, rotations=False)),
@@ -32,6 +33,7 @@ def test_every_game_runs_and_each_row_is_reproducible_from_its_seed(game):
     assert row["top score"] == again["top score"] and row["actions"] == again["actions"]
 
 
+@pytest.mark.processes
 def test_a_process_pool_gives_the_same_rows_as_one_process():
     variants = {"t": colorfox.Rules(players=2), "s": colorfox.Rules(players=2, set_score="square")}
     serial = run("colorfox", variants, games=6, executor="serial", progress=False).results
@@ -185,6 +187,7 @@ def test_plots_are_titled_and_labelled():
     assert "top score" in ax.get_title() and ax.get_ylabel() == "top score"
 
 
+@pytest.mark.processes
 def test_the_same_call_runs_on_a_dask_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster, \
@@ -204,8 +207,7 @@ def test_a_line_up_seats_each_bot_kind_seeded_from_the_game_and_the_seat():
     assert lab.lineups == {"slide": ("GreedyBot", "RandomBot")}
     assert set(lab.results["line-up"]) == {"GreedyBot, RandomBot"}
     for seed in range(4):
-        seated = [colorium.GreedyBot(seed=seed * 97), colorium.RandomBot(seed=seed * 97 + 1)]
-        by_hand = colorium.play_game(slide, seated, seed=seed)
+        by_hand = colorium.play_game(slide, seated_bots([colorium.GreedyBot, colorium.RandomBot], seed), seed=seed)
         assert lab.results.loc[seed, "actions"] == len(by_hand.actions)
     swapped = run("colorium", {"slide": slide}, games=4, bots=("RandomBot", "GreedyBot"), executor="serial",
                   progress=False)
@@ -220,6 +222,7 @@ def test_no_line_up_plays_the_default_bots_as_before():
     assert default.results.drop(columns=["winners"]).equals(named.results.drop(columns=["winners"]))
 
 
+@pytest.mark.processes
 def test_a_bot_with_its_settings_fixed_by_a_partial_travels_to_a_process_pool():
     knowing = functools.partial(colourbrain.QuizBot, level="hard")
     variants = {"pot taken": colourbrain.Rules()}

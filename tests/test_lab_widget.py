@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from colorlab import colorfox, colorium
 from colorlab.widgets import VariantLab
-from tests.page import Gated
+from tests.helpers.page import Gated
 
 PNG = b"\x89PNG"
 

@@ -19,7 +19,7 @@ from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.tables import TableStore
 from colorlab.classroom.lobby import Lobby
-from tests.page import browser_sends
+from tests.helpers.page import browser_sends
 
 WIDGETS = {"colorfox": ColorFoxGame, "colorium": ColoriumGame, "colorform": ColorFormGame,
            "colourbrain": ColourbrainQuiz}

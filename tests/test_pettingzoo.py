@@ -105,6 +105,7 @@ def test_pettingzoo_parallel_tests_pass(rules):
     parallel_seed_test(lambda: parallel_env("colourbrain", rules, illegal="lose"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "rules"), VARIANTS, ids=NAMES)
 def test_random_games_end_with_the_models_result_and_replay(game, rules):
     game_env = env(game, rules)

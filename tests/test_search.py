@@ -242,6 +242,7 @@ def test_the_twin_test_catches_a_bot_that_skips_the_determinisation(game):
     assert differ > 0
 
 
+@pytest.mark.slow
 def test_the_colorfox_search_bot_beats_the_random_bot():
     won = 0.0
     for seed in range(10):

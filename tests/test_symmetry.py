@@ -20,6 +20,7 @@ from colorlab.symmetry import (
     shape_images,
     stabiliser,
 )
+from tests.helpers.examples import examples
 
 SIZES = [2, 3, 4, 5]
 KINDS = ["rotations", "dihedral"]
@@ -137,7 +138,7 @@ def small_groups(draw):
     return PermutationGroup([Permutation(generator) for generator in generators])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(group=small_groups(), k=st.integers(0, 3))
 def test_burnside_agrees_with_brute_force_on_random_groups(group, k):
     count = count_colourings(group, k)

@@ -24,7 +24,7 @@ from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.rules import IllegalAction
 from colorlab.tables import TableStore
-from tests.page import browser_sends
+from tests.helpers.page import browser_sends
 
 SEED = 20_261_130_123_457  # large enough that no count or cell number in a view can look like it
 

@@ -23,24 +23,19 @@ import pytest
 import sqlalchemy
 
 from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab.agents import ready, seat_bot
 from colorlab.games import find_game
 from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.tables import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
-                             TableStore, UnknownTable, WaitingForPlayers, WrongToken, bot_seed, table_game)
+                             TableStore, UnknownTable, WaitingForPlayers, WrongToken, table_game)
 from colorlab.tables.database import SCHEMA_VERSION
 from colorlab.tables.store import CODE_LENGTH, CODE_LETTERS, WRONG_KEYS_ALLOWED, TooManyWrongKeys
+from tests.helpers.tables import TABLES, seated
 
 LOOK_ALIKES = set("0O1IL2Z5S8B")
 
-# One table per game with a bot in its last seat; the other seats are learners.
-TABLES = {
-    "colorfox": (colorfox.Rules(players=3), {2: "GreedyBot"}),
-    "colorium": (colorium.Rules(players=3), {2: "GreedyBot"}),
-    "colourbrain": (colourbrain.Rules(teams=3), {2: "QuizBot"}),
-    "colorform": (colorform.Rules(variant="junior", players=3, tasks_per_player=4), {2: "ReactionBot"}),
-}
 # A learner who plays random legal moves: the game's own simplest bot, seeded by the test.
 LEARNERS = {"colorfox": "RandomBot", "colorium": "RandomBot", "colourbrain": "QuizBot (easy)",
             "colorform": "ReactionBot (hard)"}
@@ -68,14 +63,6 @@ def other_url(store_url, tmp_path, request):
     url = server.new_database()
     yield url
     server.drop_database(url)
-
-
-def seated(store, game, seed=7, names=("Ada", "Bo", "Cy", "Di")):
-    """A table of `game` from TABLES with every learner's seat taken: (code, seats)."""
-    rules, bots = TABLES[game]
-    code = store.create(game, rules, seed=seed, bots=bots)
-    return code, [store.join(code, seat=number, name=names[number]) for number in range(rules.players)
-                  if number not in bots]
 
 
 def two_learners(store, game="colorfox", seed=3, **rules):
@@ -721,6 +708,7 @@ def test_calls_within_the_window_are_settled_together_and_stamped_by_the_tables_
         dataclasses.replace(claim, time=0.0) for claim in claims]
 
 
+@pytest.mark.slow
 def test_nothing_is_settled_before_the_window_closes(store):
     code, seats, claims = racing_table(store, window=1.0)
     seats[0].play(claims[0])
@@ -772,11 +760,12 @@ def test_a_second_call_from_the_same_seat_waits_for_the_first(store):
     assert [call.seat for call in store.calls(code)] == [0]
 
 
+@pytest.mark.slow
 def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
     rules = colorform.Rules(players=2, stop_window=0.0, rotations=False)
     planned = None
     for seed in range(200):
-        bot = find_game("colorform").make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0))
+        bot = ready(seat_bot(find_game("colorform").bots["ReactionBot (hard)"], seed, 1), 0)
         claim = bot.act(colorform.new_game(rules, seed), 1)
         if claim is not None and claim.time < 1.5:
             planned = seed, claim
@@ -794,12 +783,13 @@ def test_a_bots_planned_call_is_counted_on_the_tables_clock(store):
     assert stop == Stop((claim,))
 
 
+@pytest.mark.slow
 def test_a_learners_call_and_a_bots_planned_call_in_one_window_make_one_stop(store):
     rules = colorform.Rules(players=2, stop_window=2.0, rotations=False)
     solver = colorform.ReactionBot("hard")
     for seed in range(300):
         state = colorform.new_game(rules, seed)
-        plan = find_game("colorform").make_bot("ReactionBot (hard)", bot_seed(seed, 1, 0)).act(state, 1)
+        plan = ready(seat_bot(find_game("colorform").bots["ReactionBot (hard)"], seed, 1), 0).act(state, 1)
         mine = solver.act(state, 0)
         if plan is not None and mine is not None and plan.time < 1.8:
             break
@@ -1077,6 +1067,7 @@ def test_a_call_after_the_tables_own_settling_is_a_new_call_not_a_second_one(sto
     assert [call.seat for call in store.calls(code)] == [0]
 
 
+@pytest.mark.processes
 def test_the_tables_engine_imports_no_game_and_loads_no_widget(tmp_path):
     """The engine finds a game by its name only when a table asks, and never a widget, even at play."""
     code = f"""

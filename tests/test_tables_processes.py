@@ -1,6 +1,6 @@
 """Whole games at one shared table, played by several OS processes at once, and processes killed mid-move.
 
-Each learner is a spawned process with its own TableStore (see tests/tables_players.py).
+Each learner is a spawned process with its own TableStore (see tests/helpers/tables_players.py).
 It checks the game's invariants on every step it sees; at the end the table's record,
 read by a store that played no part, replays to the state every process saw last, and
 holds every move a process was told it made: once each, in the order it was made.
@@ -20,9 +20,12 @@ from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.tables import TableStore, table_game
-from tests.test_colourbrain import a_wrong_answer
-from tests.tables_players import (Workers, actions_to_json, append_forever, call_and_wait, hold_write_lock, play_seat,
-                                  race_move, results, same_but_time, start, timed_move)
+from tests.helpers.quizzes import a_wrong_answer
+from tests.helpers.tables_players import (Workers, actions_to_json, append_forever, call_and_wait, hold_write_lock,
+                                          play_seat, race_move, results, same_but_time, start, timed_move)
+
+# Every test here starts processes: the module's spawned workers, or learners it kills mid-move.
+pytestmark = pytest.mark.processes
 
 
 @pytest.fixture(scope="module")

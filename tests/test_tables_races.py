@@ -14,6 +14,7 @@ import time
 import pytest
 
 from colorlab import colorform, colorfox, colorium, colourbrain
+from colorlab.agents import ready, seat_bot
 from colorlab.games import find_game
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.model import Stop
@@ -23,9 +24,9 @@ from colorlab.colorium.agents import GreedyBot as ColoriumBot
 from colorlab.record import game_spec
 from colorlab.rules import NotYourTurn
 from colorlab.tables import (NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableStore, UnknownTable,
-                             WaitingForPlayers, WrongToken, bot_seed, table_game)
-from tests.tables_players import (Workers, actions_to_json, answer_until_closed, race_catch_up, race_join, race_move,
-                                  race_open, same_but_time)
+                             WaitingForPlayers, WrongToken, table_game)
+from tests.helpers.tables_players import (Workers, actions_to_json, answer_until_closed, race_catch_up, race_join,
+                                          race_move, race_open, same_but_time)
 
 RACERS = 8
 
@@ -221,7 +222,7 @@ def bots_first(game: str, rules, seed: int, bots: dict[int, str]) -> list:
     state, moves = spec.new_game(rules, seed), []
     while due := [seat for seat in table.waiting_for(state) if seat in bots]:
         seat = due[0]
-        action = spec.make_bot(bots[seat], bot_seed(seed, seat, len(moves))).act(state, seat)
+        action = ready(seat_bot(spec.bots[bots[seat]], seed, seat), len(moves)).act(state, seat)
         state = spec.play(state, action)
         moves.append(action)
     return moves

@@ -18,10 +18,10 @@ from colorlab.rules import ChangeRules, IllegalAction
 from colorlab.tables import NotYourSeat, StaleMove, TableClosed, TableStore, UnknownTable, WaitingForPlayers, table_game
 
 
-def quiz_table(url, paced=True, bots=None, **rules):
+def quiz_table(url, paced=True, bots=None, seed=11, **rules):
     """A two-team quiz with every seat taken (a bot's or a learner's): (store, code, learners' seats)."""
     store = TableStore(url)
-    code = store.create("colourbrain", colourbrain.Rules(teams=2, paced=paced, **rules), seed=11, bots=bots)
+    code = store.create("colourbrain", colourbrain.Rules(teams=2, paced=paced, **rules), seed=seed, bots=bots)
     seats = [store.join(code, seat=team, name=f"Team {team}") for team in range(2) if team not in (bots or {})]
     return store, code, seats
 
@@ -55,7 +55,7 @@ def test_next_is_the_rooms_and_no_seats(store_url):
 
 
 def test_next_moves_a_paced_quiz_on_and_the_bots_answer_the_next_question(store_url):
-    store, code, [learner] = quiz_table(store_url, bots={1: "QuizBot (hard)"})
+    store, code, [learner] = quiz_table(store_url, bots={1: "QuizBot (hard)"}, seed=12)  # the bot keeps its copier
     answer(learner)
     assert learner.state().step == "shown" and learner.view()["question"] is None
     assert len(store.record(code).actions) == 2, "a bot answered while the reveal waited for Next"

@@ -17,8 +17,9 @@ import pytest
 from colorlab import colorfox, colorform, colourbrain
 from colorlab.games import find_game
 from colorlab.tables import TableStore, table_game
-from tests.test_colourbrain import hidden_twin as quiz_twin
-from tests.test_tables import TABLES, seated
+from tests.helpers.tables import TABLES, seated
+from tests.helpers.twins import colorfox_twin, colorform_twin, colorium_twin
+from tests.helpers.twins import hidden_twin as quiz_twin
 
 SEED = 8_642_097_531_864_209_753  # long enough that finding it in a view cannot be chance
 
@@ -28,45 +29,6 @@ def store(store_url):
     opened = TableStore(store_url)
     yield opened
     opened.engine.dispose()
-
-
-def deal_again(cards: list, sizes: list[int], rng: random.Random) -> list[tuple]:
-    """The same cards shuffled and dealt again into piles of these sizes."""
-    cards = list(cards)
-    rng.shuffle(cards)
-    piles, start = [], 0
-    for size in sizes:
-        piles.append(tuple(cards[start:start + size]))
-        start += size
-    return piles
-
-
-def colorfox_twin(state, seat, rng):
-    """The same table with the other hands and the deck dealt again from their cards, and another seed."""
-    hidden = [p for p in range(state.players) if p != seat]
-    cards = [card for p in hidden for card in state.hands[p]] + list(state.deck)
-    *hands, deck = deal_again(cards, [len(state.hands[p]) for p in hidden] + [len(state.deck)], rng)
-    dealt = list(state.hands)
-    for p, hand in zip(hidden, hands):
-        dealt[p] = hand
-    return dataclasses.replace(state, hands=tuple(dealt), deck=deck, seed=state.seed + 1)
-
-
-def colorium_twin(state, seat, rng):
-    """The same boards and dice with another seed (so other dice in the rounds to come)."""
-    return dataclasses.replace(state, seed=state.seed + 1 + rng.randrange(1000))
-
-
-def colorform_twin(state, seat, rng):
-    """The same face-up cards with the figure pile, the cards under the layout and the task piles dealt again."""
-    heights = [len(stack) - 1 for stack in state.layout]
-    under = [card for stack in state.layout for card in stack[:-1]]
-    *unders, pile = deal_again(under + list(state.figure_pile), heights + [len(state.figure_pile)], rng)
-    layout = tuple(cards + (stack[-1],) for cards, stack in zip(unders, state.layout))
-    tasks = deal_again(state.task_pile, [len(state.task_pile)], rng)[0]
-    own = deal_again([card for pile in state.own_piles for card in pile], [len(pile) for pile in state.own_piles], rng)
-    return dataclasses.replace(state, layout=layout, figure_pile=pile, task_pile=tasks, own_piles=tuple(own),
-                               seed=state.seed + 1)
 
 
 TWINS = {"colorfox": colorfox_twin, "colorium": colorium_twin, "colourbrain": quiz_twin, "colorform": colorform_twin}

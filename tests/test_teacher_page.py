@@ -26,9 +26,9 @@ from colorlab.classroom import teacher
 from colorlab.tables import TableClosed, TableStore, table_game
 from colorlab.archive import load_records
 from colorlab.classroom.teacher import TeacherPage, gate_for, room_summary
-from tests.page import browser_sends
-from tests.test_tables import TABLES, seated
-from tests.test_tables_views import colorfox_twin
+from tests.helpers.page import browser_sends
+from tests.helpers.tables import TABLES, seated
+from tests.helpers.twins import colorfox_twin
 
 SEED = 7_531_864_209_753_118_642  # long enough that finding it in a page cannot be chance
 KEY = "open-sesame-4711"

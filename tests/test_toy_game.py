@@ -15,7 +15,7 @@ from colorlab.games import all_games, find_game, forget
 from colorlab.record import GameRecord
 from colorlab.tables import TableStore
 from colorlab.widgets.lab import VariantLab
-from tests.page import browser_sends
+from tests.helpers.page import browser_sends
 
 
 @pytest.fixture

@@ -1,8 +1,11 @@
 """Servers and a browser for the tests that drive the notebooks and widgets in Chromium.
 
 Every test in this folder gets the `browser` marker, so `pytest -m "not browser"` leaves them
-out; without Debian's chromium they are skipped. JupyterLab and Voila serve temporary copies of
-`notebooks/`, with their settings and runtime files in the same temporary folder.
+out. Without Debian's chromium they skip only where it cannot be installed (see
+tests/helpers/system.py); elsewhere they fail and say so. JupyterLab and Voila serve temporary
+copies of `notebooks/`, with their settings and runtime files in the same temporary folder.
+After each test the kernels it started on them are shut down, and a kernel that outlives its
+server fails the run (tests/helpers/servers.py).
 
 The browser is pytest-playwright's own `browser`, launched from /usr/bin/chromium through its
 `browser_type_launch_args`; so its options (`--headed`, `--tracing`, `--screenshot`) still work.
@@ -15,116 +18,86 @@ import json
 import os
 import secrets
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
+from tests.helpers.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, keep_on_loopback
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env, root_flags
+from tests.helpers.system import may_skip_without
+
 HERE = Path(__file__).parent
-NOTEBOOKS = HERE.parents[1] / "notebooks"
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-SERVER_START_TIMEOUT = 60
-VIEWPORT = {"width": 1000, "height": 900}
+CHROMIUM_MISSING = f"{CHROMIUM} is missing"
 
 # Without it JupyterLab shows a "Jupyter news?" toast over the bottom-right corner.
 NOTIFICATION_SETTINGS = {"fetchNews": "false", "checkForUpdates": False}
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: drives JupyterLab or Voila in headless Chromium")
-
-
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing: 'make test' installs Debian's chromium")
+    """Mark every test of this folder `browser` (before -m selects), and skip them where chromium cannot be had."""
+    why = None if CHROMIUM.exists() else may_skip_without(CHROMIUM_MISSING, "sudo apt-get install chromium")
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.browser)
-            if not CHROMIUM.exists():
-                item.add_marker(skip)
+            if why:
+                item.add_marker(pytest.mark.skip(reason=why))
 
 
 @dataclasses.dataclass(frozen=True)
 class LabServer:
-    """A running JupyterLab: its address, its token and the folder it serves."""
+    """A running JupyterLab: its address, its token, the folder it serves and its process."""
 
     url: str
     token: str
     root: Path
+    server: Server
+
+    def shut_down_kernels(self) -> None:
+        """Shut down every kernel this JupyterLab runs."""
+        self.server.shut_down_kernels(self.url, self.token)
 
 
-class Server:
-    """A server process in its own process group, with its log in a file."""
+class VoilaServers:
+    """Voila servers, one per notebook, started on first use: `voila(name)` is the address of notebook `name`."""
 
-    def __init__(self, command: list[str], env: dict[str, str], log: Path):
-        self.log = log
-        with log.open("wb") as output:
-            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, start_new_session=True)
+    def __init__(self, home: Path):
+        self.home = home
+        self.root = home / "notebooks"
+        shutil.copytree(NOTEBOOKS, self.root)
+        self.env = jupyter_env(home)
+        self.servers: dict[str, tuple[Server, str]] = {}
 
-    def wait_until_answering(self, url: str, timeout: float = SERVER_START_TIMEOUT) -> float:
-        """Wait until `url` gives any HTTP answer; return how many seconds that took."""
-        start = time.perf_counter()
-        while time.perf_counter() - start < timeout:
-            if self.process.poll() is not None:
-                self.fail(f"exited with code {self.process.returncode}")
-            try:
-                with urllib.request.urlopen(url, timeout=2):
-                    return time.perf_counter() - start
-            except urllib.error.HTTPError:
-                return time.perf_counter() - start
-            except OSError:
-                time.sleep(0.1)
-        self.fail(f"gave no answer at {url} within {timeout} s")
+    def __call__(self, name: str) -> str:
+        """The address of Voila serving notebook `name`, started on first use."""
+        if name not in self.servers:
+            self.servers[name] = self.start(name)
+        return self.servers[name][1]
 
-    def fail(self, what: str):
-        """Stop the server and raise an error that shows the end of its log."""
-        self.stop()
-        tail = "\n".join(self.log.read_text(errors="replace").splitlines()[-40:])
-        raise RuntimeError(f"{self.process.args[:3]} {what}; end of {self.log}:\n{tail}")
+    def start(self, name: str) -> tuple[Server, str]:
+        """Start Voila on notebook `name`; give the server and its address once it answers."""
+        port = free_port()
+        command = [str(Path(sys.executable).with_name("voila")), str(self.root / name), "--no-browser",
+                   f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
+                   "--VoilaConfiguration.show_tracebacks=True"]
+        server = Server(command, self.env, self.home / f"{Path(name).stem}.log")
+        url = f"http://127.0.0.1:{port}/"
+        # Voila has no status endpoint, and a GET of / runs the notebook: any other path will do.
+        seconds = server.wait_until_answering(f"{url}voila/ready-probe")
+        print(f"\nVoila ready in {seconds:.1f} s for {name}")
+        return server, url
 
-    def stop(self):
-        """End the server's process group: politely first, so it can shut its kernels down."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+    def shut_down_kernels(self) -> None:
+        """Shut down the kernels of the pages shown so far (a closed page's goodbye may never arrive)."""
+        for server, url in self.servers.values():
+            server.shut_down_kernels(url)
 
-
-def free_port() -> int:
-    """Which loopback port is free right now?"""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def jupyter_env(home: Path) -> dict[str, str]:
-    """Return an environment that keeps Jupyter's and IPython's own files under `home`."""
-    env = dict(os.environ)
-    for variable, folder in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
-                             ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")]:
-        (home / folder).mkdir(parents=True, exist_ok=True)
-        env[variable] = str(home / folder)
-    return env
-
-
-def root_flags() -> list[str]:
-    """Which flag does a Jupyter server need to run as the current user?"""
-    return ["--allow-root"] if os.geteuid() == 0 else []
+    def stop(self) -> None:
+        """Stop every Voila server."""
+        for server, _ in self.servers.values():
+            server.stop()
 
 
 @pytest.fixture(scope="session")
@@ -147,36 +120,28 @@ def lab_server(tmp_path_factory) -> Iterator[LabServer]:
     url = f"http://127.0.0.1:{port}/"
     seconds = server.wait_until_answering(f"{url}api/status?token={token}")
     print(f"\nJupyterLab ready in {seconds:.1f} s, serving {root}")
-    yield LabServer(url=url, token=token, root=root)
+    yield LabServer(url=url, token=token, root=root, server=server)
     server.stop()
 
 
 @pytest.fixture(scope="session")
-def voila(tmp_path_factory):
+def voila(tmp_path_factory) -> Iterator[VoilaServers]:
     """Return `voila(name)`, the address of Voila serving notebook `name`; each server runs until the end of the session."""
-    home = tmp_path_factory.mktemp("voila")
-    root = home / "notebooks"
-    shutil.copytree(NOTEBOOKS, root)
-    env = jupyter_env(home)
-    servers: dict[str, tuple[Server, str]] = {}
+    servers = VoilaServers(tmp_path_factory.mktemp("voila"))
+    yield servers
+    servers.stop()
 
-    def serve(name: str) -> str:
-        if name not in servers:
-            port = free_port()
-            command = [str(Path(sys.executable).with_name("voila")), str(root / name), "--no-browser",
-                       f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                       "--VoilaConfiguration.show_tracebacks=True"]
-            server = Server(command, env, home / f"{Path(name).stem}.log")
-            url = f"http://127.0.0.1:{port}/"
-            # Voila has no status endpoint, and a GET of / runs the notebook: any other path will do.
-            seconds = server.wait_until_answering(f"{url}voila/ready-probe")
-            print(f"\nVoila ready in {seconds:.1f} s for {name}")
-            servers[name] = (server, url)
-        return servers[name][1]
 
-    yield serve
-    for server, _ in servers.values():
-        server.stop()
+@pytest.fixture(autouse=True)
+def kernels_shut_down(request):
+    """Shut down the kernels a test started on the session's servers, once its pages are closed.
+
+    Autouse, so it is set up before the test's page and context and torn down after them.
+    """
+    servers = [request.getfixturevalue(name) for name in ("lab_server", "voila") if name in request.fixturenames]
+    yield
+    for server in servers:
+        server.shut_down_kernels()
 
 
 @pytest.fixture(scope="session")
@@ -184,6 +149,8 @@ def browser_type_launch_args(browser_type_launch_args, browser_name):
     """Launch Debian's chromium, since Playwright cannot download its own browser here."""
     if browser_name != "chromium":
         return browser_type_launch_args
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM_MISSING}: run `make chromium` (as root it installs Debian's chromium)", pytrace=False)
     headless = ["--headless"] if browser_type_launch_args.get("headless", True) else []
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": headless + CHROMIUM_ARGS}
 
@@ -201,15 +168,6 @@ def page(context):
     page.set_default_timeout(30_000)
     page.route("**/*", keep_on_loopback)
     return page
-
-
-def keep_on_loopback(route):
-    """Let a request through only if it goes to this machine."""
-    url = urllib.parse.urlsplit(route.request.url)
-    if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOOPBACK:
-        route.abort()
-    else:
-        route.continue_()
 
 
 @pytest.fixture(scope="session")

@@ -25,10 +25,10 @@ from colorlab.colorfox.model import scores as colorfox_scores
 from colorlab.colorform.model import Claim, Stop, new_game
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
-from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
-from tests.browser.test_lobby_browser import FIRST_LOAD_MS, makes_a_move, type_name
-from tests.browser.test_teacher_browser import KEY as TEACHER_KEY
-from tests.browser.test_teacher_browser import WIDE, open_with_the_key
+from tests.helpers.chromium import VIEWPORT, keep_on_loopback
+from tests.helpers.page_actions import (FIRST_LOAD_MS, TEACHER_KEY, TEACHER_VIEWPORT, makes_a_move,
+                                        open_with_the_key, type_name)
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 
 CLASS_KEY = "crayon-7k4m-class"
 LOBBY = "voila/render/classroom/lobby.ipynb"
@@ -327,7 +327,7 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
     store = TableStore(classroom.store)
     code = store.create("colourbrain", QUIZ, seed=21)
     teacher, *team_pages = devices(4)
-    teacher.set_viewport_size(WIDE)
+    teacher.set_viewport_size(TEACHER_VIEWPORT)
     start_lobbies(team_pages, classroom)
     board = open_with_the_key(teacher, classroom.page(TEACHER))
     board.locator(f"[data-key='watch-{code}']").click()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from colorlab.colorform import solve
 from colorlab.colorform.view import ColorFormGame, only_you_can_solve
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, Colour
-from tests.browser.lab import accessibility_violations, open_notebook, problems_in_both_palettes, run_all
+from tests.helpers.lab import accessibility_violations, open_notebook, problems_in_both_palettes, run_all
 
 SEED = 20_261_129
 TABLE = f"""from colorlab.colorform.view import ColorFormGame

@@ -8,7 +8,7 @@ import nbformat
 from playwright.sync_api import expect
 
 from colorlab.colourbrain import Rules, new_game
-from tests.browser.lab import open_notebook, problems_in_both_palettes, run_all
+from tests.helpers.lab import open_notebook, problems_in_both_palettes, run_all
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 SEED = 1

@@ -12,8 +12,8 @@ from __future__ import annotations
 import nbformat
 from playwright.sync_api import expect
 
-from tests.browser.lab import open_notebook, run_all
-from tests.browser.test_colorium_browser import draft_by_clicking
+from tests.helpers.lab import open_notebook, run_all
+from tests.helpers.page_actions import draft_by_clicking
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 # The keys that changed learners' notebooks, in the order a learner might hit them.

@@ -7,7 +7,7 @@ import re
 import nbformat
 from playwright.sync_api import expect
 
-from tests.browser.lab import accessibility_violations, open_notebook, run_all, show_all_of
+from tests.helpers.lab import accessibility_violations, open_notebook, run_all, show_all_of
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 LAB = """import dataclasses

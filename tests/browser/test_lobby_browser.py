@@ -16,12 +16,12 @@ import pytest
 from playwright.sync_api import expect
 
 from colorlab.tables import TableStore
-from tests.browser.conftest import NOTEBOOKS, VIEWPORT, Server, free_port, jupyter_env, keep_on_loopback
-from tests.browser.lab import accessibility_violations, left_for_review
-from tests.browser.test_table_browser import choose_a_card_that_fits
+from tests.helpers.chromium import VIEWPORT, keep_on_loopback
+from tests.helpers.lab import accessibility_violations, left_for_review
+from tests.helpers.page_actions import FIRST_LOAD_MS, makes_a_move, type_name
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 
 LOBBY = Path("classroom") / "lobby.ipynb"
-FIRST_LOAD_MS = 120_000
 
 
 @pytest.fixture
@@ -52,12 +52,6 @@ def learner_page(browser, url: str):
     return page
 
 
-def type_name(page, name: str) -> None:
-    page.locator("[data-key='name']").fill(name)
-    page.locator("[data-key='name']").press("Enter")
-    expect(page.locator(".lobby-hello")).to_contain_text(f"Hello, {name}!")
-
-
 def open_a_colorfox_table_for_two(page, artifacts: Path) -> str:
     """Open a ColorFox table with a free seat for another learner; return the code the page shows."""
     page.locator("[data-key='new-table']").click()
@@ -73,15 +67,6 @@ def open_a_colorfox_table_for_two(page, artifacts: Path) -> str:
     code = page.locator("[data-testid='code']")
     expect(page.locator(".colorlab.colorfox")).to_be_visible(timeout=30_000)
     return code.inner_text().strip()
-
-
-def makes_a_move(game) -> None:
-    """Place a card that fits, or pass when none does (the table's deal is random)."""
-    if game.locator("[data-action='pass']").is_enabled():
-        game.locator("[data-action='pass']").click()
-    else:
-        choose_a_card_that_fits(game)
-        game.locator("[data-legal]").first.click()
 
 
 def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the_seat(browser, lobby_server,

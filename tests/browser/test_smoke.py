@@ -9,7 +9,7 @@ import nbformat
 from playwright.sync_api import expect
 
 from colorlab.palette import GLYPHS, Colour
-from tests.browser.lab import open_notebook, run_all, stdout_texts
+from tests.helpers.lab import open_notebook, run_all, stdout_texts
 
 PALETTE_LINES = [f"{GLYPHS[hue]}  {hue.code}  {hue}" for hue in Colour]
 

@@ -16,7 +16,8 @@ from playwright.sync_api import expect
 
 from colorlab.colorform import Rules, solve
 from colorlab.colorform.model import new_game
-from tests.browser.lab import open_notebook, run_all
+from tests.helpers.lab import open_notebook, run_all
+from tests.helpers.page_actions import choose_a_card_that_fits
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 WIDE = {"width": 1700, "height": 1000}
@@ -65,15 +66,6 @@ def serve_two_seats(lab_server, page, name: str, game="colorfox", widget="ColorF
     open_notebook(page, lab_server, f"{name}.ipynb")
     run_all(page)
     expect(page.locator(f".colorlab.{game}")).to_have_count(2)
-
-
-def choose_a_card_that_fits(widget) -> None:
-    """Click cards of the widget's hand until one lights a cell of the table."""
-    for card in widget.locator("[data-card]").all():
-        card.click()
-        if widget.locator("[data-legal]").count():
-            return
-    raise AssertionError("no card of the hand fits anywhere")
 
 
 def test_a_move_in_one_seat_reaches_the_other_seat_by_itself(page, lab_server, docs_picture):

@@ -21,11 +21,9 @@ from colorlab import colorfox, colourbrain
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
 from colorlab.archive import load_records
-from tests.browser.conftest import NOTEBOOKS, Server, free_port, jupyter_env
-from tests.browser.lab import accessibility_problems, accessibility_violations
-
-KEY = "chalk-and-42-crayons"
-WIDE = {"width": 1200, "height": 1000}
+from tests.helpers.lab import accessibility_problems, accessibility_violations
+from tests.helpers.page_actions import TEACHER_KEY, TEACHER_VIEWPORT, open_with_the_key
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 
 
 @pytest.fixture
@@ -36,7 +34,7 @@ def classroom(tmp_path):
     where = tmp_path / "store" / "class.db"
     where.parent.mkdir()
     TableStore(where).engine.dispose()
-    env = {**jupyter_env(tmp_path), "COLORLAB_TABLES": str(where), "COLORLAB_TEACHER_KEY": KEY}
+    env = {**jupyter_env(tmp_path), "COLORLAB_TABLES": str(where), "COLORLAB_TEACHER_KEY": TEACHER_KEY}
     port = free_port()
     command = [str(Path(sys.executable).with_name("voila")), str(root / "classroom" / "teacher.ipynb"),
                "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
@@ -48,16 +46,6 @@ def classroom(tmp_path):
     server.stop()
 
 
-def open_with_the_key(page, url):
-    """Open the teacher's page and type the key; return the page's widget."""
-    page.goto(url)
-    board = page.locator(".colorlab.teacher")
-    expect(board.locator("[data-testid='key-form']")).to_be_visible(timeout=120_000)
-    board.locator("[data-key='teacher-key']").fill(KEY)
-    board.locator("[data-action='unlock']").click()
-    return board
-
-
 def test_the_teacher_page_shows_two_tables_live_and_closes_one(page, classroom, tmp_path, docs_picture):
     url, where = classroom
     store = TableStore(where)
@@ -65,7 +53,7 @@ def test_the_teacher_page_shows_two_tables_live_and_closes_one(page, classroom, 
     ada, bo = store.join(fox, seat=0, name="Ada"), store.join(fox, seat=1, name="Bo")
     brain = store.create("colourbrain", colourbrain.Rules(teams=3), seed=12, bots={2: "QuizBot"})
     store.join(brain, seat=0, name="Reds")
-    page.set_viewport_size(WIDE)
+    page.set_viewport_size(TEACHER_VIEWPORT)
     page.goto(url)
     board = page.locator(".colorlab.teacher")
     expect(board.locator("[data-testid='key-form']")).to_be_visible(timeout=120_000)
@@ -74,7 +62,7 @@ def test_the_teacher_page_shows_two_tables_live_and_closes_one(page, classroom, 
     board.locator("[data-action='unlock']").click()
     expect(board.locator("[data-testid='notice']")).to_contain_text("not the teacher key")
     assert fox not in page.content()
-    board.locator("[data-key='teacher-key']").fill(KEY)
+    board.locator("[data-key='teacher-key']").fill(TEACHER_KEY)
     board.locator("[data-action='unlock']").click()
     rows = board.locator("[data-testid='tables'] tbody tr")
     expect(rows).to_have_count(2)
@@ -115,7 +103,7 @@ def test_the_projector_shows_locks_then_the_reveal_until_next(page, classroom, d
     store = TableStore(where)
     code = store.create("colourbrain", colourbrain.Rules(teams=3, copier=False), seed=5)
     teams = [store.join(code, seat=team, name=name) for team, name in enumerate(("Reds", "Blues", "Greens"))]
-    page.set_viewport_size(WIDE)
+    page.set_viewport_size(TEACHER_VIEWPORT)
     board = open_with_the_key(page, url)
     board.locator(f"[data-key='watch-{code}']").click()
     projector = page.locator(".colorlab.colourbrain-projector")

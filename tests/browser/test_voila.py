@@ -14,8 +14,8 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import NOTEBOOKS, Server, free_port, jupyter_env
-from tests.browser.lab import open_notebook, run_all
+from tests.helpers.lab import open_notebook, run_all
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 
 CLASSROOM_LESSONS = ["01-colorform-play.ipynb", "10-colorfox-play.ipynb", "20-colorium-play.ipynb",
                      "30-colourbrain-quiz.ipynb"]

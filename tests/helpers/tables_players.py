@@ -31,7 +31,7 @@ from colorlab.record import game_spec
 from colorlab.rules import IllegalAction, NotYourTurn
 from colorlab.tables import AlreadyCalled, StaleMove, TableClosed, TableError, TableStore
 from tests import test_colorfox_model, test_colorform_model, test_colorium_model
-from tests.test_colourbrain import a_wrong_answer, check_cards
+from tests.helpers.quizzes import a_wrong_answer, check_cards
 
 SPAWN = multiprocessing.get_context("spawn")
 POLL_SECONDS = 0.005

@@ -1,8 +1,9 @@
 """Real database servers for the tables tests: a throwaway PostgreSQL cluster, and a store URL per backend.
 
 Tests ask for the fixtures `store_url` (a fresh SQLite file, then a fresh PostgreSQL database) or
-`postgres_server` (the session's running cluster). A plain script, such as a benchmark, uses the cluster
-itself:
+`postgres_server` (the session's running cluster); tests/conftest.py marks those tests `postgresql` and
+skips them where PostgreSQL is missing and cannot be installed (see tests/helpers/system.py). A plain
+script, such as a benchmark, uses the cluster itself:
 
     with PostgresCluster() as cluster:
         url = cluster.new_database()
@@ -15,7 +16,6 @@ import itertools
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import tempfile
 import urllib.parse
@@ -25,6 +25,8 @@ import psycopg
 import pytest
 import sqlalchemy
 from psycopg import sql
+
+from tests.helpers.servers import free_port
 
 PROGRAMS = "/usr/lib/postgresql/*/bin"  # Debian's layout: one folder per major version
 USER = "tester"
@@ -42,6 +44,11 @@ TEST_SETTINGS = {"fsync": "off", "synchronous_commit": "on", "max_connections": 
 
 class PostgresMissing(RuntimeError):
     """PostgreSQL's server programs are not installed on this machine."""
+
+
+def is_installed(pattern: str = PROGRAMS) -> bool:
+    """Are PostgreSQL's server programs installed on this machine?"""
+    return bool(glob.glob(f"{pattern}/initdb"))
 
 
 def server_programs(pattern: str = PROGRAMS) -> Path:
@@ -63,13 +70,6 @@ def is_root() -> bool:
 def as_server_user(command: list[str]) -> list[str]:
     """The command, run as the user who owns the cluster's files."""
     return ["runuser", "-u", "postgres", "--", *command] if is_root() else command
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now; the server names its socket file after it."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class PostgresCluster:
@@ -96,7 +96,7 @@ class PostgresCluster:
     def start(self) -> PostgresCluster:
         """Create the cluster in a new temporary folder and start it; return once it answers."""
         self.folder = Path(tempfile.mkdtemp(prefix="colorlab-pg-"))
-        self.port = free_port()
+        self.port = free_port()  # only to name the socket file: the server listens on no TCP port
         try:
             if is_root():
                 shutil.chown(self.folder, "postgres", "postgres")
