@@ -52,6 +52,8 @@ def load_records(where: str | Path | bytes) -> dict[str, GameRecord]:
             entries = [entry for entry in archive.infolist() if entry.filename.endswith(".json")]
             return {Path(entry.filename).name: _read(entry.filename, _unzipped(archive, entry))
                     for entry in sorted(entries, key=lambda entry: Path(entry.filename).name)}
+    if isinstance(where, bytes):
+        raise RecordError("these bytes are not a zip of records")
     return {path.name: _read(path.name, path.read_bytes()) for path in record_files(where)}
 
 

@@ -6,11 +6,12 @@ of such files. :func:`class_results` turns them into a table with one row per
 table and the lab's columns (``winners``, ``first player wins``, ``rounds``, ``actions``,
 ``top score``, ...), so the lab's tools (:func:`colorlab.experiments.interval`,
 :func:`colorlab.experiments.describe_difference`) read them unchanged.
-:func:`bots_on_the_same_deals` plays each finished table again with bots, from the
-table's own seed: the same cards, dice or questions, other players, and
-:func:`deal_by_deal` compares the two sides game by game.
+:func:`bots_on_the_same_deals` plays each finished table again from the table's own
+seed: the same cards, dice or questions, the table's own bots in their seats, and bots
+where learners sat; :func:`deal_by_deal` compares the two sides game by game.
 
-A record keeps seats, not names: it says that seat 0 won, never who sat there.
+A record keeps seats, not names: it says that seat 0 won, never who sat there. It does say
+which seats were a table's bots, and which bots (``record.bots``).
 
 Examples
 ========
@@ -65,16 +66,19 @@ def class_results(records: dict[str, GameRecord]):
 
 
 def bots_on_the_same_deals(records: list[GameRecord], bots: str | None = None):
-    """Play every finished game again with bots, from its own seed and rules: one row per game (pandas).
+    """Play every finished game again from its own seed and rules, bots where learners sat: one row a game (pandas).
 
-    `bots` names a bot class of the game, as in :func:`colorlab.experiments.run`
-    (by default the lab's: its random bot, or a medium ReactionBot or QuizBot).
+    A seat where the table had a bot gets that bot again: seeded by colorlab's one rule, it is
+    the bot the table had, so only the learners are replaced. `bots` names the bot that takes a
+    learner's seat, as in :func:`colorlab.experiments.run` (by default the lab's: its random
+    bot, or a medium ReactionBot or QuizBot).
     """
     import pandas as pd
     rows = []
     for record in records:
         if record.final_state().over:
-            played = play_chunk(record.game, record.rules.to_dict(), [record.seed], bots)[0]
+            line_up = [bot or bots for bot in record.bots] or bots
+            played = play_chunk(record.game, record.rules.to_dict(), [record.seed], line_up)[0]
             rows.append({"game": record.game, "rules": rules_in_words(record.rules),
                          "players": record.rules.players, **played})
     return pd.DataFrame(rows).assign(variant="bots")

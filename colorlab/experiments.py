@@ -13,8 +13,10 @@ one per seat. A bot kind is a bot's name in the game's declaration (``"GreedyBot
 a bot class, or a class with its settings fixed by ``functools.partial``, such
 as ``functools.partial(colorium.SearchBot, playouts=50)``: classes and partials
 of module-level classes can be sent to worker processes, lambdas cannot. Each
-bot is made with ``seed=`` drawn from the game's seed and its seat, so a game of
-search bots is as reproducible as a game of random bots. ``bots=None`` plays
+bot is seated by colorlab's one rule (:func:`colorlab.agents.seat_bot`): its move
+at each step draws its chance from the game's seed, its seat and the step, so a
+game of search bots is as reproducible as a game of random bots, and the same as
+the game those bots would play at a shared table. ``bots=None`` plays
 the game's default bot (its declaration's ``default_bot``). The results say which line-up
 played (the column ``line-up``, and :attr:`Experiment.lineups`).
 
@@ -47,6 +49,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Union
 
+from colorlab.agents import seated_bots
 from colorlab.games import all_games, find_game, game_names
 
 MIN_GAMES = 10  # fewer games than this per variant give no verdict: a t test on 2 or 3 games is luck
@@ -110,11 +113,6 @@ def bot_label(kind: BotKind | None) -> str:
         settings = [repr(value) for value in kind.args] + [f"{key}={value!r}" for key, value in kind.keywords.items()]
         return f"{bot_label(kind.func)}({', '.join(settings)})"
     return getattr(kind, "__name__", repr(kind))
-
-
-def seated_bots(makers: Sequence[Callable], seed: int) -> list:
-    """Make one bot for each seat, each seeded from the game's seed and its seat."""
-    return [make(seed=seed * 97 + seat) for seat, make in enumerate(makers)]
 
 
 def bots_for(game: str, bots: LineUp, players: int, seed: int) -> list:

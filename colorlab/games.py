@@ -72,7 +72,7 @@ class Game:
     simultaneous: bool = False
     seat_word: str = "player"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.default_bot not in self.bots:
             raise ValueError(f"{self.name}: the default bot {self.default_bot!r} is not one of its bots")
         unknown = set(self.table_bots or ()) - set(self.bots)
@@ -80,7 +80,7 @@ class Game:
             raise ValueError(f"{self.name}: table bots {sorted(unknown)} are not among its bots")
 
     def part(self, name: str) -> Any:
-        """The game's part called `name` (``"table"``, ``"widget"``, ...), imported now if it was named; None if it has none."""
+        """The game's part called `name` (``"table"``, ``"widget"``, ...), imported if it was named; None if none."""
         value = getattr(self, name)
         if isinstance(value, str):
             module, _, attribute = value.partition(":")

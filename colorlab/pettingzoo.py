@@ -226,7 +226,7 @@ class Spaces:
         observation = spaces.Dict({"observation": spaces.Box(low, high, shape, numpy.float32),
                                    "action_mask": spaces.Box(0, 1, (actions,), numpy.int8)})
         self.possible_agents = [agent_name(p) for p in range(self.match.rules.players)]
-        self.observation_spaces = {agent: observation for agent in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.seeds = random.Random()
 

@@ -12,6 +12,12 @@ game played straight through. Marks travel in the saved file; a widget that
 loads a file adds a mark of its own, so a hand-edited file without marks still
 shows that it was loaded.
 
+A record also says how the game's bots are seeded (`seeding`), so that a loaded game goes on
+with the bots it had, and which bot sat at which seat, if any (`bots`: a table's record
+keeps its bots' names, so a lesson can seat the same bots again). Today every bot colorlab
+seats follows one rule (:mod:`colorlab.agents`); a file saved before records said so goes on
+as the widgets of that time seeded their bots: once, with ``seed * 7 + seat``.
+
 Each game declares itself once (:mod:`colorlab.games`), so this module never
 needs to know any game.
 """
@@ -30,8 +36,13 @@ from colorlab.games import Game, find_game
 from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
 
 FORMAT = "colorlab-record"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1 files (before marks) load as games without marks
+VERSION = 3
+# Older files load too: version 1 (before marks) without marks; 1 and 2 (before seeding) seeded as the widget
+# that saved them seeded its bots, with no bots named.
+READABLE_VERSIONS = (1, 2, 3)
+SEEDING = "seed/seat/step"  # the rule: a bot's move at step k draws its chance afresh from (seed, seat, k)
+OLD_WIDGET_SEEDING = "seed*7+seat"  # a widget's bots before version 3: seeded once, with seed * 7 + seat
+SEEDINGS = (SEEDING, OLD_WIDGET_SEEDING)
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 16
 MAX_ACTIONS = 20_000
@@ -96,7 +107,9 @@ class GameRecord:
     """One game as rules + seed + actions (and marks): replaying it rebuilds every state.
 
     Two records are equal when they hold the same game (rules, seed, actions); the
-    marks say how the game got there, so they are kept and saved but not compared.
+    marks say how the game got there, `seeding` how its bots draw their chance (one of
+    `SEEDINGS`) and `bots` who sat where (a bot's name per seat, None for a learner's;
+    empty when nobody said), so they are kept and saved but not compared.
     `final` may hold the state after the last action, as the code that played the
     game knew it, so that reading the end of a game does not replay it; it is
     neither saved nor compared, and a record with other actions drops it.
@@ -107,6 +120,8 @@ class GameRecord:
     seed: int
     actions: tuple = ()
     marks: tuple[Mark, ...] = dataclasses.field(default=(), compare=False)
+    seeding: str = dataclasses.field(default=SEEDING, compare=False)
+    bots: tuple[str | None, ...] = dataclasses.field(default=(), compare=False)
     final: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
@@ -162,6 +177,8 @@ class GameRecord:
             "seed": self.seed,
             "actions": [self.spec.action_to_dict(action) for action in self.actions],
             "marks": [mark.to_dict() for mark in self.marks],
+            "seeding": self.seeding,
+            "bots": list(self.bots),
         }
 
     def to_json(self) -> str:
@@ -212,7 +229,8 @@ class GameRecord:
         if data.get("format") != FORMAT or type(version) is not int or version not in READABLE_VERSIONS:
             raise RecordError(f"not a colorlab record: format must be {FORMAT!r} and version "
                               f"{' or '.join(map(str, READABLE_VERSIONS))}")
-        expected = {"format", "version", "game", "rules", "seed", "actions"} | ({"marks"} if version >= 2 else set())
+        expected = ({"format", "version", "game", "rules", "seed", "actions"} | ({"marks"} if version >= 2 else set())
+                    | ({"seeding", "bots"} if version >= 3 else set()))
         if set(data) != expected:
             extra, missing = set(data) - expected, expected - set(data)
             parts = [f"unknown field(s) {sorted(extra)}" if extra else "",
@@ -239,7 +257,12 @@ class GameRecord:
         marks = data.get("marks", [])
         if not isinstance(marks, list) or len(marks) > MAX_ACTIONS:
             raise RecordError(f"marks must be a list of at most {MAX_ACTIONS}")
-        record = cls(spec.name, rules, seed, tuple(actions), tuple(Mark.from_dict(mark) for mark in marks))
+        seeding = data.get("seeding", OLD_WIDGET_SEEDING)
+        if seeding not in SEEDINGS:
+            raise RecordError(f"seeding is one of {', '.join(map(repr, SEEDINGS))}, not {brief(seeding)}")
+        bots = read_bots(data.get("bots", []), spec, rules.players)
+        record = cls(spec.name, rules, seed, tuple(actions), tuple(Mark.from_dict(mark) for mark in marks),
+                     seeding, bots)
         record.check()
         return record
 
@@ -257,6 +280,15 @@ class GameRecord:
                 raise RecordError(f"action {index} is illegal: {error}") from None
             except (ValueError, TypeError, LookupError, OverflowError) as error:
                 raise RecordError(f"action {index} cannot be replayed: {error}") from error
+
+
+def read_bots(bots: Any, spec: Game, players: int) -> tuple[str | None, ...]:
+    """Check a saved list of who sat where: empty, or a bot's name (None for a learner) for each of `players` seats."""
+    if not isinstance(bots, list) or len(bots) not in (0, players) \
+            or not all(bot is None or (isinstance(bot, str) and bot in spec.bots) for bot in bots):
+        raise RecordError(f"bots is an empty list, or one {spec.title} bot's name (or null: a learner) for each of "
+                          f"the {players} seats")
+    return tuple(bots)
 
 
 def strict_json(text: str | bytes) -> Any:

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Callable
 from typing import Any
-
 
 BRIEF_CHARS = 60
 
@@ -163,6 +163,11 @@ class RulesBase:
         for spec in dataclasses.fields(self):
             check_rule(type(self), spec.name, getattr(self, spec.name))
 
+    @property
+    def players(self) -> int:
+        """How many seats has a table of this game? Each game's Rules says, as a field or as a property."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how many play")
+
     @classmethod
     def describe(cls) -> list[dict[str, Any]]:
         """Which fields exist, with their type, default and editor metadata?"""
@@ -244,7 +249,7 @@ def check_rule(cls: type, name: str, value: Any) -> None:
         raise RuleError(name, value, f"choose {word}{span(low, high)}")
 
 
-def span(low: float | None, high: float | None, shown=str) -> str:
+def span(low: float | None, high: float | None, shown: Callable[[float], str] = str) -> str:
     """Say a range of numbers in words (" from 1 to 6", " of at least 2", or "" for no bounds)."""
     if low is not None and high is not None:
         return f" from {shown(low)} to {shown(high)}"

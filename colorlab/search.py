@@ -31,7 +31,7 @@ The search knows no game: a game hands it a :class:`SearchGame` of plain
 functions.
 
 Examples
---------
+========
 >>> import random
 >>> from colorlab.search import SearchGame, search
 >>> # Take 1 or 2 counters from 5; whoever takes the last counter wins.
@@ -98,7 +98,7 @@ class SearchGame:
 class Node:
     """A sequence of moves from the root: how often it was tried, was legal, and what it earned its mover."""
 
-    __slots__ = ("mover", "visits", "available", "total", "children")
+    __slots__ = ("available", "children", "mover", "total", "visits")
 
     def __init__(self, mover: int):
         self.mover = mover

@@ -24,12 +24,12 @@ Race(leader=0, laps=0)
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 AnyState = TypeVar("AnyState")
 
 
-def evolve(state: AnyState, **changes) -> AnyState:
+def evolve(state: AnyState, **changes: Any) -> AnyState:
     """Copy a frozen state with some fields changed (``dataclasses.replace`` without ``__init__``)."""
     return evolve_with(state, changes)
 

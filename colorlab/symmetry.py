@@ -21,31 +21,35 @@ rotation and reflection, *free*.
 """
 
 from collections import Counter
+from collections.abc import Collection
 from itertools import product
 from numbers import Integral
 
-from sympy import Add, Mul, Rational, Symbol
+from sympy import Add, Expr, Mul, Rational, Symbol
 from sympy.combinatorics import Permutation, PermutationGroup
 
 GRID_KINDS = ("rotations", "dihedral")
 POLYOMINO_KINDS = {"fixed": "translations", "one-sided": "rotations", "free": "dihedral"}
 MAX_BRUTE_FORCE_COLOURINGS = 200_000
 
+Cell = tuple[int, int]  # (row, column)
+Shape = frozenset[Cell]  # a polyomino: its cells
 
-def _check_size(name, value, smallest):
+
+def _check_size(name: str, value: object, smallest: int) -> None:
     """Refuse a value that is not an int at least `smallest`."""
     if isinstance(value, bool) or not isinstance(value, Integral) or value < smallest:
         raise ValueError(f"{name} must be an int >= {smallest}; got {value!r}")
 
 
-def _check_choice(name, value, choices):
+def _check_choice(name: str, value: object, choices: Collection[str]) -> None:
     """Refuse a value that is not one of the allowed choices."""
     if value not in choices:
         allowed = ", ".join(repr(choice) for choice in choices)
         raise ValueError(f"{name} must be one of {allowed}; got {value!r}")
 
 
-def _check_colours(k, allow_symbol):
+def _check_colours(k: object, allow_symbol: bool) -> None:
     """Refuse a number of colours that is not a non-negative int (or a Symbol, if allowed)."""
     if allow_symbol and isinstance(k, Symbol):
         return
@@ -54,7 +58,7 @@ def _check_colours(k, allow_symbol):
         raise ValueError(f"k (the number of colours) must be {wanted}; got {k!r}")
 
 
-def quarter_turn(n):
+def quarter_turn(n: int) -> Permutation:
     """Which permutation of an n x n grid's cells is one clockwise quarter turn?
 
     The cell at row r, column c moves to row c, column n - 1 - r.
@@ -72,7 +76,7 @@ def quarter_turn(n):
     return Permutation([c * n + (n - 1 - r) for r in range(n) for c in range(n)])
 
 
-def mirror(n):
+def mirror(n: int) -> Permutation:
     """Which permutation of an n x n grid's cells is the left-right mirror?
 
     The cell at row r, column c moves to row r, column n - 1 - c.
@@ -88,7 +92,7 @@ def mirror(n):
     return Permutation([r * n + (n - 1 - c) for r in range(n) for c in range(n)])
 
 
-def grid_group(n, kind="rotations"):
+def grid_group(n: int, kind: str = "rotations") -> PermutationGroup:
     """Make the group of rotations (C4) or of all symmetries (D4) of an n x n grid.
 
     Examples
@@ -110,7 +114,7 @@ def grid_group(n, kind="rotations"):
     return PermutationGroup(generators)
 
 
-def cell_orbits(group):
+def cell_orbits(group: PermutationGroup) -> list[tuple[int, ...]]:
     """Into which orbits does the group sort the points it acts on?
 
     Examples
@@ -123,7 +127,7 @@ def cell_orbits(group):
     return sorted(tuple(sorted(orbit)) for orbit in group.orbits())
 
 
-def stabiliser(group, cell):
+def stabiliser(group: PermutationGroup, cell: int) -> PermutationGroup:
     """Which subgroup leaves the given cell where it is?
 
     Examples
@@ -135,12 +139,12 @@ def stabiliser(group, cell):
     >>> stabiliser(grid_group(3, "dihedral"), 4).order()
     8
     """
-    if isinstance(cell, bool) or not isinstance(cell, Integral) or not 0 <= cell < group.degree:
+    if isinstance(cell, bool) or not isinstance(cell, Integral) or not 0 <= int(cell) < group.degree:
         raise ValueError(f"cell must be an int in range({group.degree}); got {cell!r}")
     return group.stabilizer(cell)
 
 
-def cycle_index(group):
+def cycle_index(group: PermutationGroup) -> Expr:
     """What is Polya's cycle index of the group, in the symbols a1, a2, ...?
 
     Each element contributes a1**c1 * a2**c2 * ..., where c_i is its number of
@@ -165,7 +169,7 @@ def cycle_index(group):
     ))
 
 
-def count_colourings(group, k):
+def count_colourings(group: PermutationGroup, k: int | Symbol) -> int | Expr:
     """How many colourings of the points with k colours are there, up to the group?
 
     By Burnside's lemma this is the average of k**cycles(g) over the elements g.
@@ -192,7 +196,7 @@ def count_colourings(group, k):
     return sum(count * int(k) ** cycles for cycles, count in cycle_counts.items()) // order
 
 
-def count_colourings_brute_force(group, k):
+def count_colourings_brute_force(group: PermutationGroup, k: int) -> int:
     """How many colourings are there up to the group, found by listing them all?
 
     Every colouring is named by the smallest of its images under the group, and the
@@ -215,13 +219,13 @@ def count_colourings_brute_force(group, k):
         )
     moves = [element.array_form for element in group.elements]
 
-    def canonical(colouring):
+    def canonical(colouring: tuple[int, ...]) -> tuple[int, ...]:
         return min(tuple(colouring[point] for point in move) for move in moves)
 
     return len({canonical(colouring) for colouring in product(range(k), repeat=points)})
 
 
-def normalise(shape):
+def normalise(shape: Collection[Cell]) -> Shape:
     """Slide a shape so that its smallest row and smallest column are both 0.
 
     Examples
@@ -238,22 +242,22 @@ def normalise(shape):
     return frozenset((r - top, c - left) for r, c in shape)
 
 
-def _shape_key(shape):
+def _shape_key(shape: Collection[Cell]) -> tuple[Cell, ...]:
     """Order shapes by their sorted cells."""
     return tuple(sorted(shape))
 
 
-def _turn(shape):
+def _turn(shape: Collection[Cell]) -> Shape:
     """Turn a shape a quarter clockwise (up to translation)."""
     return frozenset((c, -r) for r, c in shape)
 
 
-def _flip(shape):
+def _flip(shape: Collection[Cell]) -> Shape:
     """Mirror a shape left to right (up to translation)."""
     return frozenset((r, -c) for r, c in shape)
 
 
-def _images(shape, kind):
+def _images(shape: Collection[Cell], kind: str) -> set[Shape]:
     """Which normalised shapes does the shape become under the kind's motions?"""
     if kind == "translations":
         return {normalise(shape)}
@@ -266,7 +270,7 @@ def _images(shape, kind):
     return images
 
 
-def shape_images(shape, kind):
+def shape_images(shape: Collection[Cell], kind: str) -> list[Shape]:
     """List the distinct normalised images of a shape under "rotations" or "dihedral".
 
     Examples
@@ -282,18 +286,18 @@ def shape_images(shape, kind):
     return sorted(_images(shape, kind), key=_shape_key)
 
 
-def _canonical(shape, kind):
+def _canonical(shape: Collection[Cell], kind: str) -> Shape:
     """Which image of the shape represents it: the one with the smallest sorted cells?"""
     return min(_images(shape, kind), key=_shape_key)
 
 
-def _neighbours(cell):
+def _neighbours(cell: Cell) -> list[Cell]:
     """Which cells share an edge with this one?"""
     r, c = cell
     return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
 
 
-def polyominoes(n, up_to="free"):
+def polyominoes(n: int, up_to: str = "free") -> list[Shape]:
     """List the polyominoes of n cells, "fixed", "one-sided" or "free".
 
     Every shape of n cells is a shape of n - 1 cells plus one neighbouring cell, so
@@ -325,7 +329,7 @@ def polyominoes(n, up_to="free"):
     return sorted(shapes, key=_shape_key)
 
 
-def render_shape(shape):
+def render_shape(shape: Collection[Cell]) -> str:
     """Draw a shape as rows of '#' (a cell) and '.' (a gap).
 
     Examples

@@ -15,7 +15,7 @@ import statistics
 
 import pytest
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.agents import FreshBot, SeatChance, bot_seed, ready, seat_bot, seat_bots, seated_bots
 from colorlab.colorform.view import ColorFormGame
 from colorlab.colorfox.view import ColorFoxGame
@@ -62,7 +62,7 @@ def test_a_seats_draws_look_uniform_step_after_step():
         counts[chance.choice(range(7))] += 1
         numbers.append(chance.random())
     assert sum((count - 1000) ** 2 / 1000 for count in counts) < 22.5  # chi-square, 6 degrees: p = 0.001
-    assert abs(statistics.fmean(numbers) - 0.5) < 0.01 and 0 <= min(numbers) and max(numbers) < 1
+    assert abs(statistics.fmean(numbers) - 0.5) < 0.01 and min(numbers) >= 0 and max(numbers) < 1
 
 
 def test_a_seats_normal_numbers_have_the_mean_and_spread_asked_for():
@@ -229,7 +229,7 @@ def test_a_game_saved_before_the_rule_goes_on_with_the_bots_its_widget_had():
     state, expected = game.state, []
     while not state.over:
         seat = colorfox.to_move(state)
-        expected.append((bots[seat] if seat in bots else you).act(state, seat))
+        expected.append(bots.get(seat, you).act(state, seat))
         state = colorfox.play(state, expected[-1])
     you = colorfox.GreedyBot(seed=0)
     while not game.state.over:

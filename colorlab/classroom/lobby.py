@@ -23,12 +23,21 @@ from typing import Any
 import ipywidgets
 import traitlets
 
+from colorlab.classroom.class_store import class_store
 from colorlab.games import Game, all_games, find_game
 from colorlab.rules import IllegalAction, RulesBase, brief, rules_in_words
-from colorlab.classroom.class_store import class_store
 from colorlab.tables.games import table_game
-from colorlab.tables.store import (Seat, SeatTaken, TableClosed, TableError, TableStore, UnknownTable, WrongToken,
-                                   clean_code, clean_name)
+from colorlab.tables.store import (
+    Seat,
+    SeatTaken,
+    TableClosed,
+    TableError,
+    TableStore,
+    UnknownTable,
+    WrongToken,
+    clean_code,
+    clean_name,
+)
 from colorlab.widgets.base import GuardedWidget, IntentError, widget_css, widget_esm
 from colorlab.widgets.rule_editor import RuleEditor
 
@@ -71,6 +80,12 @@ def typed_code(code: str) -> str:
 def closed_words(code: str) -> str:
     """What does a learner read about a closed table?"""
     return f"Table {code} is closed: your teacher has ended it, so nobody can sit there now."
+
+
+def welcome_back(seat: Seat) -> str:
+    """What does a learner read on coming back to their seat?"""
+    assert seat.seat is not None, "a seat a learner comes back to is never a watcher's"
+    return f"Welcome back, {seat.name}: you sit at seat {seat.seat + 1} of table {seat.code} again."
 
 
 class LobbyDesk(GuardedWidget):
@@ -149,6 +164,13 @@ class Lobby(ipywidgets.VBox):
             self._store = class_store(self._where)
         return self._store
 
+    @property
+    def rules(self) -> RulesBase:
+        """The rules chosen for the new table, from the rules step until it opens."""
+        if self.editor is None:
+            raise IntentError("no table is being opened")
+        return self.editor.rules
+
     # --- what the page shows ------------------------------------------------------------------
 
     def show(self) -> None:
@@ -159,7 +181,7 @@ class Lobby(ipywidgets.VBox):
             "game": self.game, "title": find_game(self.game).title,
             "bots": find_game(self.game).bot_names(at_table=True) if self.stage == "seats" else [],
             "kinds": list(self.kinds), "seats": list(self.seats),
-            "rules": f"Rules: {rules_in_words(self.editor.rules)}." if self.stage == "seats" else "",
+            "rules": f"Rules: {rules_in_words(self.rules)}." if self.stage == "seats" else "",
             "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
         }
         self.rules_area.children = [self.editor, self.next_button] if self.stage == "rules" and self.editor else []
@@ -245,7 +267,7 @@ class Lobby(ipywidgets.VBox):
         if YOU not in self.kinds:
             raise IllegalAction("Choose the seat where you sit: set one seat to 'you'.")
         bots = {seat: kind for seat, kind in enumerate(self.kinds) if kind not in (YOU, LEARNER)}
-        self.code = self.store.create(self.game, self.editor.rules, bots=bots)
+        self.code = self.store.create(self.game, self.rules, bots=bots)
         self._sit(self.kinds.index(YOU))
         self.desk.say(f"Your table is open. Tell the others its code, {self.code}, so they can join.")
 
@@ -308,7 +330,7 @@ class Lobby(ipywidgets.VBox):
         except WrongToken:
             raise WrongToken(f"That seat key opens no seat at table {code}. Check it and try again.") from None
         self._seated(seat)
-        self.desk.say(f"Welcome back, {seat.name}: you sit at seat {seat.seat + 1} of table {code} again.")
+        self.desk.say(welcome_back(seat))
 
     def _on_return(self, seats: list) -> None:
         """The page opens again: sit at the newest seat it keeps whose table is still open; it forgets the others."""
@@ -328,7 +350,7 @@ class Lobby(ipywidgets.VBox):
                 self.desk.send({"type": "forget", "code": kept["code"]})
                 continue
             self._seated(seat)
-            self.desk.say(f"Welcome back, {seat.name}: you sit at seat {seat.seat + 1} of table {code} again.")
+            self.desk.say(welcome_back(seat))
             return
 
     def _on_leave(self) -> None:

@@ -2,12 +2,15 @@
 
 Lesson 50 reads the records a teacher downloaded from the class's tables. So that it
 also runs before any class has played, colorlab ships a sample set, made here: every
-table is opened in a fresh SQLite store, bots sit in every seat, and the records are
-exported with ``store.export`` exactly as the teacher's page does. Like a real class,
-the set has several ColorFox and Colourbrain tables, some Colorium and a few FIKOLO
-JUNIOR (turn-based Col-Or-Form) tables, a table someone left after three moves and one
-where a seat stayed free. The real-time Col-Or-Form game is left out on purpose: its
-STOP calls are timed by the clock, so its records would differ from run to run.
+table is opened in a fresh SQLite store, with the table's bots in some seats and
+"learners" in the others (each learner's moves are chosen by a careful bot, and sent
+from its seat as a learner's device sends them), and the records are exported with
+``store.export`` exactly as the teacher's page does. Like a real class, the set has
+several ColorFox and Colourbrain tables, some Colorium and a few FIKOLO JUNIOR
+(turn-based Col-Or-Form) tables, tables of learners only and tables with a bot, a table
+someone left after three moves and one where a seat stayed free. The real-time
+Col-Or-Form game is left out on purpose: its STOP calls are timed by the clock, so its
+records would differ from run to run.
 
 Make the set again (it replaces the folder's records)::
 
@@ -22,8 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from colorlab.agents import ready, seat_bot
 from colorlab.games import find_game
-from colorlab.tables.store import TableStore, bot_seed
+from colorlab.tables import TableStore, table_game
 
 FOLDER = Path(__file__).parents[1] / "data" / "class-sample"
 
@@ -33,37 +37,37 @@ def rules(game: str, **changes):
     return find_game(game).rules_type(**changes)
 
 
-# (game, rules, bots by seat, seeds): the seeds are fixed so that the set comes out the same every time
+# (game, rules, the table's bots by seat, the learners by seat with the bot that chooses their moves, seeds):
+# the seeds are fixed so that the set comes out the same every time
 TABLES = [
-    ("colorfox", rules("colorfox"), {0: "GreedyBot", 1: "SetBuilder"}, range(101, 107)),
-    ("colorfox", rules("colorfox"), {0: "SetBuilder", 1: "GreedyBot"}, range(107, 113)),
-    ("colorfox", rules("colorfox", players=3), {0: "GreedyBot", 1: "SetBuilder", 2: "GreedyBot"}, range(201, 204)),
-    ("colourbrain", rules("colourbrain"), {0: "QuizBot (hard)", 1: "QuizBot"}, range(301, 306)),
-    ("colourbrain", rules("colourbrain"), {0: "QuizBot", 1: "QuizBot (hard)"}, range(306, 311)),
-    ("colorium", rules("colorium"), {0: "MissionBot", 1: "GreedyBot"}, range(401, 404)),
-    ("colorium", rules("colorium"), {0: "GreedyBot", 1: "MissionBot"}, range(404, 407)),
-    ("colorform", find_game("colorform").rules_type.junior(), {0: "ReactionBot", 1: "ReactionBot (hard)"}, range(501, 505)),
+    ("colorfox", rules("colorfox"), {1: "GreedyBot"}, {0: "SetBuilder"}, range(101, 107)),
+    ("colorfox", rules("colorfox"), {}, {0: "SetBuilder", 1: "GreedyBot"}, range(107, 113)),
+    ("colorfox", rules("colorfox", players=3), {2: "GreedyBot"}, {0: "GreedyBot", 1: "SetBuilder"}, range(201, 204)),
+    ("colourbrain", rules("colourbrain"), {1: "QuizBot"}, {0: "QuizBot (hard)"}, range(301, 306)),
+    ("colourbrain", rules("colourbrain"), {}, {0: "QuizBot", 1: "QuizBot (hard)"}, range(306, 311)),
+    ("colorium", rules("colorium"), {1: "GreedyBot"}, {0: "MissionBot"}, range(401, 404)),
+    ("colorium", rules("colorium"), {}, {0: "GreedyBot", 1: "MissionBot"}, range(404, 407)),
+    ("colorform", find_game("colorform").rules_type.junior(), {0: "ReactionBot"}, {1: "ReactionBot (hard)"},
+     range(501, 505)),
 ]
-LEFT_EARLY = ("colorfox", rules("colorfox"), {1: "GreedyBot"}, 601, 3)  # a learner left after three moves
+LEFT_EARLY = ("colorfox", rules("colorfox"), {1: "GreedyBot"}, {0: "GreedyBot"}, 601, 3)  # a learner left after 3 moves
 SEAT_FREE = ("colorium", rules("colorium"), {0: "GreedyBot"}, 701)  # nobody ever sat in seat 1
+NAMES = ("Ada", "Bo", "Cy")  # the learners', by seat
 
 
-def play_to_the_end(store: TableStore, game: str, rules, bots: dict, seed: int) -> str:
-    """Open a table with a bot in every seat and let the bots play it to the end; return its code."""
+def play(store: TableStore, game: str, rules, bots: dict, learners: dict, seed: int, moves: int | None = None) -> str:
+    """Open a table and play it, to the end or for `moves` actions, and return its code.
+
+    The table's bots move by themselves; each learner sits down and sends the moves its bot
+    chooses (a bot seated by the rule, as the table seats its own).
+    """
     code = store.create(game, rules, seed=seed, bots=bots)
-    while not store.catch_up(code).state.over:
-        pass
-    return code
-
-
-def leave_early(store: TableStore, game: str, rules, bots: dict, seed: int, moves: int) -> str:
-    """Open a table where a learner plays `moves` moves (chosen by a bot), then the teacher closes it."""
-    code = store.create(game, rules, seed=seed, bots=bots)
-    learner = store.join(code, name="Sam")
-    while (replay := store.catch_up(code)).steps < moves:
-        bot = find_game(game).make_bot("GreedyBot", bot_seed(seed, learner.seat, replay.steps))
-        learner.play(bot.act(replay.state, learner.seat))
-    store.close(code)
+    seats = {seat: store.join(code, seat=seat, name=NAMES[seat]) for seat in learners}
+    minds = {seat: seat_bot(find_game(game).bots[name], seed, seat) for seat, name in learners.items()}
+    waiting_for = table_game(game).waiting_for
+    while not (replay := store.catch_up(code)).state.over and (moves is None or replay.steps < moves):
+        seat = next(seat for seat in waiting_for(replay.state) if seat in seats)
+        seats[seat].play(ready(minds[seat], replay.steps).act(replay.state, seat))
     return code
 
 
@@ -73,10 +77,11 @@ def make_sample(folder: str | Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as scratch:
         store = TableStore(Path(scratch) / "class.db")
         try:
-            for game, rules, bots, seeds in TABLES:
+            for game, rules, bots, learners, seeds in TABLES:
                 for seed in seeds:
-                    play_to_the_end(store, game, rules, bots, seed)
-            leave_early(store, *LEFT_EARLY)
+                    play(store, game, rules, bots, learners, seed)
+            *left_early, moves = LEFT_EARLY
+            store.close(play(store, *left_early, moves=moves))
             game, rules, bots, seed = SEAT_FREE
             store.create(game, rules, seed=seed, bots=bots)
             for old in folder.glob("*.json"):

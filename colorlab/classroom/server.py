@@ -28,8 +28,8 @@ from pathlib import Path
 
 import sqlalchemy
 
-from colorlab.tables import TableError
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store, default_store_path
+from colorlab.tables import TableError
 
 LOBBY_PAGE = "classroom/lobby.ipynb"
 TEACHER_PAGE = "classroom/teacher.ipynb"
@@ -63,7 +63,7 @@ def page_address(host: str, port: int, page: str, key: str) -> str:
     """The address of one served notebook that logs the browser in with the class key.
 
     Examples
-    --------
+    ========
     >>> from colorlab.classroom.server import page_address
     >>> page_address("192.168.1.20", 8866, "classroom/lobby.ipynb", "k7qm-x4dp-9hfa")
     'http://192.168.1.20:8866/voila/render/classroom/lobby.ipynb?token=k7qm-x4dp-9hfa'

@@ -26,14 +26,15 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import ipywidgets
 import traitlets
 
 from colorlab.archive import record_file_name, records_zip
+from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.games import find_game
 from colorlab.rules import IllegalAction
-from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.tables.store import Seat, TableError, TableStore, clean_code
 from colorlab.widgets.base import GuardedWidget, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
@@ -131,7 +132,7 @@ class TablesBoard(GuardedWidget):
     _css = widget_css(STATIC / "teacher.css")
 
     gate = traitlets.Unicode("key").tag(sync=True)
-    tables = traitlets.List().tag(sync=True)
+    tables = traitlets.List(traitlets.Dict()).tag(sync=True)
     watched = traitlets.Dict().tag(sync=True)
     confirming = traitlets.Unicode("").tag(sync=True)
 
@@ -139,7 +140,7 @@ class TablesBoard(GuardedWidget):
                "confirm_close": {"code": str}, "keep_open": {}, "download": {}}
     REFUSALS = GuardedWidget.REFUSALS + (TableError,)
 
-    def __init__(self, store: TableStore, key: str | None, gate: str, stage: ipywidgets.Box, **kwargs):
+    def __init__(self, store: TableStore, key: str | None, gate: str, stage: ipywidgets.Box, **kwargs: Any):
         super().__init__(**kwargs)
         self.store, self._key, self.stage = store, key, stage
         self.watcher: Seat | None = None
@@ -162,7 +163,7 @@ class TablesBoard(GuardedWidget):
         """Open the page if `typed` is the teacher key; say so if it is not."""
         if self.gate == "open":
             return
-        if self.gate == "sealed":
+        if self.gate == "sealed" or self._key is None:
             raise IllegalAction(SEALED)
         if not is_the_key(typed, self._key):
             raise IllegalAction("That is not the teacher key. Try again.")

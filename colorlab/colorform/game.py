@@ -3,8 +3,8 @@
 from functools import partial
 
 from colorlab.colorform.agents import LEVELS, ReactionBot
-from colorlab.colorform.playout import play_game
 from colorlab.colorform.model import action_from_dict, action_to_dict, new_game, outcome, play
+from colorlab.colorform.playout import play_game
 from colorlab.colorform.rules import Rules
 from colorlab.games import Game, declare
 

@@ -35,7 +35,7 @@ import operator
 import random
 from collections.abc import Callable, Sequence
 
-from colorlab.agents import play_out
+from colorlab.agents import play_out, seat_chances, seated_bots
 from colorlab.colorform import agents
 from colorlab.colorform.agents import ReactionBot, next_action
 from colorlab.colorform.components import task_cards
@@ -97,8 +97,9 @@ def pair_places(pairs: tuple) -> tuple[int, ...]:
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 10_000) -> GameRecord:
-    """Play a whole game between bots and return its record (a table of ReactionBots here, on plain numbers)."""
-    agents = agents or [ReactionBot("medium", seed=seed * 31 + seat) for seat in range(rules.players)]
+    """Play a whole game between bots (by default a medium ReactionBot at every seat) and return its record
+    (a base game of ReactionBots here, on plain numbers)."""
+    agents = agents or seated_bots([ReactionBot] * rules.players, seed)
     if rules.variant == "base" and all(type(agent) is ReactionBot for agent in agents):
         return play_reaction_bots(rules, agents, seed, max_actions)
     return play_out("colorform", rules, agents, seed, next_action, max_actions)
@@ -125,6 +126,7 @@ class _Table:
     def __init__(self, rules: Rules, seed: int, bots: Sequence[agents.ReactionBot]):
         start = deal(rules, seed)
         self.rules, self.seed, self.bots, self.start = rules, seed, bots, start
+        self.chances = seat_chances(bots)  # moved to each STOP's step before the bots call, as play_out does
         self.accepts = ACCEPTS[rules.matching]
         self.turns = (rules.rotations, rules.mirror_images)
         self.seconds_of = agents.reaction_seconds  # read now, as the bots read it (a test may put in another)
@@ -219,10 +221,12 @@ class _Table:
         rules, bots, shown, likings = self.rules, self.bots, self.shown, self.likings
         hands, unheld_of, won, stacks, tops, accepts = self.hands, self.unheld, self.won, self.stacks, self.tops, self.accepts
         window, matching, time_to_show = rules.stop_window, rules.matching, rules.seconds_to_show
-        seats, plans, actions = range(rules.players), self.plans, []
+        seats, plans, actions, chances = range(rules.players), self.plans, [], self.chances
         while not self.over:
             if len(actions) >= max_actions:
                 raise RuntimeError(f"colorform game {self.seed} did not end within {max_actions} actions")
+            for chance in chances:
+                chance.at(len(actions))
             # Each bot calls as ReactionBot.act would, on its plan or (now and then, with none) on a guess:
             # (time, player, plan, its cards), or (time, player, None, the guessed claim) made.
             calls = []

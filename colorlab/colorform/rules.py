@@ -91,5 +91,5 @@ class Rules(RulesBase):
     @classmethod
     def junior(cls, **changes) -> Rules:
         """The FIKOLO JUNIOR rules, with any further changes."""
-        defaults = dict(variant="junior", hand_size=3, tasks_per_player=4, largest_task=4)
+        defaults = {"variant": "junior", "hand_size": 3, "tasks_per_player": 4, "largest_task": 4}
         return cls(**{**defaults, **changes})

@@ -198,7 +198,7 @@ def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Itera
 
 def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Sequence[Figure]],
                      rules: Rules) -> tuple[tuple[tuple[TaskCard, int, bool, tuple, int], ...], ...]:
-    """The :func:`hopeful_turns` of each hand (with any number of cards), the layout given by its :func:`fitting_bits`."""
+    """The :func:`hopeful_turns` of each hand (of any size), the layout given by its :func:`fitting_bits`."""
     # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure) pair,
     # set in `fitting` where the layout's card fits that figure. The pairs a turn needs hand cards for are
     # its bits the layout does not fit, the same for every hand. A turn is hopeful for a hand when none of
@@ -221,7 +221,8 @@ def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules
     return assign([(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1], hand, accepts)
 
 
-def assign(needs: list[tuple[int, Figure]], hand: Sequence[Figure], accepts: tuple[int, ...]) -> dict[int, Figure] | None:
+def assign(needs: list[tuple[int, Figure]], hand: Sequence[Figure],
+           accepts: tuple[int, ...]) -> dict[int, Figure] | None:
     """Give each needy (cell, figure) pair its own hand card that fits it, the first way found (None: no way)."""
     if not needs:
         return {}

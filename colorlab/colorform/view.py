@@ -31,12 +31,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from colorlab.agents import ready, seat_bots
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS
 from colorlab.colorform.model import ChangeRules, Claim, Pass, State, Stop, can_solve, observation, play
 from colorlab.colorform.picture import table_svg
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solve
+from colorlab.games import find_game
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, IllegalAction
 from colorlab.widgets.base import (
@@ -374,9 +376,13 @@ class ColorFormGame(GameWidget):
     def _make_bots(self) -> None:
         if self.seat is not None:
             return
-        seed = self.record.seed
-        self.bots = {seat: ReactionBot(self.level, seed=seed * 7 + seat)
-                     for seat in range(1, self.record.rules.players)}
+        record = self.record
+        self.bots = seat_bots(find_game(self.game).bots[f"ReactionBot ({self.level})"], record.seed,
+                              range(1, record.rules.players), record.seeding)
+
+    def _bot_at(self, seat: int) -> ReactionBot:
+        """The bot at `seat`, ready to move now (its chance drawn for this step, as its seeding says)."""
+        return ready(self.bots[seat], len(self.record.actions))
 
     def set_record(self, record: GameRecord) -> None:
         super().set_record(record)
@@ -398,15 +404,15 @@ class ColorFormGame(GameWidget):
         self.plans = {}
         if state.over or state.junior or self.waits_for_start():
             return
-        for seat, bot in self.bots.items():
-            call = bot.act(state, seat)
+        for seat in self.bots:
+            call = self._bot_at(seat).act(state, seat)
             if call is not None:
                 self.plans[seat] = call
 
     def _bots_take_turns(self) -> None:
         while self.state.junior and not self.state.over and self.state.active in self.bots:
             seat = self.state.active
-            self.play(self.bots[seat].act(self.state, seat) or Pass(seat))
+            self.play(self._bot_at(seat).act(self.state, seat) or Pass(seat))
 
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):

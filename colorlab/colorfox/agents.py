@@ -20,7 +20,7 @@ import operator
 import random
 import statistics
 
-from colorlab.agents import SeededAgent, play_out
+from colorlab.agents import SeededAgent, play_out, seated_bots
 from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, Position, State,
                                      evolve, exchange_of, exchange_terms, hand_backs, legal_actions, legal_exchanges,
                                      legal_places, legal_spots, observation, play, random_spot, scores, sticks_taken,
@@ -166,8 +166,8 @@ def next_action(state: State, agents: list):
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 2_000) -> GameRecord:
-    """Play a whole game between bots and return its record."""
-    agents = agents or [GreedyBot(seed=seed * 31 + seat) for seat in range(rules.players)]
+    """Play a whole game between bots (by default a GreedyBot at every seat) and return its record."""
+    agents = agents or seated_bots([GreedyBot] * rules.players, seed)
     return play_out("colorfox", rules, agents, seed, next_action, max_actions)
 
 

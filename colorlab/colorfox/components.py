@@ -104,7 +104,7 @@ def _deal_edges(rng: random.Random, tries_per_card: int = 100) -> list[Edges] | 
     """Draw edges for a whole deck card by card, or None if the draw runs into a dead end."""
     kinds = [kind for kind, count in CARDS_PER_KIND.items() for _ in range(count)]
     rng.shuffle(kinds)
-    budget = Counter({hue: EDGES_PER_COLOUR for hue in COLOURS})
+    budget = Counter(dict.fromkeys(COLOURS, EDGES_PER_COLOUR))
     taken: set[Edges] = set()
     deck = []
     for kind in kinds:

@@ -33,8 +33,8 @@ from functools import cache
 
 import numpy
 
-from colorlab.colorfox.components import cards
 from colorlab.colorfox import model
+from colorlab.colorfox.components import cards
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
 from colorlab.encoding import flat_shape, number_blocks

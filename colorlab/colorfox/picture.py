@@ -13,7 +13,8 @@ def tile_svg(edges: list[str], x: float, y: float, size: float = CELL, palette: 
     """Draw one card as four coloured triangles meeting in the middle, each with its colour's glyph."""
     c = size / 2
     corners = [(x, y), (x + size, y), (x + size, y + size), (x, y + size)]
-    marks = [(x + c, y + size * 0.25), (x + size * 0.78, y + c + 4), (x + c, y + size * 0.9), (x + size * 0.22, y + c + 4)]
+    marks = [(x + c, y + size * 0.25), (x + size * 0.78, y + c + 4),
+             (x + c, y + size * 0.9), (x + size * 0.22, y + c + 4)]
     parts, inks = [], glyph_inks()[palette]
     for side, name in enumerate(edges):
         (ax, ay), (bx, by) = corners[side], corners[(side + 1) % 4]

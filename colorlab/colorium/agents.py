@@ -18,7 +18,7 @@ import functools
 import math
 import random
 
-from colorlab.agents import SeededAgent, play_out
+from colorlab.agents import SeededAgent, play_out, seated_bots
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (Draw, Pick, State, legal_choices, legal_draws, legal_wilds, observation, play,
@@ -128,8 +128,8 @@ def next_action(state: State, agents: list):
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 2_000) -> GameRecord:
-    """Play a whole game between bots and return its record."""
-    agents = agents or [GreedyBot(seed=seed * 31 + seat) for seat in range(rules.players)]
+    """Play a whole game between bots (by default a GreedyBot at every seat) and return its record."""
+    agents = agents or seated_bots([GreedyBot] * rules.players, seed)
     return play_out("colorium", rules, agents, seed, next_action, max_actions)
 
 

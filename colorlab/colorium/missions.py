@@ -497,7 +497,7 @@ def _edition_missions() -> dict[str, Mission]:
     data = json.loads(MISSIONS_FILE.read_text(encoding="utf-8"))
     missions = missions_from(data["missions"])
     per_type = Counter(mission.type for mission in missions.values())
-    if per_type != Counter({kind: 4 for kind in TYPES}):
+    if per_type != Counter(dict.fromkeys(TYPES, 4)):
         raise ValueError(f"missions.json needs 4 missions of each type; has {dict(per_type)}")
     return missions
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from colorlab.agents import SeededAgent, play_out
+from colorlab.agents import SeededAgent, play_out, seated_bots
 from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State, can_copy
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.rules import Rules
@@ -67,6 +67,6 @@ def next_action(state: State, agents: list):
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
               max_actions: int = 20_000) -> GameRecord:
-    """Play a whole quiz between bots and return its record."""
-    agents = agents or [QuizBot("medium", seed=seed * 31 + team) for team in range(rules.teams)]
+    """Play a whole quiz between bots (by default a medium QuizBot at every team) and return its record."""
+    agents = agents or seated_bots([QuizBot] * rules.teams, seed)
     return play_out("colourbrain", rules, agents, seed, next_action, max_actions)

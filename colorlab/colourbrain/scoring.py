@@ -36,6 +36,6 @@ def score_question(answers: Mapping, solution: Sequence[str], pot: int = 0,
     right = {team: is_right(answer, solution) for team, answer in answers.items()}
     wrong = sum(not ok for ok in right.values())
     if not wrong:
-        return {team: 0 for team in answers}, pot + 1
+        return dict.fromkeys(answers, 0), pot + 1
     bonus = pot if rules.pot_reading == "winners take the pot" else 0
     return {team: (wrong + bonus if ok else 0) for team, ok in right.items()}, 0

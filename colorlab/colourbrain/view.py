@@ -32,9 +32,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from colorlab.agents import ready, seat_bots
 from colorlab.colourbrain.agents import QuizBot
 from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, can_copy, observation
 from colorlab.colourbrain.rules import Rules
+from colorlab.games import find_game
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
 from colorlab.widgets.base import GameWidget, IntentError, new_game_record, palette_assets, widget_css, widget_esm
@@ -69,6 +71,8 @@ class ColourbrainQuiz(GameWidget):
 
     def __init__(self, rules: Rules | None = None, names: list[str] | None = None, solo: bool = False,
                  level: str = "medium", seed: int | None = None, *, seat: Seat | None = None, **kwargs):
+        if level not in QuizBot.levels:
+            raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(QuizBot.levels)}")
         self.names = list(names or [])
         self.solo, self.level = solo, level
         super().__init__(lambda: self._first_record(rules, seed), seat=seat, **kwargs)
@@ -156,9 +160,9 @@ class ColourbrainQuiz(GameWidget):
         self.say(" ".join(self.snapshot(self.state)["events"]))
 
     def _make_bots(self) -> None:
-        seed = self.record.seed
-        self.bots = {t: QuizBot(self.level, seed=seed * 7 + t) for t in range(1, self.record.rules.teams)} \
-            if self.solo and self.seat is None else {}
+        record = self.record
+        self.bots = seat_bots(find_game(self.game).bots[f"QuizBot ({self.level})"], record.seed,
+                              range(1, record.rules.teams), record.seeding) if self.solo and self.seat is None else {}
 
     def _bots_move(self) -> None:
         """Let the bots answer (and copy) whenever it is their move."""
@@ -166,7 +170,7 @@ class ColourbrainQuiz(GameWidget):
         while moved and not self.state.over:
             moved = False
             for team, bot in self.bots.items():
-                action = bot.act(self.state, team)
+                action = ready(bot, len(self.record.actions)).act(self.state, team)
                 if action is not None:
                     self.play(action)
                     moved = True

@@ -9,7 +9,6 @@ made by another colorlab is refused with a clear message rather than misread.
 
 from __future__ import annotations
 
-import itertools
 import random
 import sqlite3
 import time
@@ -20,6 +19,7 @@ from typing import TypeVar
 import sqlalchemy
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import ConnectionPoolEntry
 
 T = TypeVar("T")
 
@@ -116,7 +116,9 @@ def while_locked(attempt: Callable[[], T], is_locked: Callable[[Exception], bool
     many processes open one new store together.
     """
     deadline = time.monotonic() + LOCKED_PATIENCE
-    for tries in itertools.count(1):
+    tries = 0
+    while True:
+        tries += 1
         try:
             return attempt()
         except Exception as error:
@@ -130,7 +132,7 @@ def _says_locked(error: Exception) -> bool:
     return isinstance(cause, sqlite3.OperationalError) and "locked" in str(cause)
 
 
-def _sqlite_connected(dbapi_connection, record) -> None:
+def _sqlite_connected(dbapi_connection: sqlite3.Connection, record: ConnectionPoolEntry) -> None:
     # SQLAlchemy then issues BEGIN itself (see _sqlite_begin), so that a writer can take the lock up front.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()

@@ -5,8 +5,10 @@ one kernel's memory. Every learner's kernel holds a :class:`Seat`; when it plays
 one transaction catches the table up, lets the model check the action against
 the latest state, and appends it, so two devices sending at once can never both
 win. Bots sit in seats too: whoever touches the table next lets the bots whose
-move it is play, each bot seeded by the table's seed, its seat and the step, so
-two kernels racing to move a bot write the same one move, once.
+move it is play, each seated by colorlab's one rule (:func:`colorlab.agents.seat_bot`):
+its move at each step draws its chance from the table's seed, its seat and the step
+alone, so two kernels racing to move a bot write the same one move, once, and the
+bot is the one ``play_game`` or an experiment would seat there.
 
 Examples
 --------
@@ -39,6 +41,7 @@ import sqlalchemy
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from colorlab.agents import ready, seat_bot
 from colorlab.archive import record_file_name
 from colorlab.record import GameRecord, RecordError, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, RulesBase
@@ -111,12 +114,6 @@ def _seat_key_hash(typed: Any) -> str:
         return ""
     key = re.sub(r"[\s-]", "", typed).upper()
     return _hash(key) if len(key) == SEAT_KEY_LENGTH else ""
-
-
-def bot_seed(seed: int, seat: int, step: int) -> int:
-    """Which seed does the bot at `seat` use for its move at `step`? (The same in every kernel.)"""
-    digest = hashlib.sha256(f"{seed}/{seat}/{step}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def clean_name(name: Any) -> str:
@@ -509,7 +506,8 @@ class TableStore:
         if replay is None:
             try:
                 rules = spec.rules_type.from_dict(json.loads(row.rules))
-                record = GameRecord(row.game, rules, row.seed)
+                bots = self._bot_names(connection, row.code)  # the record says which bot sat where
+                record = GameRecord(row.game, rules, row.seed, bots=tuple(map(bots.get, range(rules.players))))
                 replay = Replay(record, [spec.new_game(rules, row.seed)])
             except (ValueError, TypeError, LookupError) as error:
                 raise TableError(f"table {row.code} cannot be read by this colorlab: {error}") from None
@@ -577,7 +575,8 @@ class TableStore:
         return self._bot_seats[code]
 
     def _bots(self, connection: Connection, row: Any, table: TableGame, step: int) -> dict:
-        return {seat: game_spec(row.game).make_bot(bot, bot_seed(row.seed, seat, step))
+        makers = game_spec(row.game).bots
+        return {seat: ready(seat_bot(makers[bot], row.seed, seat), step)
                 for seat, bot in self._bot_names(connection, row.code).items()}
 
     def _moves_by_itself(self, connection: Connection, row: Any, table: TableGame) -> bool:

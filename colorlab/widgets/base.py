@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import traitlets
 
+from colorlab.agents import ready, seat_bots
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, GLYPHS, PALETTES, Colour, glyph_inks
 from colorlab.record import GameRecord, RecordError, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, RuleError, RulesBase, brief
@@ -733,8 +734,8 @@ class BotTable(GameWidget):
         raise NotImplementedError
 
     def bot_action(self, state: Any, seat: int) -> Any:
-        """Which action does the bot at `seat` take?"""
-        return self.bots[seat].act(state, seat)
+        """Which action does the bot at `seat` take now (its chance drawn for this step, as its seeding says)?"""
+        return ready(self.bots[seat], len(self.record.actions)).act(state, seat)
 
     def bot_move(self) -> None:
         """Let one bot make its next move."""
@@ -753,8 +754,9 @@ class BotTable(GameWidget):
         if self.seat is not None:
             self.bots = {}
             return
-        seed, players = self.record.seed, self.record.rules.players
-        self.bots = {seat: game_spec(self.game).make_bot(self.bot_kind, seed * 7 + seat) for seat in range(1, players)}
+        record = self.record
+        self.bots = seat_bots(game_spec(self.game).bots[self.bot_kind], record.seed, range(1, record.rules.players),
+                              record.seeding)
 
     def set_record(self, record: GameRecord) -> None:
         super().set_record(record)

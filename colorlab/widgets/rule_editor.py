@@ -98,8 +98,8 @@ class RuleEditor(ipywidgets.VBox):
             layout=ipywidgets.Layout(width="auto", align_self="flex-start"))
         rows = [self._row(name) for name in self._specs]
         heading = ipywidgets.HTML(f'<h3 style="margin:0 0 4px">{html.escape(title)}</h3>')
-        super().__init__([heading, ipywidgets.HTML(LEGEND.format(scopes=SCOPES_LEGEND if scopes else "")), *rows, self.differences_line,
-                          self.reset_button, self.message_area],
+        legend = ipywidgets.HTML(LEGEND.format(scopes=SCOPES_LEGEND if scopes else ""))
+        super().__init__([heading, legend, *rows, self.differences_line, self.reset_button, self.message_area],
                          layout=ipywidgets.Layout(width="100%", max_width="800px"))
         for name, control in self.controls.items():
             if name not in self._read_only:
@@ -226,10 +226,9 @@ class RuleEditor(ipywidgets.VBox):
 
 def _control(spec: dict[str, Any], value: Any) -> ipywidgets.ValueWidget:
     """Which control fits this rule: a checkbox, a drop-down or a number box with its range?"""
-    common = dict(description=spec["label"], tooltip=spec["help"],
-                  style={"description_width": LABEL_WIDTH},
-                  layout=ipywidgets.Layout(width=CONTROL_WIDTH))
-    kind, low, high = spec["type"], spec["low"], spec["high"]
+    common = {"description": spec["label"], "tooltip": spec["help"], "style": {"description_width": LABEL_WIDTH},
+              "layout": ipywidgets.Layout(width=CONTROL_WIDTH)}
+    kind = spec["type"]
     if not spec.get("editable", True):
         return ipywidgets.Text(value=str(value), disabled=True, **common)
     if spec["choices"] is not None:

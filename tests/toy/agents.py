@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from colorlab.agents import SeededAgent, play_out
+from colorlab.agents import SeededAgent, play_out, seated_bots
 from tests.toy.model import State, Take, legal_counts
 from tests.toy.rules import Rules
 
@@ -27,6 +27,6 @@ class CleverBot(RandomBot):
 
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0, max_actions: int = 1000):
     """Play a whole game between bots and return its record."""
-    agents = agents or [RandomBot(seed=seed * 31 + seat) for seat in range(rules.players)]
+    agents = agents or seated_bots([RandomBot] * rules.players, seed)
     return play_out("toy", rules, agents, seed, lambda state, bots: bots[state.to_move].act(state, state.to_move),
                     max_actions)
