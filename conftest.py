@@ -22,9 +22,13 @@ from hypothesis import settings
 
 from colorlab.classroom.class_store import STORE_VARIABLE
 
-AI_MODULES = {"colorlab/openspiel.py": "pyspiel", "colorlab/spiel.py": "pyspiel",
-              "colorlab/colorfox/spiel.py": "pyspiel", "colorlab/colorium/spiel.py": "pyspiel",
-              "colorlab/pettingzoo.py": "pettingzoo"}
+AI_MODULES = {
+    "colorlab/openspiel.py": "pyspiel",
+    "colorlab/spiel.py": "pyspiel",
+    "colorlab/colorfox/spiel.py": "pyspiel",
+    "colorlab/colorium/spiel.py": "pyspiel",
+    "colorlab/pettingzoo.py": "pettingzoo",
+}
 collect_ignore = [path for path, needs in AI_MODULES.items() if importlib.util.find_spec(needs) is None]
 
 # Registered here, not in tests/, so that `--hypothesis-profile=quick` works whatever folder a run collects.

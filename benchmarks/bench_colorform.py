@@ -44,8 +44,11 @@ def seconds_per_solve(case: tuple, loops: int = LOOPS) -> float:
 def as_names(case: tuple) -> tuple:
     """The same case with every figure given as a string such as "red star", the task as a list of nine."""
     layout, hand, task = case
-    return ([str(card) for card in layout], [str(card) for card in hand],
-            [None if cell is None else str(cell) for cell in task.cells])
+    return (
+        [str(card) for card in layout],
+        [str(card) for card in hand],
+        [None if cell is None else str(cell) for cell in task.cells],
+    )
 
 
 def bench_solve(names: bool = False) -> Row:
@@ -55,9 +58,14 @@ def bench_solve(names: bool = False) -> Row:
     micro = statistics.median(repeats) * 1e6
     solvable = sum(bool(colorform.solve(*case)) for case in cases)
     given = "figures as strings" if names else "figure objects"
-    return Row(f"colorform.solve, {given}, hand of 4, 4 turns ({CASES} cases x {LOOPS} loops x {REPEATS})",
-               f"{micro:.1f}", "µs/call", f"< {SOLVE_TARGET_US:g}", verdict(micro < SOLVE_TARGET_US),
-               "" if names else f"solve: {solvable} of {CASES} cases have a solution.")
+    return Row(
+        f"colorform.solve, {given}, hand of 4, 4 turns ({CASES} cases x {LOOPS} loops x {REPEATS})",
+        f"{micro:.1f}",
+        "µs/call",
+        f"< {SOLVE_TARGET_US:g}",
+        verdict(micro < SOLVE_TARGET_US),
+        "" if names else f"solve: {solvable} of {CASES} cases have a solution.",
+    )
 
 
 def games_per_second(rules: colorform.Rules, seeds: range) -> tuple[float, list[int]]:
@@ -79,8 +87,14 @@ def bench_games(name: str, rules: colorform.Rules, target: float | None) -> Row:
     colorform.play_game(rules, seed=0)
     runs = [games_per_second(rules, range(GAMES)) for _ in range(GAME_REPEATS)]
     rate, stuck = statistics.median(rate for rate, _ in runs), runs[0][1]
-    note = (f"{name}: {len(stuck)} of {GAMES} seeds hit play_game's action cap and are left out "
-            f"(seeds {', '.join(map(str, stuck))}).") if stuck else ""
+    note = (
+        (
+            f"{name}: {len(stuck)} of {GAMES} seeds hit play_game's action cap and are left out "
+            f"(seeds {', '.join(map(str, stuck))})."
+        )
+        if stuck
+        else ""
+    )
     label = f"{name} 4-player bot games, one core ({GAMES} seeds x {GAME_REPEATS})"
     if target is None:
         return Row(label, f"{rate:.0f}", "games/s", "(info)", "info", note)
@@ -89,6 +103,9 @@ def bench_games(name: str, rules: colorform.Rules, target: float | None) -> Row:
 
 def run() -> list[Row]:
     """Run the solver and game benchmarks."""
-    return [bench_solve(), bench_solve(names=True),
-            bench_games("base", colorform.Rules(players=4), GAMES_TARGET),
-            bench_games("junior", colorform.Rules.junior(players=4), None)]
+    return [
+        bench_solve(),
+        bench_solve(names=True),
+        bench_games("base", colorform.Rules(players=4), GAMES_TARGET),
+        bench_games("junior", colorform.Rules.junior(players=4), None),
+    ]

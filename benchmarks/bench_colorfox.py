@@ -55,10 +55,22 @@ def bench_games() -> Row:
     runs = [play_games(rules, range(GAMES)) for _ in range(REPEATS)]
     stuck = runs[0][1]
     games = statistics.median((GAMES - len(seeds_stuck)) / seconds for seconds, seeds_stuck in runs)
-    note = (f"ColorFox random games: {len(stuck)} of {GAMES} seeds hit play_game's action cap and are "
-            f"left out (seeds {', '.join(map(str, stuck))}).") if stuck else ""
-    return Row(f"colorfox {PLAYERS}-player random-bot games, one core ({GAMES} seeds x {REPEATS})",
-               f"{games:.0f}", "games/s", f">= {GAMES_TARGET:g}", verdict(games >= GAMES_TARGET), note)
+    note = (
+        (
+            f"ColorFox random games: {len(stuck)} of {GAMES} seeds hit play_game's action cap and are "
+            f"left out (seeds {', '.join(map(str, stuck))})."
+        )
+        if stuck
+        else ""
+    )
+    return Row(
+        f"colorfox {PLAYERS}-player random-bot games, one core ({GAMES} seeds x {REPEATS})",
+        f"{games:.0f}",
+        "games/s",
+        f">= {GAMES_TARGET:g}",
+        verdict(games >= GAMES_TARGET),
+        note,
+    )
 
 
 def stick_cases(count: int = CASES, seed: int = SEED) -> list[dict[str, int]]:
@@ -78,9 +90,13 @@ def bench_score() -> Row:
     cases = stick_cases()
     repeats = [statistics.median(seconds_per_score(case) for case in cases) for _ in range(REPEATS)]
     micro = statistics.median(repeats) * 1e6
-    return Row(f"colorfox.score_sticks, 6 colours 0..{MAX_STICKS} ({CASES} cases x {LOOPS} loops x "
-               f"{REPEATS})", f"{micro:.2f}", "µs/call", f"< {SCORE_TARGET_US:g}",
-               verdict(micro < SCORE_TARGET_US))
+    return Row(
+        f"colorfox.score_sticks, 6 colours 0..{MAX_STICKS} ({CASES} cases x {LOOPS} loops x {REPEATS})",
+        f"{micro:.2f}",
+        "µs/call",
+        f"< {SCORE_TARGET_US:g}",
+        verdict(micro < SCORE_TARGET_US),
+    )
 
 
 def run() -> list[Row]:

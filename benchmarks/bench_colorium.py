@@ -51,8 +51,12 @@ def midgame_board(seed: int = SEED) -> Board:
 
 def covered_spaces(board: Board) -> int:
     """How many empty spaces have a filled space somewhere above them?"""
-    return sum(1 for c in range(board.width) for r in range(1, board.height)
-               if board.rows[r][c] == "." and any(board.rows[above][c] != "." for above in range(r)))
+    return sum(
+        1
+        for c in range(board.width)
+        for r in range(1, board.height)
+        if board.rows[r][c] == "." and any(board.rows[above][c] != "." for above in range(r))
+    )
 
 
 def calls_per_second(board: Board, rules: Rules) -> float:
@@ -61,8 +65,12 @@ def calls_per_second(board: Board, rules: Rules) -> float:
     `placements` keeps what it found for each board, so the search itself is timed, uncached:
     ``resting_places.__wrapped__`` (the positions where the shape can rest, as bits).
     """
-    names = {"find": resting_places.__wrapped__, "size": (board.width, board.height, board.mask),
-             "shape": SHAPE, "rules": rules}
+    names = {
+        "find": resting_places.__wrapped__,
+        "size": (board.width, board.height, board.mask),
+        "shape": SHAPE,
+        "rules": rules,
+    }
     statement = "find(*size, shape, rules.mirror_images, rules.drop)"
     timeit.timeit(statement, globals=names, number=1)
     seconds = [timeit.timeit(statement, globals=names, number=LOOPS) for _ in range(REPEATS)]
@@ -74,15 +82,24 @@ def rows() -> list[Row]:
     board = midgame_board()
     counts = {drop: len(placements(board, SHAPE, Rules(drop=drop))) for drop in TARGETS}
     filled = board.width * board.height - board.empty_spaces
-    note = (f"Colorium placements: the board of seed {SEED} has {filled} of 64 spaces filled, "
-            f"{covered_spaces(board)} empty spaces under overhangs, and {counts['slide']} L placements "
-            f"under slide, {counts['straight']} under straight; rows top first: {' / '.join(board.rows)}.")
+    note = (
+        f"Colorium placements: the board of seed {SEED} has {filled} of 64 spaces filled, "
+        f"{covered_spaces(board)} empty spaces under overhangs, and {counts['slide']} L placements "
+        f"under slide, {counts['straight']} under straight; rows top first: {' / '.join(board.rows)}."
+    )
     found = []
     for drop, target in TARGETS.items():
         rate = calls_per_second(board, Rules(drop=drop))
-        found.append(Row(f"colorium.placements (uncached), L on a mid-game 8x8, {drop} ({LOOPS} loops x {REPEATS})",
-                         f"{rate:,.0f}", "calls/s", f">= {target:,.0f}", verdict(rate >= target),
-                         note if not found else ""))
+        found.append(
+            Row(
+                f"colorium.placements (uncached), L on a mid-game 8x8, {drop} ({LOOPS} loops x {REPEATS})",
+                f"{rate:,.0f}",
+                "calls/s",
+                f">= {target:,.0f}",
+                verdict(rate >= target),
+                note if not found else "",
+            )
+        )
     return found
 
 
@@ -105,8 +122,15 @@ def game_rows() -> list[Row]:
     """Random 4-player games per second on one core (moves per second beside OpenSpiel's: playouts.py)."""
     runs = [play_random_games(range(GAMES)) for _ in range(GAME_REPEATS)]
     games = statistics.median(GAMES / seconds for seconds in runs)
-    return [Row(f"colorium {PLAYERS}-player random-bot games, one core ({GAMES} seeds x {GAME_REPEATS})",
-                f"{games:.0f}", "games/s", f">= {GAMES_TARGET:g}", verdict(games >= GAMES_TARGET))]
+    return [
+        Row(
+            f"colorium {PLAYERS}-player random-bot games, one core ({GAMES} seeds x {GAME_REPEATS})",
+            f"{games:.0f}",
+            "games/s",
+            f">= {GAMES_TARGET:g}",
+            verdict(games >= GAMES_TARGET),
+        )
+    ]
 
 
 def run() -> list[Row]:

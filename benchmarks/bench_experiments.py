@@ -46,9 +46,16 @@ def run_rows() -> list[Row]:
         with concurrent.futures.ProcessPoolExecutor(max_workers=1) as single:
             alone = seconds(game, single)
         pooled = seconds(game, None)
-        rows.append(Row(f"experiment: {GAMES:,} {game} games, default executor ({os.cpu_count()} processes)",
-                        f"{pooled:.1f}", "s", f"< {TARGET_SECONDS:g}", verdict(pooled < TARGET_SECONDS),
-                        f"{game}: one process took {alone:.1f} s, so the pool ran {alone / pooled:.2f}x faster."))
+        rows.append(
+            Row(
+                f"experiment: {GAMES:,} {game} games, default executor ({os.cpu_count()} processes)",
+                f"{pooled:.1f}",
+                "s",
+                f"< {TARGET_SECONDS:g}",
+                verdict(pooled < TARGET_SECONDS),
+                f"{game}: one process took {alone:.1f} s, so the pool ran {alone / pooled:.2f}x faster.",
+            )
+        )
     return rows + search_rows()
 
 
@@ -63,8 +70,15 @@ def search_rows() -> list[Row]:
         start = time.perf_counter()
         run(game, variants, games=CLASS_GAMES, bots=searcher, chunk=1, progress=False)
         took = time.perf_counter() - start
-        rows.append(Row(f"lab run: {CLASS_GAMES} {game} games x 2 variants, SearchBot ({playouts} playouts a move)",
-                        f"{took:.1f}", "s", f"< {CLASS_TARGET_SECONDS:g}", verdict(took < CLASS_TARGET_SECONDS),
-                        f"{game}: {took / (2 * CLASS_GAMES):.2f} s of waiting a game with {os.cpu_count()} worker "
-                        f"processes, at the lab widget's smallest search budget."))
+        rows.append(
+            Row(
+                f"lab run: {CLASS_GAMES} {game} games x 2 variants, SearchBot ({playouts} playouts a move)",
+                f"{took:.1f}",
+                "s",
+                f"< {CLASS_TARGET_SECONDS:g}",
+                verdict(took < CLASS_TARGET_SECONDS),
+                f"{game}: {took / (2 * CLASS_GAMES):.2f} s of waiting a game with {os.cpu_count()} worker "
+                f"processes, at the lab widget's smallest search budget.",
+            )
+        )
     return rows

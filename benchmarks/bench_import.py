@@ -20,8 +20,9 @@ HEAVY = ("sympy", "ipywidgets")
 
 def import_microseconds(module: str) -> int:
     """How many µs does `import module` take in a fresh interpreter (importtime, cumulative)?"""
-    result = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import {module}"], capture_output=True, text=True, check=True
+    )
     for line in reversed(result.stderr.splitlines()):
         if line.startswith("import time:"):
             _, cumulative, name = line.split("|")
@@ -54,17 +55,32 @@ def run() -> list[Row]:
     ratio = medians["colorlab"] / medians["anywidget"]
     loaded = heavy_modules_loaded()
     return [
-        Row(f"import colorlab, fresh interpreter ({RUNS} runs)", f"{medians['colorlab']:.1f}", "ms",
-            "(info)", "info"),
-        Row(f"import anywidget, fresh interpreter ({RUNS} runs)", f"{medians['anywidget']:.1f}", "ms",
-            "(info)", "info"),
-        Row(f"import colorlab.colorform, fresh interpreter ({RUNS} runs)",
-            f"{medians['colorlab.colorform']:.1f}", "ms", "(info)", "info"),
-        Row("import colorlab / import anywidget", f"{ratio:.3f}", "x", f"<= {TARGET_RATIO:g}",
+        Row(f"import colorlab, fresh interpreter ({RUNS} runs)", f"{medians['colorlab']:.1f}", "ms", "(info)", "info"),
+        Row(
+            f"import anywidget, fresh interpreter ({RUNS} runs)", f"{medians['anywidget']:.1f}", "ms", "(info)", "info"
+        ),
+        Row(
+            f"import colorlab.colorform, fresh interpreter ({RUNS} runs)",
+            f"{medians['colorlab.colorform']:.1f}",
+            "ms",
+            "(info)",
+            "info",
+        ),
+        Row(
+            "import colorlab / import anywidget",
+            f"{ratio:.3f}",
+            "x",
+            f"<= {TARGET_RATIO:g}",
             verdict(ratio <= TARGET_RATIO),
-            "import times: cumulative µs of the top-level module from python -X importtime."),
-        Row(f"modules {' and '.join(HEAVY)} loaded by import colorlab", " ".join(loaded) or "none", "",
-            "none", verdict(not loaded),
+            "import times: cumulative µs of the top-level module from python -X importtime.",
+        ),
+        Row(
+            f"modules {' and '.join(HEAVY)} loaded by import colorlab",
+            " ".join(loaded) or "none",
+            "",
+            "none",
+            verdict(not loaded),
             f"import colorlab loads: {', '.join(loaded) or 'neither sympy nor ipywidgets'} "
-            "(sys.modules in a fresh interpreter)."),
+            "(sys.modules in a fresh interpreter).",
+        ),
     ]

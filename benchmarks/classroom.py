@@ -90,6 +90,7 @@ class Learner:
 
 # --- one learner's process ----------------------------------------------------------------------
 
+
 def learner_worker(jobs, start, results) -> None:
     """One learner's kernel: sit at each table it is given, play for as long as it is told, then say what it noted."""
     while (job := jobs.get()) is not None:
@@ -244,6 +245,7 @@ CLICK = """async () => {
 def page_learners(url: str, code: str, seconds: float, start, results) -> None:
     """Sit the browser table's learners down through the lobby, then play as the others do; say what they noted."""
     from playwright.sync_api import sync_playwright
+
     learners, pages, trouble = [Learner(seat, [code]) for seat in range(PAGE_SEATS)], [], ""
     with sync_playwright() as playwright:
         try:
@@ -263,6 +265,7 @@ def page_learners(url: str, code: str, seconds: float, start, results) -> None:
 def seat_pages(browser, url: str, code: str) -> list:
     """Open the lobby in a browser context per learner (their kernels start side by side), and sit each down."""
     from playwright.sync_api import expect
+
     pages = []
     for _ in range(PAGE_SEATS):
         page = browser.new_context(viewport=VIEWPORT).new_page()
@@ -330,8 +333,9 @@ class ClassServer:
         port = free_port()
         env = {**jupyter_env(home), "CLASSROOM_DB": where, "CLASS_KEY": CLASS_KEY, "CLASSROOM_PORT": str(port)}
         self.url = f"http://127.0.0.1:{port}/"
-        self.server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env,
-                             home / "classroom.log")
+        self.server = Server(
+            [sys.executable, "-m", "colorlab.classroom.server", str(served)], env, home / "classroom.log"
+        )
 
     def __enter__(self) -> str:
         self.server.wait_until_answering(f"{self.url}login")
@@ -342,6 +346,7 @@ class ClassServer:
 
 
 # --- the class ----------------------------------------------------------------------------------
+
 
 def open_tables(store: TableStore, groups: int) -> list[tuple[int, list[tuple[str, str]]]]:
     """Open every group's tables and take every seat: for each learner, its seat and (code, key) per table."""
@@ -421,8 +426,11 @@ def class_run(where: str, folder: Path, workers, context, paged: bool) -> ClassR
     if paged:
         page_results = context.Queue()
         with ClassServer(where, folder / f"server-{'postgresql' if store.postgresql else 'sqlite'}") as url:
-            driver = context.Process(target=page_learners, daemon=True,
-                                     args=(url, open_browser_table(store), RUN_SECONDS, start, page_results))
+            driver = context.Process(
+                target=page_learners,
+                daemon=True,
+                args=(url, open_browser_table(store), RUN_SECONDS, start, page_results),
+            )
             driver.start()
             start.wait(STARTUP_SECONDS)
             widgets = [results.get(timeout=STARTUP_SECONDS + RUN_SECONDS) for _ in range(processes)]
@@ -447,21 +455,44 @@ def latency_rows(label: str, device: str, learners: list[Learner], note: str) ->
     times, unseen = click_to_redraw(learners)
     answers = [seconds for learner in learners for seconds in learner.answers]
     if min(len(times), len(answers)) < 2:
-        return [Row(f"{label}, click -> redraw", "-", "ms", f"< {MEDIAN_TARGET_MS:g}", "MISS",
-                    f"{label}: fewer than two clicks or redraws seen. {note}")]
+        return [
+            Row(
+                f"{label}, click -> redraw",
+                "-",
+                "ms",
+                f"< {MEDIAN_TARGET_MS:g}",
+                "MISS",
+                f"{label}: fewer than two clicks or redraws seen. {note}",
+            )
+        ]
     median, p95 = statistics.median(times) * 1000, percentile_95(times) * 1000
     clicks = sum(len(learner.clicks) for learner in learners)
     counts = sum((learner.counts for learner in learners), Counter())
     refused = ", ".join(f"{count} {kind}" for kind, count in sorted(counts.items()) if kind.startswith("refused"))
     answered = statistics.median(answers) * 1000, percentile_95(answers) * 1000
-    note = (f"{label}: {clicks} clicks acknowledged in {RUN_SECONDS:g} s, {len(times)} redraws on other learners' "
-            f"{device}s (slowest {max(times) * 1000:.0f} ms), {unseen} never seen; a click's answer on the clicker's "
-            f"own {device} took {answered[0]:.0f} ms (median), {answered[1]:.0f} ms (95th percentile); "
-            f"{refused or 'no click refused'}. {note}")
-    return [Row(f"{label}, click -> redraw", f"{median:.0f}", "ms", f"< {MEDIAN_TARGET_MS:g}",
-                verdict(median < MEDIAN_TARGET_MS), note),
-            Row(f"{label}, click -> redraw, 95th percentile", f"{p95:.0f}", "ms", f"< {P95_TARGET_MS:g}",
-                verdict(p95 < P95_TARGET_MS))]
+    note = (
+        f"{label}: {clicks} clicks acknowledged in {RUN_SECONDS:g} s, {len(times)} redraws on other learners' "
+        f"{device}s (slowest {max(times) * 1000:.0f} ms), {unseen} never seen; a click's answer on the clicker's "
+        f"own {device} took {answered[0]:.0f} ms (median), {answered[1]:.0f} ms (95th percentile); "
+        f"{refused or 'no click refused'}. {note}"
+    )
+    return [
+        Row(
+            f"{label}, click -> redraw",
+            f"{median:.0f}",
+            "ms",
+            f"< {MEDIAN_TARGET_MS:g}",
+            verdict(median < MEDIAN_TARGET_MS),
+            note,
+        ),
+        Row(
+            f"{label}, click -> redraw, 95th percentile",
+            f"{p95:.0f}",
+            "ms",
+            f"< {P95_TARGET_MS:g}",
+            verdict(p95 < P95_TARGET_MS),
+        ),
+    ]
 
 
 def bench_class(name: str, where: str, folder: Path, workers, context, paged: bool) -> list[Row]:
@@ -469,30 +500,48 @@ def bench_class(name: str, where: str, folder: Path, workers, context, paged: bo
     found = class_run(where, folder, workers, context, paged)
     games = sum(learner.counts["games finished"] for learner in found.widgets) // SEATS
     label = f"classroom, {name}"
-    rows = latency_rows(f"{label}: {len(found.widgets)} learners' widgets in processes", "widget", found.widgets,
-                        f"{games} games finished; the 1-minute load average was {found.loads[0]:.1f} before the "
-                        f"run and {found.loads[1]:.1f} at its end ({os.cpu_count()} CPUs).")
+    rows = latency_rows(
+        f"{label}: {len(found.widgets)} learners' widgets in processes",
+        "widget",
+        found.widgets,
+        f"{games} games finished; the 1-minute load average was {found.loads[0]:.1f} before the "
+        f"run and {found.loads[1]:.1f} at its end ({os.cpu_count()} CPUs).",
+    )
     if found.pages:
-        rows += latency_rows(f"{label}: {PAGE_SEATS} learners in browser pages at one table", "page", found.pages,
-                             "Their kernels are the class server's; the browsers run on the same machine.")
+        rows += latency_rows(
+            f"{label}: {PAGE_SEATS} learners in browser pages at one table",
+            "page",
+            found.pages,
+            "Their kernels are the class server's; the browsers run on the same machine.",
+        )
     else:
-        rows.append(Row(f"{label}: learners in browser pages", "-", "", "", "info",
-                        f"{name}: no browser pages joined the class ({found.page_trouble})."))
+        rows.append(
+            Row(
+                f"{label}: learners in browser pages",
+                "-",
+                "",
+                "",
+                "info",
+                f"{name}: no browser pages joined the class ({found.page_trouble}).",
+            )
+        )
     learners = len(found.widgets) + len(found.pages)
     everyone = f"{label}: {learners} learners at {learners // SEATS} tables"
-    return rows + [Row(f"{everyone}, acknowledged clicks lost", str(found.lost), "actions", "0",
-                       verdict(found.lost == 0)),
-                   Row(f"{everyone}, actions applied twice", str(found.twice), "actions", "0",
-                       verdict(found.twice == 0))]
+    return rows + [
+        Row(f"{everyone}, acknowledged clicks lost", str(found.lost), "actions", "0", verdict(found.lost == 0)),
+        Row(f"{everyone}, actions applied twice", str(found.twice), "actions", "0", verdict(found.twice == 0)),
+    ]
 
 
 # --- both stores --------------------------------------------------------------------------------
 
+
 def start_learners(context, processes: int, others: int) -> tuple[list, tuple]:
     """The learner processes, waiting for jobs; their job queue, the start barrier (with `others`), results queue."""
     jobs, start, results = context.Queue(), context.Barrier(processes + others), context.Queue()
-    started = [context.Process(target=learner_worker, args=(jobs, start, results), daemon=True)
-               for _ in range(processes)]
+    started = [
+        context.Process(target=learner_worker, args=(jobs, start, results), daemon=True) for _ in range(processes)
+    ]
     for process in started:
         process.start()
     return started, (jobs, start, results, processes)

@@ -54,8 +54,10 @@ THROUGH_THE_MODEL = "colorform through the model"
 
 OPENSPIEL_GAME = "python_tic_tac_toe"
 OPENSPIEL_GAMES = 2000
-OPENSPIEL_MISSING = ("OpenSpiel not installed (pip install open_spiel, or the ai extra): no yardstick "
-                     "for random-playout moves per second")
+OPENSPIEL_MISSING = (
+    "OpenSpiel not installed (pip install open_spiel, or the ai extra): no yardstick "
+    "for random-playout moves per second"
+)
 
 EXPERIMENT_GAMES = 10_000
 EXPERIMENT_TARGET_SECONDS = 10.0
@@ -87,8 +89,9 @@ def model_playouts(seeds: range) -> tuple[float, int]:
     elapsed, moves = 0.0, 0
     for seed in seeds:
         start = time.perf_counter()
-        record = play_out("colorform", Rules(), experiments.bots_for("colorform", None, 2, seed), seed,
-                          next_action, 10_000)
+        record = play_out(
+            "colorform", Rules(), experiments.bots_for("colorform", None, 2, seed), seed, next_action, 10_000
+        )
         elapsed += time.perf_counter() - start
         moves += len(record.actions)
     return elapsed, moves
@@ -160,24 +163,53 @@ def playout_rows(rates: dict[str, list[float]], openspiel: list[float]) -> list[
     if not openspiel:
         rows = [Row(label, "-", "moves/s", "(info)", "info", OPENSPIEL_MISSING)]
     else:
-        rows = [Row(label, f"{statistics.median(openspiel):,.0f}", "moves/s", "(info)", "info",
-                    f"OpenSpiel {_openspiel_version()}: pure-Python {OPENSPIEL_GAME}, legal_actions + "
-                    "random.choice + apply_action until is_terminal, timed in the same run, alternating.")]
+        rows = [
+            Row(
+                label,
+                f"{statistics.median(openspiel):,.0f}",
+                "moves/s",
+                "(info)",
+                "info",
+                f"OpenSpiel {_openspiel_version()}: pure-Python {OPENSPIEL_GAME}, legal_actions + "
+                "random.choice + apply_action until is_terminal, timed in the same run, alternating.",
+            )
+        ]
     for game in GAMES:
         bots = find_game(game).default_bot
         moves = statistics.median(rates[game])
-        rows.append(Row(f"{game} random playouts, {bots} x2, Rules() ({PLAYOUTS} games x {REPEATS})",
-                        f"{moves:,.0f}", "moves/s", "(info)", "info"))
+        rows.append(
+            Row(
+                f"{game} random playouts, {bots} x2, Rules() ({PLAYOUTS} games x {REPEATS})",
+                f"{moves:,.0f}",
+                "moves/s",
+                "(info)",
+                "info",
+            )
+        )
         if openspiel:
             ratio = moves / statistics.median(openspiel)
-            rows.append(Row(f"{game} / OpenSpiel random-playout moves per second", f"{ratio:.2f}", "x",
-                            f">= {MOVES_TARGET_RATIO:g}", verdict(ratio >= MOVES_TARGET_RATIO)))
+            rows.append(
+                Row(
+                    f"{game} / OpenSpiel random-playout moves per second",
+                    f"{ratio:.2f}",
+                    "x",
+                    f">= {MOVES_TARGET_RATIO:g}",
+                    verdict(ratio >= MOVES_TARGET_RATIO),
+                )
+            )
     through_the_model = statistics.median(rates[THROUGH_THE_MODEL])
     slower = statistics.median(rates["colorform"]) / through_the_model
-    rows.append(Row(f"colorform random playouts through the model, STOP by STOP ({PLAYOUTS} games x {REPEATS})",
-                    f"{through_the_model:,.0f}", "moves/s", "(info)", "info",
-                    "The same games as the colorform row (play_out with next_action and play, instead of "
-                    f"play_game's table on plain numbers): {slower:.1f} times slower."))
+    rows.append(
+        Row(
+            f"colorform random playouts through the model, STOP by STOP ({PLAYOUTS} games x {REPEATS})",
+            f"{through_the_model:,.0f}",
+            "moves/s",
+            "(info)",
+            "info",
+            "The same games as the colorform row (play_out with next_action and play, instead of "
+            f"play_game's table on plain numbers): {slower:.1f} times slower.",
+        )
+    )
     return rows
 
 
@@ -186,17 +218,28 @@ def experiment_rows() -> list[Row]:
     rows = []
     for game in GAMES:
         seconds, processor = experiment_seconds(game)
-        note = (f"{game}: the {os.cpu_count()} worker processes used {processor:.1f} processor seconds, "
-                f"{processor / os.cpu_count():.1f} s each: about the wall time when no other work shares the CPUs.")
-        rows.append(Row(f"experiments.run: {EXPERIMENT_GAMES:,} {game} games, {find_game(game).default_bot}, "
-                        f"{os.cpu_count()} processes", f"{seconds:.1f}", "s", f"< {EXPERIMENT_TARGET_SECONDS:g}",
-                        verdict(seconds < EXPERIMENT_TARGET_SECONDS), note))
+        note = (
+            f"{game}: the {os.cpu_count()} worker processes used {processor:.1f} processor seconds, "
+            f"{processor / os.cpu_count():.1f} s each: about the wall time when no other work shares the CPUs."
+        )
+        rows.append(
+            Row(
+                f"experiments.run: {EXPERIMENT_GAMES:,} {game} games, {find_game(game).default_bot}, "
+                f"{os.cpu_count()} processes",
+                f"{seconds:.1f}",
+                "s",
+                f"< {EXPERIMENT_TARGET_SECONDS:g}",
+                verdict(seconds < EXPERIMENT_TARGET_SECONDS),
+                note,
+            )
+        )
     return rows
 
 
 def _openspiel_version() -> str:
     """Which open_spiel distribution is installed?"""
     from importlib import metadata
+
     try:
         return metadata.version("open_spiel")
     except metadata.PackageNotFoundError:
@@ -209,8 +252,10 @@ def _load_note() -> str:
         one, five, fifteen = os.getloadavg()
     except OSError:
         return "Random playouts: load average unknown on this system."
-    return (f"Random playouts: load average {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min) on "
-            f"{os.cpu_count()} CPUs when the experiments ended; figures move with it.")
+    return (
+        f"Random playouts: load average {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min) on "
+        f"{os.cpu_count()} CPUs when the experiments ended; figures move with it."
+    )
 
 
 def run() -> list[Row]:

@@ -25,8 +25,10 @@ from table import Row, draw_table
 
 def header() -> str:
     """Say which Python, how many CPUs and when."""
-    return (f"colorlab benchmarks: Python {platform.python_version()} on {platform.machine()}, "
-            f"{os.cpu_count()} CPUs, {datetime.datetime.now():%Y-%m-%d %H:%M}")
+    return (
+        f"colorlab benchmarks: Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, {datetime.datetime.now():%Y-%m-%d %H:%M}"
+    )
 
 
 def summary(rows: list[Row]) -> str:
@@ -42,8 +44,17 @@ def main() -> int:
     start = time.perf_counter()
     print(header(), flush=True)
     print("(each figure is a median; run counts are in brackets)\n", flush=True)
-    rows = (bench_colorform.run() + bench_colorfox.run() + bench_colorium.run() + playouts.run() + strength.run()
-            + bench_import.run() + bench_experiments.run_rows() + tables.run() + classroom.run())
+    rows = (
+        bench_colorform.run()
+        + bench_colorfox.run()
+        + bench_colorium.run()
+        + playouts.run()
+        + strength.run()
+        + bench_import.run()
+        + bench_experiments.run_rows()
+        + tables.run()
+        + classroom.run()
+    )
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]
     if notes:

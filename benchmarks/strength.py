@@ -43,8 +43,10 @@ def lineup(game: str) -> dict[str, Callable]:
         return {f"ReactionBot ({level})": _level(module.ReactionBot, level) for level in ("easy", "medium", "hard")}
     if game == "colourbrain":
         return {f"QuizBot ({level})": _level(module.QuizBot, level) for level in ("easy", "medium", "hard")}
-    heuristic = {"colorfox": ("RandomBot", "GreedyBot", "SetBuilder"),
-                 "colorium": ("RandomBot", "GreedyBot", "MissionBot")}[game]
+    heuristic = {
+        "colorfox": ("RandomBot", "GreedyBot", "SetBuilder"),
+        "colorium": ("RandomBot", "GreedyBot", "MissionBot"),
+    }[game]
     bots = {name: getattr(module, name) for name in heuristic}
     return {**bots, f"SearchBot ({BENCH_PLAYOUTS[game]} playouts)": _search(game, BENCH_PLAYOUTS[game])}
 
@@ -109,7 +111,7 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 def pairings(game: str) -> list[tuple[str, str]]:
     """Every pair of bots of a game once, the search bot (if any) first."""
     names = list(lineup(game))[::-1]
-    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
 
 
 def chunks(count: int, size: int) -> list[list[int]]:
@@ -137,11 +139,16 @@ def pairing_row(game: str, first: str, second: str, won: float, count: int) -> R
     """One pairing's row: the first bot's win rate, with its interval; judged for a search bot."""
     low, high = wilson(won, count)
     judged = first.startswith("SearchBot")
-    return Row(f"{game}: {first} vs {second} ({count} games, both seat orders)", f"{won / count:.0%}",
-               f"wins [{low:.0%}-{high:.0%}]", f">= {TARGET:.0%}" if judged else "(info)",
-               verdict(won / count >= TARGET) if judged else "info",
-               f"{game}: {first} wins {won:g} of {count} against {second}; 95% Wilson interval "
-               f"{low:.1%}-{high:.1%}." if judged else "")
+    return Row(
+        f"{game}: {first} vs {second} ({count} games, both seat orders)",
+        f"{won / count:.0%}",
+        f"wins [{low:.0%}-{high:.0%}]",
+        f">= {TARGET:.0%}" if judged else "(info)",
+        verdict(won / count >= TARGET) if judged else "info",
+        f"{game}: {first} wins {won:g} of {count} against {second}; 95% Wilson interval {low:.1%}-{high:.1%}."
+        if judged
+        else "",
+    )
 
 
 def speed_rows() -> list[Row]:
@@ -157,10 +164,22 @@ def speed_rows() -> list[Row]:
             bot.act(state, seat)
             seconds.append(time.perf_counter() - start)
         rate, median = bot.playouts * len(seconds) / sum(seconds), statistics.median(seconds)
-        rows += [Row(f"{game}: SearchBot playouts per second ({len(seconds)} moves)", f"{rate:,.0f}", "playouts/s",
-                     "(info)", "info"),
-                 Row(f"{game}: SearchBot default move ({bot.playouts} playouts, median of {len(seconds)})",
-                     f"{median:.2f}", "s", f"<= {MOVE_SECONDS:g}", verdict(median <= MOVE_SECONDS))]
+        rows += [
+            Row(
+                f"{game}: SearchBot playouts per second ({len(seconds)} moves)",
+                f"{rate:,.0f}",
+                "playouts/s",
+                "(info)",
+                "info",
+            ),
+            Row(
+                f"{game}: SearchBot default move ({bot.playouts} playouts, median of {len(seconds)})",
+                f"{median:.2f}",
+                "s",
+                f"<= {MOVE_SECONDS:g}",
+                verdict(median <= MOVE_SECONDS),
+            ),
+        ]
     return rows
 
 
@@ -186,9 +205,15 @@ def ladder(executor) -> list[Row]:
         futures = [executor.submit(play_chunk, game, strong, weak, seeds) for seeds in chunks(LADDER_GAMES, 1)]
         won = sum(future.result() for future in futures)
         low, high = wilson(won, LADDER_GAMES)
-        rows.append(Row(f"{game}: SearchBot (default) vs SearchBot ({playouts} playouts) ({LADDER_GAMES} games)",
-                        f"{won / LADDER_GAMES:.0%}", f"wins [{low:.0%}-{high:.0%}]", ">= 50%",
-                        verdict(won / LADDER_GAMES >= 0.5)))
+        rows.append(
+            Row(
+                f"{game}: SearchBot (default) vs SearchBot ({playouts} playouts) ({LADDER_GAMES} games)",
+                f"{won / LADDER_GAMES:.0%}",
+                f"wins [{low:.0%}-{high:.0%}]",
+                ">= 50%",
+                verdict(won / LADDER_GAMES >= 0.5),
+            )
+        )
     return rows
 
 

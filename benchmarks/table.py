@@ -41,8 +41,10 @@ def draw_table(rows: list[Row]) -> str:
 
 
 def _draw_line(cells: tuple[str, ...], widths: list[int]) -> str:
-    padded = [cell.rjust(width) if column in RIGHT_ALIGNED else cell.ljust(width)
-              for column, (cell, width) in enumerate(zip(cells, widths))]
+    padded = [
+        cell.rjust(width) if column in RIGHT_ALIGNED else cell.ljust(width)
+        for column, (cell, width) in enumerate(zip(cells, widths))
+    ]
     return "  ".join(padded).rstrip()
 
 

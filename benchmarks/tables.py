@@ -61,6 +61,7 @@ RAN_OUT = "seats that ended all their quizzes early"
 
 # --- the appends: 30 seat processes -----------------------------------------------------------
 
+
 def seat_worker(jobs, start, results) -> None:
     """One learner's kernel: play each seat it is given for as long as it is told, then say how it went."""
     while (job := jobs.get()) is not None:
@@ -119,8 +120,10 @@ def open_quizzes(store: TableStore) -> list[list[tuple[str, str]]]:
 def rows_between(store: TableStore, since: float, until: float) -> int:
     """How many actions (a learner's or a bot's) did the store write in this time? Read from its `at` stamps."""
     with store.engine.connect() as connection:
-        return connection.execute(text("SELECT count(*) FROM colorlab_actions WHERE at >= :since AND at < :until"),
-                                  {"since": since, "until": until}).scalar_one()
+        return connection.execute(
+            text("SELECT count(*) FROM colorlab_actions WHERE at >= :since AND at < :until"),
+            {"since": since, "until": until},
+        ).scalar_one()
 
 
 def appends_run(where: str, jobs, start, results) -> tuple[float, float, Counter]:
@@ -142,17 +145,25 @@ def bench_appends(name: str, stores, workers) -> Row:
     runs = [appends_run(next(stores), *workers) for _ in range(RUNS)]
     acked, _, counts = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
     rows = statistics.median(run[1] for run in runs)
-    refused = ", ".join(f"{count} {kind}" for kind, count in sorted(counts.items())
-                        if kind != "acknowledged" and count)
-    note = (f"{name} appends: runs gave {', '.join(f'{run[0]:.0f}' for run in runs)} acknowledged plays/s; "
-            f"all rows written {rows:.0f}/s (median); the median run also had {refused or 'no refusals'}; "
-            f"the 1-minute load average was {load:.1f} before the runs ({os.cpu_count()} CPUs).")
-    return Row(f"tables, {name}: appends, {TABLES * TEAMS} seat processes at {TABLES} tables "
-               f"({RUNS} runs x {RUN_SECONDS:g} s)", f"{acked:.0f}", "appends/s", f">= {APPENDS_TARGET:g}",
-               verdict(acked >= APPENDS_TARGET), note)
+    refused = ", ".join(f"{count} {kind}" for kind, count in sorted(counts.items()) if kind != "acknowledged" and count)
+    note = (
+        f"{name} appends: runs gave {', '.join(f'{run[0]:.0f}' for run in runs)} acknowledged plays/s; "
+        f"all rows written {rows:.0f}/s (median); the median run also had {refused or 'no refusals'}; "
+        f"the 1-minute load average was {load:.1f} before the runs ({os.cpu_count()} CPUs)."
+    )
+    return Row(
+        f"tables, {name}: appends, {TABLES * TEAMS} seat processes at {TABLES} tables "
+        f"({RUNS} runs x {RUN_SECONDS:g} s)",
+        f"{acked:.0f}",
+        "appends/s",
+        f">= {APPENDS_TARGET:g}",
+        verdict(acked >= APPENDS_TARGET),
+        note,
+    )
 
 
 # --- the sight: one process appends, another looks ----------------------------------------------
+
 
 def next_answer(bots: list[QuizBot], state: colourbrain.State) -> tuple[int, object]:
     """The first team with something to play now, and what it plays."""
@@ -207,12 +218,15 @@ def sight_times(where: str, context) -> list[float]:
     quizzes = []
     for number in range(1 + SIGHTS // 150):  # a 2-team quiz to 50 points lasts about 190 to 270 actions
         code = store.create("colourbrain", SIGHT_QUIZ, seed=SEED + number)
-        quizzes.append((code, [store.join(code, seat=team, name=f"Team {team}").token
-                               for team in range(SIGHT_QUIZ.teams)]))
+        quizzes.append(
+            (code, [store.join(code, seat=team, name=f"Team {team}").token for team in range(SIGHT_QUIZ.teams)])
+        )
     store.engine.dispose()
     ready, results = context.Barrier(2), context.Queue()
-    pair = [context.Process(target=appender, args=(where, quizzes, ready, results), daemon=True),
-            context.Process(target=watcher, args=(where, [code for code, _ in quizzes], ready, results), daemon=True)]
+    pair = [
+        context.Process(target=appender, args=(where, quizzes, ready, results), daemon=True),
+        context.Process(target=watcher, args=(where, [code for code, _ in quizzes], ready, results), daemon=True),
+    ]
     for process in pair:
         process.start()
     found = dict(results.get(timeout=STARTUP_SECONDS + SIGHTS) for _ in pair)
@@ -237,16 +251,21 @@ def bench_sight(name: str, where: str, context) -> list[Row]:
     times = sight_times(where, context)
     median, p95 = statistics.median(times) * 1000, percentile_95(times) * 1000
     paged = page_poll(times)
-    note = (f"{name} sight: {len(times)} appends, seen by a process polling every {SIGHT_POLL * 1000:g} ms; "
-            f"a page polling every {PAGE_POLL * 1000:g} ms would add the wait for its next look: about "
-            f"{statistics.median(paged) * 1000:.0f} ms median, {percentile_95(paged) * 1000:.0f} ms at the 95th "
-            f"percentile.")
+    note = (
+        f"{name} sight: {len(times)} appends, seen by a process polling every {SIGHT_POLL * 1000:g} ms; "
+        f"a page polling every {PAGE_POLL * 1000:g} ms would add the wait for its next look: about "
+        f"{statistics.median(paged) * 1000:.0f} ms median, {percentile_95(paged) * 1000:.0f} ms at the 95th "
+        f"percentile."
+    )
     label = f"tables, {name}: sight of an append in another process"
-    return [Row(label, f"{median:.1f}", "ms", f"< {SIGHT_TARGET_MS:g}", verdict(median < SIGHT_TARGET_MS), note),
-            Row(f"{label}, 95th percentile", f"{p95:.1f}", "ms", "(info)", "info")]
+    return [
+        Row(label, f"{median:.1f}", "ms", f"< {SIGHT_TARGET_MS:g}", verdict(median < SIGHT_TARGET_MS), note),
+        Row(f"{label}, 95th percentile", f"{p95:.1f}", "ms", "(info)", "info"),
+    ]
 
 
 # --- both stores --------------------------------------------------------------------------------
+
 
 def sqlite_files(folder: Path):
     """A new SQLite file in `folder` each time."""
@@ -270,8 +289,9 @@ def bench_store(name: str, stores, workers, context) -> list[Row]:
 def start_workers(context) -> tuple[list, tuple]:
     """The 30 seat processes, waiting for jobs; their job queue, start barrier and results queue."""
     jobs, start, results = context.Queue(), context.Barrier(TABLES * TEAMS + 1), context.Queue()
-    processes = [context.Process(target=seat_worker, args=(jobs, start, results), daemon=True)
-                 for _ in range(TABLES * TEAMS)]
+    processes = [
+        context.Process(target=seat_worker, args=(jobs, start, results), daemon=True) for _ in range(TABLES * TEAMS)
+    ]
     for process in processes:
         process.start()
     return processes, (jobs, start, results)

@@ -11,8 +11,19 @@ import importlib
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("agents", "colorfox", "colorform", "colorium", "colourbrain", "games", "palette", "record", "rules",
-               "symmetry", "widgets")
+_SUBMODULES = (
+    "agents",
+    "colorfox",
+    "colorform",
+    "colorium",
+    "colourbrain",
+    "games",
+    "palette",
+    "record",
+    "rules",
+    "symmetry",
+    "widgets",
+)
 
 __all__ = list(_SUBMODULES)
 

@@ -71,7 +71,7 @@ class SeatChance(random.Random):
     the rest are ``random.Random``'s own, built on them.
 
     Examples
-    --------
+    ========
     >>> from colorlab.agents import SeatChance
     >>> chance = SeatChance(seed=7, seat=1)
     >>> chance.at(3)
@@ -189,7 +189,7 @@ def seat_bot(make: Callable[..., Any], seed: int, seat: int) -> Any:
     """The bot `make` makes (given ``seed=``), at `seat` of the game dealt with `seed`, seeded by the rule.
 
     Examples
-    --------
+    ========
     >>> from colorlab import colorium
     >>> from colorlab.agents import ready, seat_bot
     >>> state = colorium.new_game(colorium.Rules(), seed=3)
@@ -231,8 +231,9 @@ def ready(agent: Any, step: int) -> Any:
     return agent
 
 
-def play_out(game: str, rules: Any, agents: list, seed: int, next_action: Callable[[Any, list], Any],
-             max_actions: int) -> GameRecord:
+def play_out(
+    game: str, rules: Any, agents: list, seed: int, next_action: Callable[[Any, list], Any], max_actions: int
+) -> GameRecord:
     """Play one whole game of `game` between agents and return its record.
 
     `next_action(state, agents)` says what happens next at the table; the game

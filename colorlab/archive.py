@@ -50,8 +50,10 @@ def load_records(where: str | Path | bytes) -> dict[str, GameRecord]:
     if is_zip(where):
         with zipfile.ZipFile(io.BytesIO(where) if isinstance(where, bytes) else where) as archive:
             entries = [entry for entry in archive.infolist() if entry.filename.endswith(".json")]
-            return {Path(entry.filename).name: _read(entry.filename, _unzipped(archive, entry))
-                    for entry in sorted(entries, key=lambda entry: Path(entry.filename).name)}
+            return {
+                Path(entry.filename).name: _read(entry.filename, _unzipped(archive, entry))
+                for entry in sorted(entries, key=lambda entry: Path(entry.filename).name)
+            }
     if isinstance(where, bytes):
         raise RecordError("these bytes are not a zip of records")
     return {path.name: _read(path.name, path.read_bytes()) for path in record_files(where)}

@@ -28,7 +28,8 @@ import math
 import statistics
 from pathlib import Path
 
-from colorlab.archive import is_zip, load_records, record_files
+from colorlab.archive import is_zip, record_files
+from colorlab.archive import load_records as load_records  # offered here too: the lesson reads its records with it
 from colorlab.experiments import play_chunk, t_quantile, winning_margin
 from colorlab.games import find_game
 from colorlab.record import GameRecord
@@ -38,21 +39,34 @@ SAMPLE = Path(__file__).parent / "data" / "class-sample"
 
 
 def class_source(where: str | Path | None) -> Path:
-    """What to read: the teacher's zip or folder of records if there is one, else the sample class shipped with colorlab."""
+    """What to read: the teacher's zip or folder of records if there is one, else the sample class colorlab ships."""
     return Path(where) if is_zip(where) or record_files(where) else SAMPLE
 
 
 def game_row(record: GameRecord) -> dict:
     """The lab's numbers about one table's game; an unfinished game has only its length."""
     final = record.final_state()
-    row = {"game": record.game, "rules": rules_in_words(record.rules), "players": record.rules.players,
-           "seed": record.seed, "finished": bool(final.over), "actions": len(record.actions)}
+    row = {
+        "game": record.game,
+        "rules": rules_in_words(record.rules),
+        "players": record.rules.players,
+        "seed": record.seed,
+        "finished": bool(final.over),
+        "actions": len(record.actions),
+    }
     if not final.over:
         return row
     outcome = find_game(record.game).outcome(final, len(record.actions), record)
     scores, winners = outcome.pop("scores"), outcome.pop("winners")
-    row.update({"winners": winners, "first player wins": 0 in winners, "shared win": len(winners) > 1,
-                "top score": max(scores), "margin": winning_margin(scores)})
+    row.update(
+        {
+            "winners": winners,
+            "first player wins": 0 in winners,
+            "shared win": len(winners) > 1,
+            "top score": max(scores),
+            "margin": winning_margin(scores),
+        }
+    )
     row.update({f"score {seat}": score for seat, score in enumerate(scores)})
     row.update(outcome)
     return row
@@ -61,6 +75,7 @@ def game_row(record: GameRecord) -> dict:
 def class_results(records: dict[str, GameRecord]):
     """One row per table (pandas): its file, game, rules, whether it was finished, and the lab's measures."""
     import pandas as pd
+
     frame = pd.DataFrame([{"file": name, **game_row(record)} for name, record in records.items()])
     return frame.assign(variant="our class")
 
@@ -74,13 +89,15 @@ def bots_on_the_same_deals(records: list[GameRecord], bots: str | None = None):
     bot, or a medium ReactionBot or QuizBot).
     """
     import pandas as pd
+
     rows = []
     for record in records:
         if record.final_state().over:
             line_up = [bot or bots for bot in record.bots] or bots
             played = play_chunk(record.game, record.rules.to_dict(), [record.seed], line_up)[0]
-            rows.append({"game": record.game, "rules": rules_in_words(record.rules),
-                         "players": record.rules.players, **played})
+            rows.append(
+                {"game": record.game, "rules": rules_in_words(record.rules), "players": record.rules.players, **played}
+            )
     return pd.DataFrame(rows).assign(variant="bots")
 
 

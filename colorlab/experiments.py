@@ -32,8 +32,13 @@ Examples
 
 >>> from colorlab import colorfox
 >>> from colorlab.experiments import run
->>> lab = run("colorfox", {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
-...           games=4, executor="serial", progress=False)
+>>> lab = run(
+...     "colorfox",
+...     {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
+...     games=4,
+...     executor="serial",
+...     progress=False,
+... )
 >>> sorted(lab.results["variant"].unique()), len(lab.results)
 (['square', 'triangular'], 8)
 """
@@ -47,7 +52,7 @@ import pickle
 import statistics
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any
 
 from colorlab.agents import seated_bots
 from colorlab.games import all_games, find_game, game_names
@@ -55,9 +60,9 @@ from colorlab.games import all_games, find_game, game_names
 MIN_GAMES = 10  # fewer games than this per variant give no verdict: a t test on 2 or 3 games is luck
 
 # A bot kind: a bot's name in the game's declaration, a bot class, or a partial of one (any callable taking seed=).
-BotKind = Union[str, type, functools.partial]
+BotKind = str | type | functools.partial
 # A line-up: one bot kind for every seat, or one per seat; None is the game's default bots.
-LineUp = Union[BotKind, Sequence[BotKind], None]
+LineUp = BotKind | Sequence[BotKind] | None
 
 
 def bot_names(game: str) -> list[str]:
@@ -82,12 +87,13 @@ def bot_maker(game: str, kind: BotKind | None) -> Callable:
         if kind not in declared.bots:
             owners = [other.name for other in all_games() if other.name != game and kind in other.bots]
             elsewhere = f"it is a bot of {' and '.join(owners)}; " if owners else ""
-            raise ValueError(f"{game} has no bot called {kind!r}: {elsewhere}"
-                             f"choose one of {', '.join(declared.bots)}")
+            raise ValueError(f"{game} has no bot called {kind!r}: {elsewhere}choose one of {', '.join(declared.bots)}")
         return declared.bots[kind]
     if not callable(kind):
-        raise ValueError(f"a bot is a name such as 'GreedyBot', a bot class, or a class with its settings "
-                         f"such as functools.partial(SearchBot, playouts=50); not {kind!r}")
+        raise ValueError(
+            f"a bot is a name such as 'GreedyBot', a bot class, or a class with its settings "
+            f"such as functools.partial(SearchBot, playouts=50); not {kind!r}"
+        )
     owner = home_game(kind)
     if owner not in (None, game):
         raise ValueError(f"{bot_label(kind)} is a bot of {owner}; a {game} game needs {game} bots")
@@ -99,8 +105,10 @@ def line_up(game: str, bots: LineUp, players: int) -> tuple[Callable, ...]:
     if isinstance(bots, (list, tuple)):
         if len(bots) != players:
             many = f"{len(bots)} bot{'s' * (len(bots) != 1)}"
-            raise ValueError(f"a line-up of {many} does not fit {players} players: give one bot kind "
-                             f"for every seat, or a list of {players}, one per seat")
+            raise ValueError(
+                f"a line-up of {many} does not fit {players} players: give one bot kind "
+                f"for every seat, or a list of {players}, one per seat"
+            )
         return tuple(bot_maker(game, kind) for kind in bots)
     return (bot_maker(game, bots),) * players
 
@@ -132,8 +140,14 @@ def play_chunk(game: str, rules_values: dict, seeds: list[int], bots: LineUp) ->
         outcome = declared.outcome(final, len(record.actions), record)
         scores = outcome.pop("scores")
         winners = outcome.pop("winners")
-        row = {"seed": seed, "winners": winners, "first player wins": 0 in winners,
-               "shared win": len(winners) > 1, "top score": max(scores), "margin": winning_margin(scores)}
+        row = {
+            "seed": seed,
+            "winners": winners,
+            "first player wins": 0 in winners,
+            "shared win": len(winners) > 1,
+            "top score": max(scores),
+            "margin": winning_margin(scores),
+        }
         row.update({f"score {p}": s for p, s in enumerate(scores)})
         row.update(outcome)
         rows.append(row)
@@ -149,9 +163,17 @@ def winning_margin(scores: list) -> float:
 class Experiment:
     """A running (or finished) experiment: its variants, its results so far, and ways to read them."""
 
-    def __init__(self, game: str, variants: dict, games: int = 100, bots: LineUp = None,
-                 executor: concurrent.futures.Executor | str | None = None, chunk: int = 25,
-                 progress: bool = True, on_rows: Callable[[list[dict]], None] | None = None):
+    def __init__(
+        self,
+        game: str,
+        variants: dict,
+        games: int = 100,
+        bots: LineUp = None,
+        executor: concurrent.futures.Executor | str | None = None,
+        chunk: int = 25,
+        progress: bool = True,
+        on_rows: Callable[[list[dict]], None] | None = None,
+    ):
         spec = find_game(game)
         if not variants:
             raise ValueError("give at least one variant: {name: Rules(...)}")
@@ -162,8 +184,9 @@ class Experiment:
             raise ValueError(f"games must be a positive whole number, not {games!r}")
         self.bots = tuple(bots) if isinstance(bots, list) else bots
         #: Who played each variant: one label per seat, such as ('SearchBot(playouts=50)', 'RandomBot').
-        self.lineups = {name: tuple(map(bot_label, line_up(game, self.bots, rules.players)))
-                        for name, rules in variants.items()}
+        self.lineups = {
+            name: tuple(map(bot_label, line_up(game, self.bots, rules.players))) for name, rules in variants.items()
+        }
         _check_picklable(self.bots)
         self.game, self.variants, self.games = game, dict(variants), games
         self.on_rows = on_rows
@@ -172,8 +195,11 @@ class Experiment:
         self._stopping = threading.Event()
         self._own_executor = executor is None
         self.executor = _executor(executor)
-        self._chunks = [(name, list(range(start, min(start + chunk, games))))
-                        for name in self.variants for start in range(0, games, chunk)]
+        self._chunks = [
+            (name, list(range(start, min(start + chunk, games))))
+            for name in self.variants
+            for start in range(0, games, chunk)
+        ]
         self._bar = _progress(games * len(self.variants), progress, game)
         self._thread = threading.Thread(target=self._collect, daemon=True)
         self._thread.start()
@@ -241,6 +267,7 @@ class Experiment:
     def results(self):
         """One row per finished game so far, as a pandas DataFrame."""
         import pandas as pd
+
         with self._lock:
             rows = list(self._rows)
         frame = pd.DataFrame(rows)
@@ -249,20 +276,30 @@ class Experiment:
     def measures(self) -> list[str]:
         """Which numbers does each row hold (besides the variant and the seed)?"""
         frame = self.results
-        return [c for c in frame.columns if c not in ("variant", "seed", "winners", "end")
-                and frame[c].dtype.kind in "biuf"]
+        return [
+            c for c in frame.columns if c not in ("variant", "seed", "winners", "end") and frame[c].dtype.kind in "biuf"
+        ]
 
     def summary(self):
         """Per variant and measure: games, mean, and a 95% confidence interval (Wilson's for proportions)."""
         import pandas as pd
+
         frame = self.results
         rows = []
         for name in self.variants:
             part = frame[frame["variant"] == name] if len(frame) else frame
             for measure in self.measures():
                 low, mean, high = interval(list(part[measure].dropna()))
-                rows.append({"variant": name, "measure": measure, "games": int(part[measure].notna().sum()), "mean": mean,
-                             "95% low": low, "95% high": high})
+                rows.append(
+                    {
+                        "variant": name,
+                        "measure": measure,
+                        "games": int(part[measure].notna().sum()),
+                        "mean": mean,
+                        "95% low": low,
+                        "95% high": high,
+                    }
+                )
         return pd.DataFrame(rows)
 
     def difference(self, a: str, b: str, measure: str) -> str:
@@ -293,6 +330,7 @@ class Experiment:
     def plot(self, measure: str, ax=None):
         """Draw the distribution of one measure for every variant (matplotlib), titled and labelled."""
         import matplotlib.pyplot as plt
+
         frame = self.results
         ax = ax or plt.subplots(figsize=(7, 3.5))[1]
         values = [list(frame[frame["variant"] == name][measure].astype(float)) for name in self.variants]
@@ -305,9 +343,16 @@ class Experiment:
         return ax
 
 
-def run(game: str, variants: dict, games: int = 100, bots: LineUp = None,
-        executor: concurrent.futures.Executor | str | None = None, chunk: int = 25,
-        progress: bool = True, wait: bool = True) -> Experiment:
+def run(
+    game: str,
+    variants: dict,
+    games: int = 100,
+    bots: LineUp = None,
+    executor: concurrent.futures.Executor | str | None = None,
+    chunk: int = 25,
+    progress: bool = True,
+    wait: bool = True,
+) -> Experiment:
     """Play `games` seeded games of `game` for every variant; wait for them unless `wait=False`."""
     experiment = Experiment(game, variants, games, bots, executor, chunk, progress)
     return experiment.wait() if wait else experiment
@@ -332,15 +377,18 @@ def interval(values: list) -> tuple[float, float, float]:
 
 def seed_differences(frame, a: str, b: str, measure: str) -> list[float]:
     """What is b's measure minus a's, seed by seed, for every seed both variants have played?"""
+
     def by_seed(name):
         return frame[frame["variant"] == name].set_index("seed")[measure].dropna().astype(float)
+
     x, y = by_seed(a), by_seed(b)
     both = x.index.intersection(y.index)
     return list(y[both] - x[both])
 
 
-def describe_difference(a: str, x: list[float], b: str, y: list[float], measure: str,
-                        differences: list[float] | None = None) -> str:
+def describe_difference(
+    a: str, x: list[float], b: str, y: list[float], measure: str, differences: list[float] | None = None
+) -> str:
     """Compare two samples in words: the means, the difference with its 95% interval, a verdict, and which interval.
 
     `differences` are y - x seed by seed, where both variants played the same seeds. With at
@@ -350,11 +398,15 @@ def describe_difference(a: str, x: list[float], b: str, y: list[float], measure:
     if x and y and len(set(x)) == len(set(y)) == 1 and x[0] == y[0]:
         return f"{measure}: {x[0]:.3g} in every game with {a} and with {b} — no difference at all in these games."
     if len(x) < MIN_GAMES or len(y) < MIN_GAMES:
-        return (f"{measure}: too few games to tell yet ({len(x)} with {a}, {len(y)} with {b}); "
-                f"a comparison needs at least {MIN_GAMES} games of each.")
+        return (
+            f"{measure}: too few games to tell yet ({len(x)} with {a}, {len(y)} with {b}); "
+            f"a comparison needs at least {MIN_GAMES} games of each."
+        )
     if differences is not None and len(differences) >= MIN_GAMES and not any(differences):
-        return (f"{measure}: the same with {a} and with {b} in each of the {len(differences)} seeds both played "
-                f"— no difference at all in these games.")
+        return (
+            f"{measure}: the same with {a} and with {b} in each of the {len(differences)} seeds both played "
+            f"— no difference at all in these games."
+        )
     mx, my = statistics.fmean(x), statistics.fmean(y)
     diff = my - mx
     low, high, how = difference_interval(x, y, differences)
@@ -363,13 +415,16 @@ def describe_difference(a: str, x: list[float], b: str, y: list[float], measure:
     else:
         verdict = "within the noise: more games would be needed to tell"
     direction = "higher" if diff > 0 else "lower" if diff < 0 else "the same"
-    return (f"{measure}: {mx:.3g} with {a}, {my:.3g} with {b} ({direction} by {abs(diff):.3g}; "
-            f"95% interval of the difference {in_words((low, high))}) — {verdict}. "
-            f"{how_measured(how, x, y, differences)}")
+    return (
+        f"{measure}: {mx:.3g} with {a}, {my:.3g} with {b} ({direction} by {abs(diff):.3g}; "
+        f"95% interval of the difference {in_words((low, high))}) — {verdict}. "
+        f"{how_measured(how, x, y, differences)}"
+    )
 
 
-def difference_interval(x: list[float], y: list[float],
-                        differences: list[float] | None = None) -> tuple[float, float, str]:
+def difference_interval(
+    x: list[float], y: list[float], differences: list[float] | None = None
+) -> tuple[float, float, str]:
     """Which 95% interval of mean(y) - mean(x) does a verdict use: (low, high, "paired" or "unpaired")?
 
     The paired one (:func:`paired_interval` of the per-seed `differences`, when there are at
@@ -388,15 +443,21 @@ def how_measured(how: str, x: list[float], y: list[float], differences: list[flo
     if how == "paired":
         unpaired, paired = welch_interval(x, y), paired_interval(differences)
         wider = "a wider" if in_words(unpaired) != in_words(paired) else "a very little wider"
-        return (f"The interval compares the two games of each seed (paired), so the luck both variants share "
-                f"cancels out; comparing only the averages (unpaired, Welch's t) gives {wider} "
-                f"{in_words(unpaired)}.")
+        return (
+            f"The interval compares the two games of each seed (paired), so the luck both variants share "
+            f"cancels out; comparing only the averages (unpaired, Welch's t) gives {wider} "
+            f"{in_words(unpaired)}."
+        )
     if differences is not None and len(differences) >= MIN_GAMES:
-        return (f"The interval compares the averages (unpaired, Welch's t): the two games of a seed are not "
-                f"alike enough here for pairing them to help (paired: {in_words(paired_interval(differences))}).")
+        return (
+            f"The interval compares the averages (unpaired, Welch's t): the two games of a seed are not "
+            f"alike enough here for pairing them to help (paired: {in_words(paired_interval(differences))})."
+        )
     if differences is not None:
-        return (f"The interval compares the averages (unpaired, Welch's t): only {len(differences)} seeds were "
-                f"played by both, too few to pair them.")
+        return (
+            f"The interval compares the averages (unpaired, Welch's t): only {len(differences)} seeds were "
+            f"played by both, too few to pair them."
+        )
     return "The interval compares the averages (unpaired, Welch's t)."
 
 
@@ -490,8 +551,10 @@ def _incomplete_beta(x: float, a: float, b: float) -> float:
     d = 1 / (d if abs(d) > tiny else tiny)
     fraction = d
     for m in range(1, 1000):
-        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1 + numerator * d
             d = 1 / (d if abs(d) > tiny else tiny)
             c = 1 + numerator / c
@@ -507,8 +570,10 @@ def _check_picklable(bots: LineUp) -> None:
     try:
         pickle.dumps(bots)
     except (pickle.PicklingError, AttributeError, TypeError) as error:
-        raise ValueError(f"the bots {bots!r} cannot be sent to worker processes ({error}); give a bot's name, "
-                         f"a bot class, or functools.partial(BotClass, setting=value)") from None
+        raise ValueError(
+            f"the bots {bots!r} cannot be sent to worker processes ({error}); give a bot's name, "
+            f"a bot class, or functools.partial(BotClass, setting=value)"
+        ) from None
 
 
 def _executor(executor: concurrent.futures.Executor | str | None) -> concurrent.futures.Executor:
@@ -538,4 +603,5 @@ def _progress(total: int, show: bool, game: str) -> Any:
     if not show:
         return None
     from tqdm.auto import tqdm
+
     return tqdm(total=total, desc=f"{game} games", unit="game")

@@ -51,8 +51,7 @@ def same_answer(answer: Any, expected: Any) -> bool:
     return bool(answer == expected)
 
 
-def checker(expected: Any, hint: str, same: Callable[[Any, Any], bool] | None = None
-            ) -> Callable[[Any], bool]:
+def checker(expected: Any, hint: str, same: Callable[[Any, Any], bool] | None = None) -> Callable[[Any], bool]:
     """Make a check(answer) that prints "Right!" or a hint, and returns whether it was right.
 
     `same(answer, expected)` decides whether an answer is right; by default

@@ -163,7 +163,7 @@ def luminance(hex_colour: str) -> float:
     >>> luminance("#000000"), luminance("#ffffff"), round(luminance("#808080"), 3)
     (0.0, 1.0, 0.216)
     """
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     red, green, blue = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
@@ -195,5 +195,7 @@ def glyph_inks() -> dict[str, dict[str, str]]:
     >>> inks["colour-blind-safe"]["purple"], inks["colour-blind-safe"]["yellow"], inks["colour-blind-safe"]["red"]
     ('#ffffff', '#000000', '#000000')
     """
-    return {palette: {c.value: max(INKS, key=lambda ink: contrast(ink, screen)) for c, screen in colours.items()}
-            for palette, colours in PALETTES.items()}
+    return {
+        palette: {c.value: max(INKS, key=lambda ink: contrast(ink, screen)) for c, screen in colours.items()}
+        for palette, colours in PALETTES.items()
+    }

@@ -90,8 +90,9 @@ def checked_simultaneous(name: str) -> Game:
     game = checked_game(name)
     if not game.simultaneous:
         together = [other for other in games_with_environments() if other.simultaneous]
-        raise ValueError(f"{name} is played in turns: use env({name!r}); parallel environments are for "
-                         f"{names(together)}")
+        raise ValueError(
+            f"{name} is played in turns: use env({name!r}); parallel environments are for {names(together)}"
+        )
     return game
 
 
@@ -221,10 +222,15 @@ class Spaces:
 
     def make_spaces(self, actions: int) -> None:
         low, high = getattr(self.match.encoding, "observation_bounds", lambda rules: (-numpy.inf, numpy.inf))(
-            self.match.rules)
+            self.match.rules
+        )
         shape = self.match.encoding.observation_shape(self.match.rules)
-        observation = spaces.Dict({"observation": spaces.Box(low, high, shape, numpy.float32),
-                                   "action_mask": spaces.Box(0, 1, (actions,), numpy.int8)})
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, shape, numpy.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), numpy.int8),
+            }
+        )
         self.possible_agents = [agent_name(p) for p in range(self.match.rules.players)]
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
@@ -262,8 +268,14 @@ class Spaces:
 class TurnEnv(Spaces, AECEnv):
     """A colorlab game as a PettingZoo AEC environment: one player acts at each step."""
 
-    def __init__(self, game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
-                 max_actions: int | None = None):
+    def __init__(
+        self,
+        game: str,
+        rules: Any = None,
+        render_mode: str | None = None,
+        illegal: str = "raise",
+        max_actions: int | None = None,
+    ):
         super().__init__()
         self.match = Match(checked_game(game), rules)
         self.metadata = {"name": f"colorlab_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -283,8 +295,9 @@ class TurnEnv(Spaces, AECEnv):
         self.agent_selection = agent_name(self.match.acting()[0])
 
     def observe(self, agent: str) -> dict:
-        return self.match.observation(self.possible_agents.index(agent),
-                                      agent == self.agent_selection and not self.terminations[agent])
+        return self.match.observation(
+            self.possible_agents.index(agent), agent == self.agent_selection and not self.terminations[agent]
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -327,8 +340,14 @@ class TogetherEnv(Spaces, ParallelEnv):
     while others copy) sends the last action number, "wait", the only one its mask allows.
     """
 
-    def __init__(self, game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
-                 max_actions: int | None = None):
+    def __init__(
+        self,
+        game: str,
+        rules: Any = None,
+        render_mode: str | None = None,
+        illegal: str = "raise",
+        max_actions: int | None = None,
+    ):
         self.match = Match(checked_simultaneous(game), rules)
         self.metadata = {"name": f"colorlab_{game}_parallel_v0", "render_modes": ["ansi"]}
         self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
@@ -348,8 +367,9 @@ class TogetherEnv(Spaces, ParallelEnv):
         seen = {}
         for player, agent in enumerate(self.possible_agents):
             observation = self.match.observation(player, player in acting)
-            observation["action_mask"] = numpy.append(observation["action_mask"],
-                                                      numpy.int8(player not in acting and not self.match.over))
+            observation["action_mask"] = numpy.append(
+                observation["action_mask"], numpy.int8(player not in acting and not self.match.over)
+            )
             seen[agent] = observation
         return seen
 
@@ -369,20 +389,28 @@ class TogetherEnv(Spaces, ParallelEnv):
             if move is not None:
                 moves.append((player, move))
         if refused:
-            return self.finish({agent: LOSS if agent in refused else 0.0 for agent in self.agents}, True, False,
-                               refused)
+            return self.finish(
+                {agent: LOSS if agent in refused else 0.0 for agent in self.agents}, True, False, refused
+            )
         for player, move in moves:
             self.match.play(player, move)
-        rewards = dict(zip(self.possible_agents, self.match.returns())) if self.match.over else \
-            dict.fromkeys(self.agents, 0.0)
+        rewards = (
+            dict(zip(self.possible_agents, self.match.returns()))
+            if self.match.over
+            else dict.fromkeys(self.agents, 0.0)
+        )
         truncated = self.max_actions is not None and self.match.actions >= self.max_actions
         return self.finish(rewards, self.match.over, truncated, {})
 
     def checked_move(self, player: int, number: Any, acting: bool) -> Any:
         """This player's move, checked (None: it waits); a player with nothing to do may only wait."""
         agent = agent_name(player)
-        waits = not isinstance(number, bool) and isinstance(number, (int, numpy.integer, numpy.ndarray)) \
-            and numpy.ndim(number) == 0 and int(number) == self.wait
+        waits = (
+            not isinstance(number, bool)
+            and isinstance(number, (int, numpy.integer, numpy.ndarray))
+            and numpy.ndim(number) == 0
+            and int(number) == self.wait
+        )
         if acting and waits:
             raise IllegalAction(f"{agent} has something to do now: only a player with nothing to do waits")
         return None if waits else self.match.action(player, number)
@@ -395,17 +423,24 @@ class TogetherEnv(Spaces, ParallelEnv):
         truncations = dict.fromkeys(agents, truncated and not over)
         if over or truncated:
             self.agents = []
-        return ({agent: seen[agent] for agent in agents}, rewards, terminations, truncations,
-                {agent: infos.get(agent, {}) for agent in agents})
+        return (
+            {agent: seen[agent] for agent in agents},
+            rewards,
+            terminations,
+            truncations,
+            {agent: infos.get(agent, {}) for agent in agents},
+        )
 
 
-def env(game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
-        max_actions: int | None = None) -> TurnEnv:
+def env(
+    game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise", max_actions: int | None = None
+) -> TurnEnv:
     """A PettingZoo AEC environment of this game (any game with an encoding), with action masks."""
     return TurnEnv(game, rules, render_mode, illegal, max_actions)
 
 
-def parallel_env(game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise",
-                 max_actions: int | None = None) -> TogetherEnv:
+def parallel_env(
+    game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise", max_actions: int | None = None
+) -> TogetherEnv:
     """A PettingZoo parallel environment of a game whose players act at once (a simultaneous game)."""
     return TogetherEnv(game, rules, render_mode, illegal, max_actions)

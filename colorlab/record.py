@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import json
 import math
 from collections.abc import Iterator
@@ -140,10 +141,7 @@ class GameRecord:
         """What is the state after the last action?"""
         if self.final is not None:
             return self.final
-        state = None
-        for state in self.states():
-            pass
-        return state
+        return functools.reduce(self.spec.play, self.actions, self.spec.new_game(self.rules, self.seed))
 
     def then(self, action: Any) -> GameRecord:
         """The record with one more action appended (not checked here)."""
@@ -155,8 +153,12 @@ class GameRecord:
             raise ValueError(f"cannot undo {steps} of {len(self.actions)} actions")
         if steps == 0:
             return self
-        return dataclasses.replace(self, actions=self.actions[: len(self.actions) - steps], final=None,
-                                   marks=self.marks + (Mark("undo", len(self.actions), steps),))
+        return dataclasses.replace(
+            self,
+            actions=self.actions[: len(self.actions) - steps],
+            final=None,
+            marks=self.marks + (Mark("undo", len(self.actions), steps),),
+        )
 
     def loaded(self) -> GameRecord:
         """The record marked as loaded from a file now."""
@@ -227,14 +229,21 @@ class GameRecord:
             raise RecordError("a saved game must be a JSON object")
         version = data.get("version")
         if data.get("format") != FORMAT or type(version) is not int or version not in READABLE_VERSIONS:
-            raise RecordError(f"not a colorlab record: format must be {FORMAT!r} and version "
-                              f"{' or '.join(map(str, READABLE_VERSIONS))}")
-        expected = ({"format", "version", "game", "rules", "seed", "actions"} | ({"marks"} if version >= 2 else set())
-                    | ({"seeding", "bots"} if version >= 3 else set()))
+            raise RecordError(
+                f"not a colorlab record: format must be {FORMAT!r} and version "
+                f"{' or '.join(map(str, READABLE_VERSIONS))}"
+            )
+        expected = (
+            {"format", "version", "game", "rules", "seed", "actions"}
+            | ({"marks"} if version >= 2 else set())
+            | ({"seeding", "bots"} if version >= 3 else set())
+        )
         if set(data) != expected:
             extra, missing = set(data) - expected, expected - set(data)
-            parts = [f"unknown field(s) {sorted(extra)}" if extra else "",
-                     f"missing field(s) {sorted(missing)}" if missing else ""]
+            parts = [
+                f"unknown field(s) {sorted(extra)}" if extra else "",
+                f"missing field(s) {sorted(missing)}" if missing else "",
+            ]
             raise RecordError("not a colorlab record: " + "; ".join(p for p in parts if p))
         if not isinstance(data["game"], str):
             raise RecordError("field 'game' must be a string")
@@ -261,8 +270,9 @@ class GameRecord:
         if seeding not in SEEDINGS:
             raise RecordError(f"seeding is one of {', '.join(map(repr, SEEDINGS))}, not {brief(seeding)}")
         bots = read_bots(data.get("bots", []), spec, rules.players)
-        record = cls(spec.name, rules, seed, tuple(actions), tuple(Mark.from_dict(mark) for mark in marks),
-                     seeding, bots)
+        record = cls(
+            spec.name, rules, seed, tuple(actions), tuple(Mark.from_dict(mark) for mark in marks), seeding, bots
+        )
         record.check()
         return record
 
@@ -284,10 +294,15 @@ class GameRecord:
 
 def read_bots(bots: Any, spec: Game, players: int) -> tuple[str | None, ...]:
     """Check a saved list of who sat where: empty, or a bot's name (None for a learner) for each of `players` seats."""
-    if not isinstance(bots, list) or len(bots) not in (0, players) \
-            or not all(bot is None or (isinstance(bot, str) and bot in spec.bots) for bot in bots):
-        raise RecordError(f"bots is an empty list, or one {spec.title} bot's name (or null: a learner) for each of "
-                          f"the {players} seats")
+    if (
+        not isinstance(bots, list)
+        or len(bots) not in (0, players)
+        or not all(bot is None or (isinstance(bot, str) and bot in spec.bots) for bot in bots)
+    ):
+        raise RecordError(
+            f"bots is an empty list, or one {spec.title} bot's name (or null: a learner) for each of "
+            f"the {players} seats"
+        )
     return tuple(bots)
 
 

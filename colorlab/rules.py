@@ -48,7 +48,7 @@ def brief(value: Any) -> str:
         text = repr(value)
     except (ValueError, RecursionError):
         text = f"a {type(value).__name__}"
-    return text if len(text) <= BRIEF_CHARS else text[:BRIEF_CHARS - 1] + "…"
+    return text if len(text) <= BRIEF_CHARS else text[: BRIEF_CHARS - 1] + "…"
 
 
 class RuleError(ValueError):
@@ -102,8 +102,9 @@ class ChangeRules:
         changes = dict(self.changes)
         for name in changes:
             if name not in live:
-                raise RuleNotLive(f"{name} cannot change during a game (start a new game); "
-                                  f"rules that can: {', '.join(sorted(live))}")
+                raise RuleNotLive(
+                    f"{name} cannot change during a game (start a new game); rules that can: {', '.join(sorted(live))}"
+                )
         try:
             return type(rules).from_dict({**rules.to_dict(), **changes})
         except RuleError as error:
@@ -111,8 +112,9 @@ class ChangeRules:
 
     def apply(self, state: Any) -> Any:
         """The game state with these rules from now on (any game's state has `rules` and `events`)."""
-        return dataclasses.replace(state, rules=self.applied_to(state.rules),
-                                   events=(self.describe(type(state.rules)),))
+        return dataclasses.replace(
+            state, rules=self.applied_to(state.rules), events=(self.describe(type(state.rules)),)
+        )
 
     def describe(self, rules_type: type[RulesBase] | None = None) -> str:
         """Say the change in words a learner reads, with the rule editor's labels when the rules' type is known."""
@@ -140,9 +142,17 @@ def check_seat(value: Any, seats: int, error: type[IllegalAction], word: str = "
     return value
 
 
-def rule(default: Any, label: str, help: str, *, low: float | None = None,
-         high: float | None = None, choices: tuple | None = None, live: bool = False,
-         editable: bool = True) -> Any:
+def rule(
+    default: Any,
+    label: str,
+    help: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    choices: tuple | None = None,
+    live: bool = False,
+    editable: bool = True,
+) -> Any:
     """Make a rule field with its editor metadata and allowed values.
 
     `live` says that the rule may change in the middle of a game; other rules
@@ -150,8 +160,15 @@ def rule(default: Any, label: str, help: str, *, low: float | None = None,
     rule editor shows it but only code sets it (a file path, say, must never come
     from a browser).
     """
-    metadata = {"label": label, "help": help, "low": low, "high": high, "choices": choices,
-                "live": live, "editable": editable}
+    metadata = {
+        "label": label,
+        "help": help,
+        "low": low,
+        "high": high,
+        "choices": choices,
+        "live": live,
+        "editable": editable,
+    }
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -173,8 +190,7 @@ class RulesBase:
         """Which fields exist, with their type, default and editor metadata?"""
         hints = _type_hints(cls)
         return [
-            {"name": spec.name, "type": hints[spec.name].__name__, "default": spec.default,
-             **spec.metadata}
+            {"name": spec.name, "type": hints[spec.name].__name__, "default": spec.default, **spec.metadata}
             for spec in dataclasses.fields(cls)
         ]
 

@@ -35,10 +35,14 @@ Examples
 >>> import random
 >>> from colorlab.search import SearchGame, search
 >>> # Take 1 or 2 counters from 5; whoever takes the last counter wins.
->>> take = SearchGame(to_move=lambda s: s[1], actions=lambda s: [n for n in (1, 2) if n <= s[0]],
-...                   play=lambda s, n: (s[0] - n, 1 - s[1]), is_over=lambda s: s[0] == 0,
-...                   reward=lambda s: [float(s[1] != p) for p in (0, 1)],
-...                   determinise=lambda s, player, rng: s)
+>>> take = SearchGame(
+...     to_move=lambda s: s[1],
+...     actions=lambda s: [n for n in (1, 2) if n <= s[0]],
+...     play=lambda s, n: (s[0] - n, 1 - s[1]),
+...     is_over=lambda s: s[0] == 0,
+...     reward=lambda s: [float(s[1] != p) for p in (0, 1)],
+...     determinise=lambda s, player, rng: s,
+... )
 >>> search(take, (5, 0), 0, random.Random(0), playouts=500)
 2
 """
@@ -108,15 +112,15 @@ class Node:
         self.children: dict[Hashable, Node] = {}
 
 
-
 def check_budget(playouts: int | None, seconds: float | None) -> None:
     """Refuse a budget that is not a positive whole number of playouts or a positive number of seconds."""
     if (playouts is None) == (seconds is None):
         raise ValueError("give the search one budget: a number of playouts or a number of seconds")
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
         raise ValueError(f"playouts must be a whole number of at least 1, not {playouts!r}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not seconds > 0 or math.isinf(seconds)):
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0 or math.isinf(seconds)
+    ):
         raise ValueError(f"seconds must be a positive number, not {seconds!r}")
 
 
@@ -138,8 +142,15 @@ class Tuning:
     bias: float = 0.0
 
 
-def search(game: SearchGame, state: Any, player: int, rng: random.Random, playouts: int | None = None,
-           seconds: float | None = None, tuning: Tuning = Tuning()) -> Any:
+def search(
+    game: SearchGame,
+    state: Any,
+    player: int,
+    rng: random.Random,
+    playouts: int | None = None,
+    seconds: float | None = None,
+    tuning: Tuning = Tuning(),
+) -> Any:
     """Which move should `player` make in `state`, after searching within the budget?
 
     Ties in the final count of playouts go to the move ranked first.
@@ -167,8 +178,9 @@ class Budget:
         return time.perf_counter() < deadline
 
 
-def grow(game: SearchGame, state: Any, player: int, rng: random.Random, root_moves: dict, budget: Budget,
-         tuning: Tuning) -> Node:
+def grow(
+    game: SearchGame, state: Any, player: int, rng: random.Random, root_moves: dict, budget: Budget, tuning: Tuning
+) -> Node:
     """Run the playouts of one search and return the root of the tree they grew."""
     root = Node(player)
     deadline = time.perf_counter() + (budget.seconds or 0.0)
@@ -179,8 +191,7 @@ def grow(game: SearchGame, state: Any, player: int, rng: random.Random, root_mov
     return root
 
 
-def iterate(game: SearchGame, root: Node, root_moves: dict, state: Any, rng: random.Random,
-            tuning: Tuning) -> None:
+def iterate(game: SearchGame, root: Node, root_moves: dict, state: Any, rng: random.Random, tuning: Tuning) -> None:
     """One playout: select and expand in the tree, play on, and back up the rewards."""
     node, path = root, [root]
     while not game.is_over(state):
@@ -213,8 +224,11 @@ def iterate(game: SearchGame, root: Node, root_moves: dict, state: Any, rng: ran
 
 def promise(node: Node, rank: int, tuning: Tuning) -> float:
     """How promising is this move: its mean reward, a bonus for being tried rarely (UCB1), and its rank's bias?"""
-    return (node.total / node.visits + tuning.exploration * math.sqrt(math.log(node.available) / node.visits)
-            + tuning.bias / (rank + 1) / node.visits)
+    return (
+        node.total / node.visits
+        + tuning.exploration * math.sqrt(math.log(node.available) / node.visits)
+        + tuning.bias / (rank + 1) / node.visits
+    )
 
 
 def roll_out(game: SearchGame, state: Any, rng: random.Random) -> Any:
@@ -241,8 +255,9 @@ class SearchAgent:
     playouts_per_move: int = 1000
     tuning: Tuning = Tuning()
 
-    def __init__(self, seed: int = 0, playouts: int | None = None, seconds: float | None = None,
-                 name: str | None = None):
+    def __init__(
+        self, seed: int = 0, playouts: int | None = None, seconds: float | None = None, name: str | None = None
+    ):
         if playouts is None and seconds is None:
             playouts = self.playouts_per_move
         check_budget(playouts, seconds)

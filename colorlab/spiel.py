@@ -42,18 +42,26 @@ CHANCE, TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 
 def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.GameType:
     """OpenSpiel's description of a declared game: chance explicit, the win shared out at the end."""
-    low, high = (next(f.metadata[bound] for f in dataclasses.fields(game.rules_type) if f.name == "players")
-                 for bound in ("low", "high"))
+    low, high = (
+        next(f.metadata[bound] for f in dataclasses.fields(game.rules_type) if f.name == "players")
+        for bound in ("low", "high")
+    )
     return pyspiel.GameType(
-        short_name=f"python_colorlab_{game.name}", long_name=f"colorlab {game.name}",
+        short_name=f"python_colorlab_{game.name}",
+        long_name=f"colorlab {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=information, utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        information=information,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        min_num_players=int(low), max_num_players=int(high),
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=game.rules_type().to_dict())
+        min_num_players=int(low),
+        max_num_players=int(high),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=game.rules_type().to_dict(),
+    )
 
 
 def observation_parts(encoding: ModuleType, rules: RulesBase, array: numpy.ndarray) -> dict[str, numpy.ndarray]:
@@ -61,7 +69,7 @@ def observation_parts(encoding: ModuleType, rules: RulesBase, array: numpy.ndarr
     views, start = {}, 0
     for name, shape in encoding.observation_layout(rules).items():
         size = int(numpy.prod(shape))
-        views[name] = array[start:start + size].reshape(shape)
+        views[name] = array[start : start + size].reshape(shape)
         start += size
     return views
 
@@ -105,9 +113,15 @@ class SpielGame(pyspiel.Game):
 
     def __init__(self, rules: RulesBase, encoding: ModuleType, chance_outcomes: int, length: int):
         self.rules, self.encoding = rules, encoding
-        info = pyspiel.GameInfo(num_distinct_actions=encoding.action_count(rules), max_chance_outcomes=chance_outcomes,
-                                num_players=rules.players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-                                max_game_length=length)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.action_count(rules),
+            max_chance_outcomes=chance_outcomes,
+            num_players=rules.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=length,
+        )
         super().__init__(self.GAME_TYPE, info, rules.to_dict())
 
     def make_py_observer(self, iig_obs_type=None, params=None):

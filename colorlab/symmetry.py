@@ -156,17 +156,17 @@ def cycle_index(group: PermutationGroup) -> Expr:
     >>> from colorlab.symmetry import cycle_index, grid_group
     >>> from sympy import symbols
     >>> a1, a2, a4 = symbols("a1 a2 a4")
-    >>> cycle_index(grid_group(2)) == a1**4/4 + a2**2/4 + a4/2
+    >>> cycle_index(grid_group(2)) == a1**4 / 4 + a2**2 / 4 + a4 / 2
     True
     """
-    cycle_types = Counter(
-        tuple(sorted(element.cycle_structure.items())) for element in group.elements
-    )
+    cycle_types = Counter(tuple(sorted(element.cycle_structure.items())) for element in group.elements)
     order = group.order()
-    return Add(*(
-        Rational(count, order) * Mul(*(Symbol(f"a{length}") ** cycles for length, cycles in cycle_type))
-        for cycle_type, count in cycle_types.items()
-    ))
+    return Add(
+        *(
+            Rational(count, order) * Mul(*(Symbol(f"a{length}") ** cycles for length, cycles in cycle_type))
+            for cycle_type, count in cycle_types.items()
+        )
+    )
 
 
 def count_colourings(group: PermutationGroup, k: int | Symbol) -> int | Expr:
@@ -185,7 +185,7 @@ def count_colourings(group: PermutationGroup, k: int | Symbol) -> int | Expr:
     102
     >>> from sympy import Symbol
     >>> k = Symbol("k")
-    >>> count_colourings(grid_group(2), k) == k**4/4 + k**2/4 + k/2
+    >>> count_colourings(grid_group(2), k) == k**4 / 4 + k**2 / 4 + k / 2
     True
     """
     _check_colours(k, allow_symbol=True)
@@ -344,6 +344,4 @@ def render_shape(shape: Collection[Cell]) -> str:
     shape = normalise(shape)
     height = 1 + max(r for r, _ in shape)
     width = 1 + max(c for _, c in shape)
-    return "\n".join(
-        "".join("#" if (r, c) in shape else "." for c in range(width)) for r in range(height)
-    )
+    return "\n".join("".join("#" if (r, c) in shape else "." for c in range(width)) for r in range(height))

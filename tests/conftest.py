@@ -32,7 +32,7 @@ POSTGRESQL_MISSING = f"PostgreSQL is not installed (no {POSTGRESQL_PROGRAMS}/ini
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Mark the `postgresql` and `processes` tests (before -m selects); skip the former without PostgreSQL, if allowed."""
+    """Mark `postgresql` and `processes` tests (before -m selects); skip the former without PostgreSQL, if allowed."""
     why = None if postgresql_is_installed() else may_skip_without(POSTGRESQL_MISSING, "sudo apt-get install postgresql")
     for item in items:
         if uses_postgresql(item):
@@ -46,8 +46,9 @@ def pytest_collection_modifyitems(items):
 def uses_postgresql(item) -> bool:
     """Does the test ask for the PostgreSQL server, itself or through store_url's PostgreSQL case?"""
     callspec = getattr(item, "callspec", None)
-    return ("postgres_server" in getattr(item, "fixturenames", ())
-            or (callspec is not None and callspec.params.get("store_url") == "postgresql"))
+    return "postgres_server" in getattr(item, "fixturenames", ()) or (
+        callspec is not None and callspec.params.get("store_url") == "postgresql"
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

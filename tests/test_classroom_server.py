@@ -28,9 +28,15 @@ import sqlalchemy
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from colorlab.classroom.server import (KEY_ALPHABET, TEACHER_KEY_VARIABLE, ClassroomError, network_address, new_key,
-                                       prepare_class)
 from colorlab.classroom.class_store import STORE_VARIABLE
+from colorlab.classroom.server import (
+    KEY_ALPHABET,
+    TEACHER_KEY_VARIABLE,
+    ClassroomError,
+    network_address,
+    new_key,
+    prepare_class,
+)
 from tests.helpers.servers import Server, free_port, jupyter_env
 
 ROOT = Path(__file__).parents[1]
@@ -48,15 +54,22 @@ def classroom_kernel_options() -> list[str]:
 
 def make_classroom_command() -> str:
     """The command `make classroom` runs, without running it or building the environment."""
-    printed = subprocess.run(["make", "-n", "-s", "-o", ".venv/.lab-installed", "classroom"], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout
+    printed = subprocess.run(
+        ["make", "-n", "-s", "-o", ".venv/.lab-installed", "classroom"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return printed.strip().splitlines()[-1]
 
 
 def write_lobby(served: Path) -> None:
     """A lobby page that prints where its kernel finds the tables and the teacher key."""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LOBBY_CELL)],
-                                        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(LOBBY_CELL)],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+    )
     (served / "classroom").mkdir(parents=True)
     nbformat.write(notebook, served / "classroom" / "lobby.ipynb")
 
@@ -69,8 +82,11 @@ class Classroom:
         self.store = self.home / ".colorlab" / "classroom.db"
         write_lobby(self.served)
         self.port = free_port()
-        env = jupyter_env(tmp) | {"HOME": str(self.home), STORE_VARIABLE: str(self.store),
-                                  "CLASSROOM_PORT": str(self.port)}
+        env = jupyter_env(tmp) | {
+            "HOME": str(self.home),
+            STORE_VARIABLE: str(self.store),
+            "CLASSROOM_PORT": str(self.port),
+        }
         for variable in ("CLASS_KEY", "TEACHER_KEY", "CLASSROOM_DB"):
             env.pop(variable, None)
         command = [sys.executable, "-m", "colorlab.classroom.server", str(self.served), *classroom_kernel_options()]
@@ -112,8 +128,11 @@ def login_cookie(answer: http.client.HTTPResponse) -> str:
 def test_make_classroom_runs_the_class_server_on_the_lessons_and_culls_idle_kernels():
     command = make_classroom_command()
     assert re.search(r"python -m colorlab\.classroom\.server notebooks\b", command), command
-    assert {"--MappingKernelManager.cull_idle_timeout=600", "--MappingKernelManager.cull_interval=60",
-            "--MappingKernelManager.cull_connected=False"} <= set(command.split())
+    assert {
+        "--MappingKernelManager.cull_idle_timeout=600",
+        "--MappingKernelManager.cull_interval=60",
+        "--MappingKernelManager.cull_connected=False",
+    } <= set(command.split())
 
 
 def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_fresh_key(classroom):
@@ -128,11 +147,15 @@ def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_f
 
 
 def test_a_page_without_the_key_is_refused(classroom):
-    for path in ["/voila/render/classroom/lobby.ipynb", "/", "/voila/tree/classroom",
-                 "/voila/render/classroom/lobby.ipynb?token=wrong-key", "/voila/api/contents/classroom"]:
+    for path in [
+        "/voila/render/classroom/lobby.ipynb",
+        "/",
+        "/voila/tree/classroom",
+        "/voila/render/classroom/lobby.ipynb?token=wrong-key",
+        "/voila/api/contents/classroom",
+    ]:
         answer = classroom.get(path)
-        refused = answer.status in (401, 403) or (answer.status == 302
-                                                  and "/login" in answer.getheader("Location", ""))
+        refused = answer.status in (401, 403) or (answer.status == 302 and "/login" in answer.getheader("Location", ""))
         assert refused, (path, answer.status, answer.getheader("Location"))
         assert b"tables:" not in answer.body
 
@@ -152,10 +175,24 @@ def ways_to_the_store(room: Classroom) -> list[str]:
     absolute = str(room.store)
     relative = os.path.relpath(room.store, room.served)
     climbs = [relative, "../" * 12 + absolute.lstrip("/"), absolute, "/" + absolute.lstrip("/")]
-    spellings = [*climbs, *(urllib.parse.quote(way, safe="") for way in climbs),
-                 *(way.replace(".", "%2e") for way in climbs)]
-    places = ["/files/", "/voila/files/", "/voila/static/", "/voila/templates/lab/static/", "/voila/labextensions/",
-              "/voila/api/themes/", "/voila/tree/", "/voila/render/", "/voila/api/contents/", "/api/contents/", "/"]
+    spellings = [
+        *climbs,
+        *(urllib.parse.quote(way, safe="") for way in climbs),
+        *(way.replace(".", "%2e") for way in climbs),
+    ]
+    places = [
+        "/files/",
+        "/voila/files/",
+        "/voila/static/",
+        "/voila/templates/lab/static/",
+        "/voila/labextensions/",
+        "/voila/api/themes/",
+        "/voila/tree/",
+        "/voila/render/",
+        "/voila/api/contents/",
+        "/api/contents/",
+        "/",
+    ]
     return [f"{place}{way}" for place in places for way in spellings]
 
 
@@ -189,8 +226,9 @@ async def send_code_to_the_kernel(room: Classroom, code: str) -> None:
     session = uuid.uuid4().hex
     for kind, content in [("execute_request", {"code": code, "silent": False}), ("kernel_info_request", {})]:
         header = {"msg_id": uuid.uuid4().hex, "msg_type": kind, "session": session, "username": "", "version": "5.3"}
-        await channels.write_message(json.dumps({"header": header, "parent_header": {}, "metadata": {},
-                                               "content": content, "channel": "shell"}))
+        await channels.write_message(
+            json.dumps({"header": header, "parent_header": {}, "metadata": {}, "content": content, "channel": "shell"})
+        )
     # The kernel answers its shell requests in order: once it has told its version, the code would have run.
     while True:
         message = await asyncio.wait_for(channels.read_message(), 30)
@@ -203,13 +241,19 @@ def test_a_learner_cannot_make_their_kernel_run_code_that_reads_the_store(classr
     stolen = tmp_path / "stolen.db"
     # In its own thread: the browser tests that ran before may leave an event loop running in this one.
     with ThreadPoolExecutor(1) as apart:
-        apart.submit(asyncio.run, send_code_to_the_kernel(
-            classroom, f"import os, shutil; shutil.copy(os.environ['COLORLAB_TABLES'], {str(stolen)!r})")).result()
+        apart.submit(
+            asyncio.run,
+            send_code_to_the_kernel(
+                classroom, f"import os, shutil; shutil.copy(os.environ['COLORLAB_TABLES'], {str(stolen)!r})"
+            ),
+        ).result()
     assert not stolen.exists()
 
 
-@pytest.mark.parametrize("inside", ["served/classroom.db", "served/classroom/../tables.db",
-                                    "sqlite:///{tmp}/served/x.db", "link/classroom.db"])
+@pytest.mark.parametrize(
+    "inside",
+    ["served/classroom.db", "served/classroom/../tables.db", "sqlite:///{tmp}/served/x.db", "link/classroom.db"],
+)
 def test_a_tables_database_inside_the_served_folder_is_refused(tmp_path, inside):
     (tmp_path / "served").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "served")
@@ -224,8 +268,13 @@ def test_a_tables_database_inside_the_served_folder_is_refused(tmp_path, inside)
 def test_the_server_refuses_to_start_with_the_database_inside_and_says_why(tmp_path):
     (tmp_path / "served").mkdir()
     env = dict(os.environ, CLASSROOM_DB=str(tmp_path / "served" / "classroom.db"), CLASSROOM_PORT=str(free_port()))
-    done = subprocess.run([sys.executable, "-m", "colorlab.classroom.server", str(tmp_path / "served")], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "colorlab.classroom.server", str(tmp_path / "served")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "inside the folder served to the class" in done.stderr
     assert "http://" not in done.stdout
 
@@ -237,8 +286,12 @@ def test_each_run_draws_fresh_keys_unless_given_and_tells_the_kernels(tmp_path):
     keys = [prepare_class(served, environment)[1:] for environment in (first, second)]
     assert len({key for pair in keys for key in pair}) == 4
     assert first[TEACHER_KEY_VARIABLE] == keys[0][1] and first[STORE_VARIABLE] == str(outside)
-    given = {"CLASSROOM_DB": str(outside), "CLASS_KEY": "our-class", "TEACHER_KEY": "only-me",
-             "CLASSROOM_PORT": str(free_port())}
+    given = {
+        "CLASSROOM_DB": str(outside),
+        "CLASS_KEY": "our-class",
+        "TEACHER_KEY": "only-me",
+        "CLASSROOM_PORT": str(free_port()),
+    }
     assert prepare_class(served, given)[1:] == ("our-class", "only-me") and given[TEACHER_KEY_VARIABLE] == "only-me"
     assert new_key() != new_key()
 
@@ -258,8 +311,10 @@ def test_a_postgresql_store_is_opened_first_and_handed_to_the_kernels_as_given(p
     postgres_server.drop_database(url)
 
 
-@pytest.mark.parametrize("where", ["postgresql://nobody@127.0.0.1:1/none", "mysql://teacher@school/class",
-                                   "/proc/no-such-folder/classroom.db"])
+@pytest.mark.parametrize(
+    "where",
+    ["postgresql://nobody@127.0.0.1:1/none", "mysql://teacher@school/class", "/proc/no-such-folder/classroom.db"],
+)
 def test_a_store_that_cannot_be_opened_stops_the_class_before_it_starts(tmp_path, where):
     environment = {"CLASSROOM_DB": where, "CLASSROOM_PORT": str(free_port())}
     with pytest.raises(ClassroomError, match="cannot be opened"):

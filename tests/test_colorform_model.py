@@ -15,6 +15,7 @@ from colorlab.colorform import (
     Rules,
     Stop,
     figure,
+    model,
     new_game,
     next_action,
     play,
@@ -25,10 +26,8 @@ from colorlab.colorform import (
     why_not,
     winners,
 )
-from colorlab.colorform import model
 from colorlab.colorform.agents import MissedSolution
 from colorlab.colorform.components import TaskCard, task_card, task_cards
-from colorlab.colorform.solver import solvable
 from colorlab.colorform.model import (
     BadStop,
     BlankCell,
@@ -40,6 +39,7 @@ from colorlab.colorform.model import (
     UnknownCard,
     UnknownPlayer,
 )
+from colorlab.colorform.solver import solvable
 from colorlab.record import GameRecord, RecordError
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError
 
@@ -56,9 +56,12 @@ def table(layout=None, hands=((), ()), revealed=((), ()), rules=Rules(rotations=
     state = new_game(rules, seed=0)
     tops = [figure(layout.get(cell, "yellow heart")) if layout else FILLER for cell in range(9)]
     return dataclasses.replace(
-        state, layout=tuple((top,) for top in tops),
+        state,
+        layout=tuple((top,) for top in tops),
         hands=tuple(tuple(figure(c) for c in hand) for hand in hands),
-        revealed=tuple(tuple(cards) for cards in revealed), **changes)
+        revealed=tuple(tuple(cards) for cards in revealed),
+        **changes,
+    )
 
 
 # Player 0 fixes task 1 by putting a blue moon on cell 0; that spoils task 2,
@@ -69,8 +72,7 @@ TASK_C = card(3, c4="green star")
 
 
 def race():
-    return table({0: "red circle"}, hands=(("blue moon",), ("purple star",)),
-                 revealed=((TASK_A, TASK_C), (TASK_B,)))
+    return table({0: "red circle"}, hands=(("blue moon",), ("purple star",)), revealed=((TASK_A, TASK_C), (TASK_B,)))
 
 
 def test_a_correct_claim_scores_and_its_cards_stay_on_the_layout():
@@ -89,16 +91,14 @@ def test_a_wrong_claim_goes_face_up_and_costs_its_figures():
 
 
 def test_a_later_claim_spoiled_by_an_earlier_solution_goes_back_without_penalty():
-    after = play(race(), Stop((Claim(0, 1, placements={0: "blue moon"}, time=1.0),
-                               Claim(1, 2, time=1.2))))
+    after = play(race(), Stop((Claim(0, 1, placements={0: "blue moon"}, time=1.0), Claim(1, 2, time=1.2))))
     assert scores(after) == [1, 0]
     assert after.won[1] == ()
     assert TASK_B in after.revealed_tasks() or TASK_B in after.task_pile
 
 
 def test_the_same_two_claims_in_the_other_order_both_score():
-    after = play(race(), Stop((Claim(0, 1, placements={0: "blue moon"}, time=1.2),
-                               Claim(1, 2, time=1.0))))
+    after = play(race(), Stop((Claim(0, 1, placements={0: "blue moon"}, time=1.2), Claim(1, 2, time=1.0))))
     assert scores(after) == [1, 1]
 
 
@@ -120,24 +120,27 @@ def test_a_solution_shown_too_slowly_counts_as_wrong():
     assert scores(play(state, Claim(0, 2, seconds_shown=10.5))) == [-1, 0]
 
 
-@pytest.mark.parametrize("action, error", [
-    (Claim(0, 1, placements={0: "purple star"}), CardNotInHand),
-    (Claim(0, 1, placements=[(0, "blue moon"), (0, "blue moon")]), CellTaken),
-    (Claim(0, 1, placements={9: "blue moon"}), OffLayout),
-    (Claim(0, 1, placements={4: "blue moon"}), BlankCell),
-    (Claim(0, 4), TaskNotAvailable),
-    (Claim(0, 31), UnknownCard),
-    (Claim(2, 1), UnknownPlayer),
-    (Claim(0, 1, rotation=1), TurnNotAllowed),
-    (Claim(0, 1, rotation=7), TurnNotAllowed),
-    (Claim(0, 1, mirrored=True), TurnNotAllowed),
-    (Claim(0, 1, time=float("nan")), BadStop),
-    (Stop(()), BadStop),
-    (Stop((Claim(0, 1, time=1.0), Claim(1, 2, time=2.0))), BadStop),
-    (Stop((Claim(0, 1, time=1.0), Claim(0, 3, time=1.1))), BadStop),
-    (Pass(0), IllegalAction),
-    ("stop!", IllegalAction),
-])
+@pytest.mark.parametrize(
+    "action, error",
+    [
+        (Claim(0, 1, placements={0: "purple star"}), CardNotInHand),
+        (Claim(0, 1, placements=[(0, "blue moon"), (0, "blue moon")]), CellTaken),
+        (Claim(0, 1, placements={9: "blue moon"}), OffLayout),
+        (Claim(0, 1, placements={4: "blue moon"}), BlankCell),
+        (Claim(0, 4), TaskNotAvailable),
+        (Claim(0, 31), UnknownCard),
+        (Claim(2, 1), UnknownPlayer),
+        (Claim(0, 1, rotation=1), TurnNotAllowed),
+        (Claim(0, 1, rotation=7), TurnNotAllowed),
+        (Claim(0, 1, mirrored=True), TurnNotAllowed),
+        (Claim(0, 1, time=float("nan")), BadStop),
+        (Stop(()), BadStop),
+        (Stop((Claim(0, 1, time=1.0), Claim(1, 2, time=2.0))), BadStop),
+        (Stop((Claim(0, 1, time=1.0), Claim(0, 3, time=1.1))), BadStop),
+        (Pass(0), IllegalAction),
+        ("stop!", IllegalAction),
+    ],
+)
 def test_illegal_actions_are_refused_and_change_nothing(action, error):
     state = race()
     snapshot = dataclasses.replace(state)
@@ -158,8 +161,9 @@ def test_a_task_already_won_cannot_be_claimed_again():
 
 
 def test_a_round_with_nothing_solvable_ends_by_itself():
-    state = table({0: "red circle"}, hands=((), ()), revealed=((TASK_B,), (TASK_C,)),
-                  task_pile=tuple(task_cards()[10:20]))
+    state = table(
+        {0: "red circle"}, hands=((), ()), revealed=((TASK_B,), (TASK_C,)), task_pile=tuple(task_cards()[10:20])
+    )
     after = play(state, Claim(0, 2))
     assert after.round == state.round + 1 or after.over
     assert TASK_C in after.task_pile or after.over
@@ -170,8 +174,9 @@ def test_new_round_gathers_the_under_cards_when_the_pile_is_short():
     state = table({0: "red circle"}, hands=(("blue moon",), ("purple star",)), revealed=((TASK_B,), ()))
     under = [figure(name) for name in ("black moon", "green circle", "red moon", "green star", "purple circle")]
     layout = ((*under, state.layout[0][0]),) + state.layout[1:]
-    state = dataclasses.replace(state, layout=layout, figure_pile=(figure("black heart"),),
-                                task_pile=tuple(task_cards()[10:20]))
+    state = dataclasses.replace(
+        state, layout=layout, figure_pile=(figure("black heart"),), task_pile=tuple(task_cards()[10:20])
+    )
     after = play(state, Claim(0, 2))
     assert after.round > state.round
     assert after.layout[0] == (state.layout[0][-1],)
@@ -277,8 +282,11 @@ def test_bots_always_call_stop_while_one_of_them_can_solve_a_task():
 
 
 def test_ties_go_to_fewer_cards_then_are_shared():
-    three, one, two = card(1, c0="red star", c1="red moon", c2="red heart"), card(2, c0="red star"), \
-        card(3, c0="red star", c1="red moon")
+    three, one, two = (
+        card(1, c0="red star", c1="red moon", c2="red heart"),
+        card(2, c0="red star"),
+        card(3, c0="red star", c1="red moon"),
+    )
     state = dataclasses.replace(race(), over=True, won=(((three, False),), ((one, False), (two, False))))
     assert scores(state) == [3, 3] and winners(state) == [0]
     assert ranking(state) == [(1, 0), (2, 1)]
@@ -288,6 +296,7 @@ def test_ties_go_to_fewer_cards_then_are_shared():
 
 
 # --- FIKOLO JUNIOR -----------------------------------------------------------------------
+
 
 def test_junior_deals_hands_of_three_and_piles_of_four_without_five_figure_cards():
     state = new_game(Rules.junior(players=3), seed=4)
@@ -338,13 +347,20 @@ def test_junior_ends_after_the_round_of_the_first_finisher():
 # --- Random games with invariants after every action ----------------------------------------
 
 VARIANTS = [
-    Rules(players=2), Rules(players=3), Rules(players=4),
-    Rules(players=4, rotations=False), Rules(players=3, matching="shape and colour"),
-    Rules(players=2, mirror_images=True), Rules(players=4, largest_task=3, hand_size=3),
+    Rules(players=2),
+    Rules(players=3),
+    Rules(players=4),
+    Rules(players=4, rotations=False),
+    Rules(players=3, matching="shape and colour"),
+    Rules(players=2, mirror_images=True),
+    Rules(players=4, largest_task=3, hand_size=3),
     Rules(players=3, tasks_per_player=3, matching="colour"),
-    Rules.junior(players=2), Rules.junior(players=4), Rules.junior(players=6, largest_task=3, tasks_per_player=2),
+    Rules.junior(players=2),
+    Rules.junior(players=4),
+    Rules.junior(players=6, largest_task=3, tasks_per_player=2),
     Rules.junior(players=3, rotations=False),
-    Rules(players=3, matching="colour", unsolvable_rounds=1), Rules(players=2, rotations=False, unsolvable_rounds=30),
+    Rules(players=3, matching="colour", unsolvable_rounds=1),
+    Rules(players=2, rotations=False, unsolvable_rounds=30),
     Rules.junior(players=2, unsolvable_rounds=2),
 ]
 
@@ -357,17 +373,26 @@ def check_nothing_could_go_on(state):
     if rules.variant == "base":
         assert not any(solvable(tops, hand, task, rules) for task in state.task_pile for hand in state.hands)
     else:
-        assert not any(solvable(tops, state.hands[p], task, rules) for p, pile in enumerate(state.own_piles)
-                       for task in pile)
+        assert not any(
+            solvable(tops, state.hands[p], task, rules) for p, pile in enumerate(state.own_piles) for task in pile
+        )
 
 
 def check_invariants(state):
     rules = state.rules
-    figures = list(state.figure_pile) + [c for stack in state.layout for c in stack] + \
-        [c for hand in state.hands for c in hand]
+    figures = (
+        list(state.figure_pile)
+        + [c for stack in state.layout for c in stack]
+        + [c for hand in state.hands for c in hand]
+    )
     assert sorted(figures) == list(range(36)), "figure cards lost or duplicated"
-    tasks = list(state.task_pile) + state.revealed_tasks() + [c for pile in state.own_piles for c in pile] + \
-        [c for won in state.won for c, _ in won] + list(state.box)
+    tasks = (
+        list(state.task_pile)
+        + state.revealed_tasks()
+        + [c for pile in state.own_piles for c in pile]
+        + [c for won in state.won for c, _ in won]
+        + list(state.box)
+    )
     assert sorted(t.number for t in tasks) == list(range(1, 31)), "task cards lost or duplicated"
     assert all(stack for stack in state.layout)
     assert all(len(hand) <= rules.hand_size for hand in state.hands)
@@ -376,8 +401,9 @@ def check_invariants(state):
         assert all(len(shown) <= rules.tasks_per_player for shown in state.revealed)
         assert scores(state) == [sum(-c.size if up else c.size for c, up in won) for won in state.won]
         if not state.over:
-            assert any(solve(state.tops, hand, task, rules) for task in state.revealed_tasks()
-                       for hand in state.hands), "a round goes on although nobody can solve anything"
+            assert any(
+                solve(state.tops, hand, task, rules) for task in state.revealed_tasks() for hand in state.hands
+            ), "a round goes on although nobody can solve anything"
     else:
         assert not state.task_pile
         assert all(not up for won in state.won for _, up in won)
@@ -401,7 +427,7 @@ def hands_after_claims(before, action, after):
     hands = [list(hand) for hand in before.hands]
     for claim in claims_of(action):
         task = next(task for task in before.revealed_tasks() if task.number == claim.task)
-        if (task, False) in after.won[claim.player][len(before.won[claim.player]):]:
+        if (task, False) in after.won[claim.player][len(before.won[claim.player]) :]:
             for _, placed in claim.placements:
                 hands[claim.player].remove(placed)
     return hands
@@ -416,19 +442,27 @@ def check_round_ends_only_when_nobody_can_solve(after, before=None, action=None)
     """
     if after.junior:
         return
-    taken = [] if before is None else [won for wins, old in zip(after.won, before.won) for won, _ in wins[len(old):]]
+    taken = [] if before is None else [won for wins, old in zip(after.won, before.won) for won, _ in wins[len(old) :]]
     if before is not None and (after.round > before.round or after.over):
         left = {task.number for task in before.revealed_tasks() if task not in taken}
-        named = next((match for match in map(UNSOLVED_AT_ROUND_END.match, after.events)
-                      if match and int(match[1]) == before.round), None)
-        assert left == (set() if named is None else {int(n) for n in named[2].split(", ")}), \
+        named = next(
+            (
+                match
+                for match in map(UNSOLVED_AT_ROUND_END.match, after.events)
+                if match and int(match[1]) == before.round
+            ),
+            None,
+        )
+        assert left == (set() if named is None else {int(n) for n in named[2].split(", ")}), (
             "a round ended with tasks left that the events do not name"
+        )
     for match in filter(None, map(UNSOLVED_AT_ROUND_END.match, after.events)):
         ended_now = before is not None and int(match[1]) == before.round
         hands = hands_after_claims(before, action, after) if ended_now else after.hands
         tasks = [task_card(int(number)) for number in match[2].split(", ")]
-        assert not any(solvable(after.tops, hand, task, after.rules) for task in tasks for hand in hands), \
+        assert not any(solvable(after.tops, hand, task, after.rules) for task in tasks for hand in hands), (
             f"round {match[1]} ended although someone could still solve one of its tasks"
+        )
 
 
 def check_step(before, action, after):
@@ -436,15 +470,17 @@ def check_step(before, action, after):
     check_round_ends_only_when_nobody_can_solve(after, before, action)
     claims = claims_of(action)
     for player in range(before.players):
-        for task, face_up in after.won[player][len(before.won[player]):]:
+        for task, face_up in after.won[player][len(before.won[player]) :]:
             claim = next(c for c in claims if c.player == player and c.task == task.number)
             if face_up:
-                assert why_not(before.tops, task, claim.rotation, dict(claim.placements), claim.mirrored,
-                               before.rules) or claim.seconds_shown > before.rules.seconds_to_show
+                assert (
+                    why_not(before.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, before.rules)
+                    or claim.seconds_shown > before.rules.seconds_to_show
+                )
             else:
                 for cell, placed in claim.placements:
-                    assert placed in before.hands[player] and placed in after.layout[cell] or \
-                        len(after.layout[cell]) == 1
+                    from_hand = placed in before.hands[player] and placed in after.layout[cell]
+                    assert from_hand or len(after.layout[cell]) == 1
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(f"{k}={v[1]}" for k, v in r.differences().items()))
@@ -477,8 +513,12 @@ def test_bot_games_are_reproducible_from_the_seed():
 
 
 def test_every_base_game_ends_by_the_pile_or_after_unsolvable_rounds():
-    reasons = {play_game(Rules(players=p, matching=m), seed=s).final_state().end_reason
-               for p in (2, 3, 4) for m in ("shape or colour", "colour") for s in range(20)}
+    reasons = {
+        play_game(Rules(players=p, matching=m), seed=s).final_state().end_reason
+        for p in (2, 3, 4)
+        for m in ("shape or colour", "colour")
+        for s in range(20)
+    }
     assert reasons <= {"the task pile ran out", "nobody could solve a revealed task for 15 rounds in a row"}
     assert "the task pile ran out" in reasons
 
@@ -486,8 +526,10 @@ def test_every_base_game_ends_by_the_pile_or_after_unsolvable_rounds():
 def states_of_bot_games(rules, seeds):
     """Every state of some bot games (the bots' levels mixed), as play reached it."""
     for seed in seeds:
-        agents = [ReactionBot(("easy", "medium", "hard")[(seed + seat) % 3], seed=seed * 10 + seat)
-                  for seat in range(rules.players)]
+        agents = [
+            ReactionBot(("easy", "medium", "hard")[(seed + seat) % 3], seed=seed * 10 + seat)
+            for seat in range(rules.players)
+        ]
         state = new_game(rules, seed)
         yield state
         while not state.over:
@@ -540,33 +582,45 @@ def odd_claim(rng, state):
     hand = state.hands[player] if type(player) is int and 0 <= player < state.players else ()
     tasks = [task.number for task in state.revealed_tasks()] or [1]
     cards = list(hand) + [figure("red star"), figure("blue moon")]
-    placements = tuple((rng.choice([0, 1, 4, 7, 8, 8, 9, -1, True]), rng.choice(cards))
-                       for _ in range(rng.choice([0, 1, 1, 2, 2, 3])))
+    placements = tuple(
+        (rng.choice([0, 1, 4, 7, 8, 8, 9, -1, True]), rng.choice(cards)) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))
+    )
     return Claim.of_figures(
-        player, rng.choice(tasks + [31, 0, "1", 2.0]), rng.choice([0, 1, 2, 3, 3, 4, True, 1.0, -1]),
-        dict(placements), rng.choice([False, False, True, 1]), rng.choice([0.5, 2.0, 0, -1.0, float("nan"), True]),
-        rng.choice([2.5, 4.0, 0.0, 50.0, float("inf"), 3]))
+        player,
+        rng.choice(tasks + [31, 0, "1", 2.0]),
+        rng.choice([0, 1, 2, 3, 3, 4, True, 1.0, -1]),
+        dict(placements),
+        rng.choice([False, False, True, 1]),
+        rng.choice([0.5, 2.0, 0, -1.0, float("nan"), True]),
+        rng.choice([2.5, 4.0, 0.0, 50.0, float("inf"), 3]),
+    )
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, mirror_images=True), Rules(rotations=False),
-                                   Rules.junior(players=3)], ids=str)
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(players=3, mirror_images=True), Rules(rotations=False), Rules.junior(players=3)], ids=str
+)
 def test_a_checked_claim_fits_exactly_when_why_not_finds_no_fault(rules):
     rng = random.Random(14)
     for state in states_of_bot_games(rules, range(4)):
         if state.over:
             continue
-        right = [Claim(player, task.number, rotation, placements, mirrored, time=1.5, seconds_shown=4.0)
-                 for player, hand in enumerate(state.hands) if not state.junior or player == state.active
-                 for task, rotation, mirrored, placements in
-                 colorform.solver.table_ways(state.tops, hand, state.revealed_tasks(), rules)]
+        right = [
+            Claim(player, task.number, rotation, placements, mirrored, time=1.5, seconds_shown=4.0)
+            for player, hand in enumerate(state.hands)
+            if not state.junior or player == state.active
+            for task, rotation, mirrored, placements in colorform.solver.table_ways(
+                state.tops, hand, state.revealed_tasks(), rules
+            )
+        ]
         for claim in right:  # the claims bots make pass the checks
             assert model._check_claim(state, claim).number == claim.task
         for claim in [odd_claim(rng, state) for _ in range(20)] + right:
             checked = claim_outcome(model._check_claim, state, claim)
             if isinstance(checked, int):  # a well-formed claim: does it fit? As why_not says, figure by figure
                 task = task_card(checked)
-                assert model._fits(state, task, claim) == (not why_not(
-                    state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, rules))
+                assert model._fits(state, task, claim) == (
+                    not why_not(state.tops, task, claim.rotation, dict(claim.placements), claim.mirrored, rules)
+                )
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
@@ -597,7 +651,8 @@ def test_a_claim_made_of_figures_equals_the_same_claim_made_the_usual_way():
     for state in states_of_bot_games(Rules(players=3, mirror_images=True), range(3)):
         for player, hand in enumerate(state.hands):
             for task, rotation, mirrored, placements in colorform.solver.table_ways(
-                    state.tops, hand, state.revealed_tasks(), state.rules):
+                state.tops, hand, state.revealed_tasks(), state.rules
+            ):
                 quick = Claim.of_figures(player, task.number, rotation, placements, mirrored, 2.5, 3.0)
                 usual = Claim(player, task.number, rotation, placements, mirrored, time=2.5, seconds_shown=3.0)
                 assert quick == usual and hash(quick) == hash(usual) and repr(quick) == repr(usual)

@@ -46,8 +46,14 @@ def through_the_model(rules: Rules, bots: list, seed: int) -> GameRecord:
 
 def changed(rules: Rules) -> str:
     """The rules that differ from the defaults, for a test's name."""
-    return ", ".join(f"{field.name}={getattr(rules, field.name)!r}" for field in dataclasses.fields(rules)
-                     if getattr(rules, field.name) != field.default) or "defaults"
+    return (
+        ", ".join(
+            f"{field.name}={getattr(rules, field.name)!r}"
+            for field in dataclasses.fields(rules)
+            if getattr(rules, field.name) != field.default
+        )
+        or "defaults"
+    )
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=changed)
@@ -67,9 +73,13 @@ def test_the_same_games_as_the_model_seed_for_seed(rules):
 def test_the_compared_games_hold_wrong_and_void_claims_as_well_as_right_ones():
     # Bots blunder, calls come too late to show, and calls at the same moment take the same task: the
     # comparison above judged such claims too. (The events are the model's, replaying the records.)
-    events = [event for rules in (Rules(seconds_to_show=2.0), Rules(players=4, stop_window=3.0)) for seed in range(12)
-              for state in play_reaction_bots(rules, line_up(rules, seed, True), seed).states()
-              for event in state.events]
+    events = [
+        event
+        for rules in (Rules(seconds_to_show=2.0), Rules(players=4, stop_window=3.0))
+        for seed in range(12)
+        for state in play_reaction_bots(rules, line_up(rules, seed, True), seed).states()
+        for event in state.events
+    ]
     for kind in ("solved", "wrong on task", "shown after", "the claim is void"):
         assert any(kind in event for event in events), kind
 

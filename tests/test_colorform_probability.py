@@ -23,18 +23,22 @@ def listed_chance(task, cells, rules):
     """What share of all ordered deals onto `cells` fits `task` with no hand cards, by listing them?"""
     accepts = ACCEPTS[rules.matching]
     wanted = [(cell, accepts[figure(name)]) for cell, name in enumerate(task) if name is not None]
-    placements = [[(cells.index(destination[cell]), accepted) for cell, accepted in wanted]
-                  for _, _, destination in TRANSFORMS[rules.rotations, rules.mirror_images]]
+    placements = [
+        [(cells.index(destination[cell]), accepted) for cell, accepted in wanted]
+        for _, _, destination in TRANSFORMS[rules.rotations, rules.mirror_images]
+    ]
     deals = list(permutations(FIGURES, len(cells)))
-    fits = sum(any(all(accepted >> cards[spot] & 1 for spot, accepted in placed) for placed in placements)
-               for cards in deals)
+    fits = sum(
+        any(all(accepted >> cards[spot] & 1 for spot, accepted in placed) for placed in placements) for cards in deals
+    )
     return Fraction(fits, len(deals))
 
 
 def test_count_fillings_agrees_with_listing():
     allowed = [0b0111, 0b0110, 0b1101]
-    listed = sum(all(allowed[cell] >> card & 1 for cell, card in enumerate(cards))
-                 for cards in permutations(range(4), 3))
+    listed = sum(
+        all(allowed[cell] >> card & 1 for cell, card in enumerate(cards)) for cards in permutations(range(4), 3)
+    )
     assert count_fillings(allowed) == listed
 
 

@@ -33,8 +33,17 @@ def layout_with(fixed, fillers):
     return [fixed.get(cell) or next(rest) for cell in range(9)]
 
 
-FILLERS = ["green heart", "yellow heart", "green triangle", "black square", "yellow circle",
-           "green square", "purple heart", "black star", "yellow moon"]
+FILLERS = [
+    "green heart",
+    "yellow heart",
+    "green triangle",
+    "black square",
+    "yellow circle",
+    "green square",
+    "purple heart",
+    "black star",
+    "yellow moon",
+]
 
 
 def test_example_1_layout_already_fits():
@@ -43,7 +52,10 @@ def test_example_1_layout_already_fits():
     best = solve(layout, [], task)[0]
     assert (best.rotation, best.placements) == (0, {})
     assert [(m.cell, m.by, m.from_hand) for m in best.matches] == [
-        (0, "shape", False), (3, "colour", False), (4, "both", False)]
+        (0, "shape", False),
+        (3, "colour", False),
+        (4, "both", False),
+    ]
 
 
 def test_example_2_turned_a_quarter_to_the_right():
@@ -52,8 +64,7 @@ def test_example_2_turned_a_quarter_to_the_right():
     no_cards = [s for s in solve(layout, [], task) if not s.placements]
     assert [s.rotation for s in no_cards] == [1]
     by_cell = {m.cell: (str(m.card), m.by) for m in no_cards[0].matches}
-    assert by_cell == {2: ("red triangle", "colour"), 1: ("yellow triangle", "shape"),
-                       4: ("purple moon", "both")}
+    assert by_cell == {2: ("red triangle", "colour"), 1: ("yellow triangle", "shape"), 4: ("purple moon", "both")}
     assert solve(layout, [], task, Rules(rotations=False)) == []
 
 
@@ -61,7 +72,8 @@ def test_example_3_one_figure_fits_neither_way():
     task = grid(c2="red moon", c5="blue circle", c8="green star")
     layout = layout_with({0: "blue moon", 1: "blue square", 2: "red triangle"}, FILLERS)
     assert why_not(layout, task, 3, {}) == [
-        "cell 2: green star does not fit red triangle (matching is 'shape or colour')"]
+        "cell 2: green star does not fit red triangle (matching is 'shape or colour')"
+    ]
     assert not any(s.rotation == 3 for s in solve(layout, [], task))
     for helper in ("yellow star", "green heart"):
         fixes = [s for s in solve(layout, [helper], task) if s.rotation == 3]
@@ -70,27 +82,36 @@ def test_example_3_one_figure_fits_neither_way():
 
 
 def test_example_4_three_hand_cards_and_a_left_turn():
-    task = grid(c0="yellow square", c1="blue moon", c2="red heart", c4="green circle",
-                c8="purple star")
-    layout = layout_with({6: "red circle", 3: "red triangle", 0: "blue square",
-                          4: "green moon", 2: "blue star"}, FILLERS)
+    task = grid(c0="yellow square", c1="blue moon", c2="red heart", c4="green circle", c8="purple star")
+    layout = layout_with(
+        {6: "red circle", 3: "red triangle", 0: "blue square", 4: "green moon", 2: "blue star"}, FILLERS
+    )
     hand = ["yellow star", "blue circle", "black heart"]
     left_turn = [s for s in solve(layout, hand, task) if s.rotation == 3]
     assert [s.placements for s in left_turn] == [
-        {6: figure("yellow star"), 3: figure("blue circle"), 0: figure("black heart")}]
+        {6: figure("yellow star"), 3: figure("blue circle"), 0: figure("black heart")}
+    ]
     how = {m.cell: (m.by, m.from_hand) for m in left_turn[0].matches}
-    assert how == {6: ("colour", True), 3: ("colour", True), 0: ("shape", True),
-                   4: ("colour", False), 2: ("shape", False)}
+    assert how == {
+        6: ("colour", True),
+        3: ("colour", True),
+        0: ("shape", True),
+        4: ("colour", False),
+        2: ("shape", False),
+    }
     for missing in range(3):
-        fewer = hand[:missing] + hand[missing + 1:]
+        fewer = hand[:missing] + hand[missing + 1 :]
         assert not any(s.rotation == 3 for s in solve(layout, fewer, task))
 
 
 def brute_force(layout, hand, task, rules):
     """Every minimal solution, found by trying every turn and every way to lay hand cards."""
     found = set()
-    turns = [(k, m) for m in ((False, True) if rules.mirror_images else (False,))
-             for k in (range(4) if rules.rotations else (0,))]
+    turns = [
+        (k, m)
+        for m in ((False, True) if rules.mirror_images else (False,))
+        for k in (range(4) if rules.rotations else (0,))
+    ]
     for k, mirrored in turns:
         shown = turned(task, k, mirrored)
         cells = [c for c in range(9) if shown[c] is not None]
@@ -100,24 +121,31 @@ def brute_force(layout, hand, task, rules):
                     placed = dict(zip(chosen_cells, cards))
                     on_top = [placed.get(c, layout[c]) for c in range(9)]
                     if all(fits(shown[c], on_top[c], rules.matching) for c in cells) and all(
-                            not fits(shown[c], layout[c], rules.matching) for c in chosen_cells):
+                        not fits(shown[c], layout[c], rules.matching) for c in chosen_cells
+                    ):
                         found.add((k, mirrored, tuple(sorted(placed.items()))))
     return found
 
 
 def fits(wanted, card, matching):
     shape, colour = wanted.shape == card.shape, wanted.colour == card.colour
-    return {"shape or colour": shape or colour, "shape and colour": shape and colour,
-            "shape": shape, "colour": colour}[matching]
+    return {"shape or colour": shape or colour, "shape and colour": shape and colour, "shape": shape, "colour": colour}[
+        matching
+    ]
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(cards=st.permutations(FIGURES), hand_size=st.integers(0, 4), task=st.sampled_from(task_cards()),
-       matching=st.sampled_from(["shape or colour", "shape and colour", "shape", "colour"]),
-       rotations=st.booleans(), mirrors=st.booleans())
+@given(
+    cards=st.permutations(FIGURES),
+    hand_size=st.integers(0, 4),
+    task=st.sampled_from(task_cards()),
+    matching=st.sampled_from(["shape or colour", "shape and colour", "shape", "colour"]),
+    rotations=st.booleans(),
+    mirrors=st.booleans(),
+)
 def test_solve_finds_exactly_the_minimal_solutions(cards, hand_size, task, matching, rotations, mirrors):
     rules = Rules(matching=matching, rotations=rotations, mirror_images=mirrors)
-    layout, hand = tuple(cards[:9]), tuple(cards[9:9 + hand_size])
+    layout, hand = tuple(cards[:9]), tuple(cards[9 : 9 + hand_size])
     solutions = solve(layout, hand, task, rules)
     got = {(s.rotation, s.mirrored, tuple(sorted(s.placements.items()))) for s in solutions}
     assert got == brute_force(layout, hand, task.cells, rules)
@@ -131,8 +159,9 @@ def test_solve_finds_exactly_the_minimal_solutions(cards, hand_size, task, match
 
 def test_solve_reads_names_and_refuses_nonsense():
     assert solve(["red star"] * 9, [], grid(c4="blue star"))[0].placements == {}
-    assert solve([" Red  STAR"] * 9, ["blue heart"], [None] * 4 + ["Blue Star"] + [None] * 4) == \
-        solve([figure("red star")] * 9, [figure("blue heart")], grid(c4="blue star"))
+    assert solve([" Red  STAR"] * 9, ["blue heart"], [None] * 4 + ["Blue Star"] + [None] * 4) == solve(
+        [figure("red star")] * 9, [figure("blue heart")], grid(c4="blue star")
+    )
     with pytest.raises(ValueError, match="pink"):
         solve(["pink star"] * 9, [], grid(c4="blue star"))
     with pytest.raises(ValueError, match="9 cards"):
@@ -157,6 +186,7 @@ def test_the_game_turns_cards_the_way_the_symmetry_module_does():
     from colorlab.colorform.components import mirror, quarter_turn
     from colorlab.symmetry import mirror as mirror_permutation
     from colorlab.symmetry import quarter_turn as turn_permutation
+
     assert [quarter_turn(cell) for cell in range(9)] == turn_permutation(3).array_form
     assert [mirror(cell) for cell in range(9)] == mirror_permutation(3).array_form
 

@@ -1,6 +1,7 @@
 """The Col-Or-Form widget from Python: intents in, the visible state out, refusals shown."""
 
 import dataclasses
+import itertools
 import json
 import random
 import re
@@ -30,8 +31,13 @@ def solvable_claim(widget):
         found = solve(state.tops, state.hands[0], task, state.rules)
         if found:
             best = found[0]
-            return {"type": "claim", "task": task.number, "rotation": best.rotation, "mirrored": False,
-                    "placements": [[c, str(f)] for c, f in best.placements.items()]}
+            return {
+                "type": "claim",
+                "task": task.number,
+                "rotation": best.rotation,
+                "mirrored": False,
+                "placements": [[c, str(f)] for c, f in best.placements.items()],
+            }
     pytest.skip("no solvable task for seat 0 in this deal")
 
 
@@ -47,11 +53,16 @@ def test_a_correct_claim_by_clicking_scores():
 def test_a_wrong_claim_costs_points_and_says_why():
     widget = game()
     state = widget.state
-    wrong = next((t, k) for t in state.revealed_tasks() for k in range(4)
-                 if not any(s.rotation == k and not s.placements for s in solve(state.tops, [], t, state.rules)))
+    wrong = next(
+        (t, k)
+        for t in state.revealed_tasks()
+        for k in range(4)
+        if not any(s.rotation == k and not s.placements for s in solve(state.tops, [], t, state.rules))
+    )
     task, rotation = wrong
-    browser_sends(widget, {"type": "claim", "task": task.number, "rotation": rotation, "mirrored": False,
-                           "placements": []})
+    browser_sends(
+        widget, {"type": "claim", "task": task.number, "rotation": rotation, "mirrored": False, "placements": []}
+    )
     assert widget.view["scores"][0] == -task.size
     assert widget.notice["kind"] == "error" and "does not fit" in widget.notice["text"]
 
@@ -104,9 +115,11 @@ def test_the_view_hides_what_seat_zero_may_not_see():
     assert str(widget.record.seed) not in text
     state = widget.state
     shuffled = dataclasses.replace(
-        state, seed=state.seed + 1,
+        state,
+        seed=state.seed + 1,
         figure_pile=tuple(random.Random(1).sample(state.figure_pile, len(state.figure_pile))),
-        task_pile=tuple(random.Random(2).sample(state.task_pile, len(state.task_pile))))
+        task_pile=tuple(random.Random(2).sample(state.task_pile, len(state.task_pile))),
+    )
     assert observation(shuffled, 0) == observation(state, 0)
 
 
@@ -122,8 +135,10 @@ def test_skip_lets_the_bots_move_and_undo_takes_back_only_my_moves():
 
 def only_my_cards_solve(state):
     """Can some revealed task be solved with seat 0's hand, and none with a bot's hand? (Public facts.)"""
+
     def can(seat):
         return any(solve(state.tops, state.hands[seat], task, state.rules) for task in state.revealed_tasks())
+
     return can(0) and not any(can(seat) for seat in range(1, state.players))
 
 
@@ -181,8 +196,11 @@ def test_history_steps_back_and_forward_and_blocks_play_while_looking_back():
     browser_sends(widget, {"type": "skip"})
     browser_sends(widget, {"type": "skip"})
     browser_sends(widget, {"type": "history", "step": 0})
-    assert {key: widget.view["history"][key] for key in ("step", "length", "live")} == \
-        {"step": 0, "length": 2, "live": False}
+    assert {key: widget.view["history"][key] for key in ("step", "length", "live")} == {
+        "step": 0,
+        "length": 2,
+        "live": False,
+    }
     assert widget.view["scores"] == [0, 0, 0]
     browser_sends(widget, {"type": "skip"})
     assert widget.notice["kind"] == "error" and len(widget.record.actions) == 2
@@ -258,9 +276,14 @@ def test_an_exported_lesson_shows_the_table_without_a_kernel(tmp_path):
     import nbformat
     from nbconvert import HTMLExporter
 
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "from colorlab.colorform.view import ColorFormGame\nColorFormGame(bots=1, seed=4, bots_wait=True)")],
-        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "from colorlab.colorform.view import ColorFormGame\nColorFormGame(bots=1, seed=4, bots_wait=True)"
+            )
+        ],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    )
     nbclient.NotebookClient(notebook, timeout=60, resources={"metadata": {"path": str(tmp_path)}}).execute()
     notebook.metadata.pop("widgets", None)  # as when the widget state was not saved
     html, _ = HTMLExporter().from_notebook_node(notebook)
@@ -268,6 +291,7 @@ def test_an_exported_lesson_shows_the_table_without_a_kernel(tmp_path):
 
 
 # --- The kernel's clock decides ---------------------------------------------------------------
+
 
 class FakeClock:
     """A kernel clock that a test moves by hand."""
@@ -349,8 +373,10 @@ def test_an_illegal_claim_never_triggers_the_bots_stop():
     task = widget.view["tasks"][0]
     white = next(cell for cell, name in enumerate(task["cells"]) if name is None)
     card = widget.view["hands"][0][0]
-    browser_sends(widget, {"type": "claim", "task": task["number"], "rotation": 0, "mirrored": False,
-                           "placements": [[white, card]]})
+    browser_sends(
+        widget,
+        {"type": "claim", "task": task["number"], "rotation": 0, "mirrored": False, "placements": [[white, card]]},
+    )
     assert widget.notice["kind"] == "error" and "white" in widget.notice["text"]
     assert widget.record.actions == ()
 
@@ -416,10 +442,12 @@ def test_the_view_holds_no_bot_plan_nor_its_time():
 
 # --- Every rule change and every loaded game ----------------------------------------------
 
+
 def sized_for(view, players):
     """Does every per-player part of the view have one entry per player?"""
-    return (len(view["names"]) == len(view["hands"]) == len(view["piles"]) == len(view["scores"]) == players
-            and all(task["owner"] < players for task in view["tasks"]))
+    return len(view["names"]) == len(view["hands"]) == len(view["piles"]) == len(view["scores"]) == players and all(
+        task["owner"] < players for task in view["tasks"]
+    )
 
 
 def test_the_widget_follows_every_rule_change_and_every_loaded_game():
@@ -438,9 +466,11 @@ def test_the_widget_follows_every_rule_change_and_every_loaded_game():
     editor.controls["variant"].value = "base"
     assert widget.view["variant"] == "base" and sized_for(widget.view, 4)
     browser_sends(widget, {"type": "stop"})
-    for saved in (ColorFormGame(Rules(players=3), seed=1, bots_wait=True),
-                  ColorFormGame(Rules.junior(players=6, tasks_per_player=2), seed=2),
-                  ColorFormGame(Rules(players=2), seed=3, bots_wait=True)):
+    for saved in (
+        ColorFormGame(Rules(players=3), seed=1, bots_wait=True),
+        ColorFormGame(Rules.junior(players=6, tasks_per_player=2), seed=2),
+        ColorFormGame(Rules(players=2), seed=3, bots_wait=True),
+    ):
         browser_sends(saved, {"type": "skip"} if not saved.state.junior else {"type": "pass"})
         browser_sends(widget, {"type": "load", "text": saved.record.to_json()})
         players = saved.state.rules.players
@@ -458,6 +488,7 @@ def test_the_widget_follows_every_rule_change_and_every_loaded_game():
 
 
 # --- What a learner met at the table (issue 11) ---------------------------------------------
+
 
 def unstarted(seed=5):
     """A table on the kernel's clock whose first round has not been started; and that clock."""
@@ -545,7 +576,8 @@ def test_junior_tasks_left_count_the_card_turned_up_at_every_step_of_history():
         browser_sends(widget, {"type": "history", "step": step})
         counts.append([pile["tasks_left"] for pile in widget.view["piles"]])
     assert counts[0] == [4, 4, 4]
-    assert all(now <= then for earlier, later in zip(counts, counts[1:]) for then, now in zip(earlier, later)), counts
+    successive = itertools.pairwise(counts)
+    assert all(now <= then for earlier, later in successive for then, now in zip(earlier, later)), counts
 
 
 CYCLES = re.compile(r"\(\d( \d)+\)")
@@ -565,8 +597,9 @@ def test_the_table_speaks_plain_words():
     shown = []
     widget = game()
     task, on_the_layout = widget.view["tasks"][0]["number"], widget.view["layout"][0]["top"]
-    browser_sends(widget, {"type": "claim", "task": task, "rotation": 0, "mirrored": False,
-                           "placements": [[0, on_the_layout]]})
+    browser_sends(
+        widget, {"type": "claim", "task": task, "rotation": 0, "mirrored": False, "placements": [[0, on_the_layout]]}
+    )
     assert widget.notice["text"] == f"You do not hold {on_the_layout}"
     widget.apply_rules(dataclasses.replace(widget.state.rules, rotations=False), {"rotations"})
     assert 'Rules changed: "Turn task cards" is now off.' in widget.view["events"]

@@ -24,8 +24,7 @@ from colorlab.palette import Colour
 
 
 def test_colours_are_the_edition_six():
-    assert COLOURS == (Colour.RED, Colour.ORANGE, Colour.YELLOW, Colour.GREEN, Colour.BLUE,
-                       Colour.PURPLE)
+    assert COLOURS == (Colour.RED, Colour.ORANGE, Colour.YELLOW, Colour.GREEN, Colour.BLUE, Colour.PURPLE)
 
 
 def test_checked_in_deck_is_the_generator_output():
@@ -48,7 +47,7 @@ def test_deck_balance():
     assert len(deck) == 54
     assert [card.number for card in deck] == list(range(1, 55))
     assert Counter(card.kind for card in deck) == {2: 18, 3: 18, 4: 18}
-    assert Counter(edge for card in deck for edge in card.edges) == {hue: 36 for hue in COLOURS}
+    assert Counter(edge for card in deck for edge in card.edges) == dict.fromkeys(COLOURS, 36)
 
 
 def test_no_card_repeats_even_after_a_half_turn():
@@ -111,12 +110,15 @@ def test_parse_cards_reads_back_what_cards_to_json_wrote():
     assert tuple(parse_cards(cards_to_json(cards()))) == cards()
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda entry: entry.update(top="mauve"), "card 1: 'mauve' is not a colour"),
-    (lambda entry: entry.update(top="pink"), "card 1 needs 4 edges"),
-    (lambda entry: entry.pop("left"), "entry 1 must give a number"),
-    (lambda entry: entry.update(number=2), "numbered 1, 2, 3"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda entry: entry.update(top="mauve"), "card 1: 'mauve' is not a colour"),
+        (lambda entry: entry.update(top="pink"), "card 1 needs 4 edges"),
+        (lambda entry: entry.pop("left"), "entry 1 must give a number"),
+        (lambda entry: entry.update(number=2), "numbered 1, 2, 3"),
+    ],
+)
 def test_parse_cards_refuses_a_broken_file(change, message):
     with pytest.raises(ValueError, match=message):
         parse_cards(broken_file(change))
@@ -132,7 +134,7 @@ def recoloured(deck, number, side, hue):
     index = number - 1
     edges = list(deck[index].edges)
     edges[SIDES.index(side)] = hue
-    return deck[:index] + (dataclasses.replace(deck[index], edges=tuple(edges)),) + deck[index + 1:]
+    return deck[:index] + (dataclasses.replace(deck[index], edges=tuple(edges)),) + deck[index + 1 :]
 
 
 def test_checker_refuses_an_unbalanced_deck():
@@ -150,8 +152,9 @@ def test_checker_refuses_an_unbalanced_deck():
 def test_checker_refuses_a_card_equal_to_another_half_turned():
     deck = cards()
     # 18 four-colour cards share 15 sets of four colours, so two of them show the same set.
-    first, second = next((a, b) for a in deck for b in deck
-                         if a.kind == 4 and a.number < b.number and a.colours == b.colours)
+    first, second = next(
+        (a, b) for a in deck for b in deck if a.kind == 4 and a.number < b.number and a.colours == b.colours
+    )
     twin = Card(second.number, first.half_turned().edges)
     with pytest.raises(ValueError, match=f"card {second.number} equals card {first.number}"):
-        check_deck(deck[:second.number - 1] + (twin,) + deck[second.number:])
+        check_deck(deck[: second.number - 1] + (twin,) + deck[second.number :])

@@ -7,36 +7,69 @@ from collections import Counter
 
 import pytest
 
-from colorlab.colorfox import model
 from colorlab.colorfox import agents as fox_agents
+from colorlab.colorfox import model
 from colorlab.colorfox.agents import GreedyBot, RandomBot, SetBuilder, next_action, play_game
 from colorlab.colorfox.components import OPPOSITE, SIDES, STEP, cards
-from colorlab.colorfox.model import (COLOUR_NAMES, CanStillPlay, CardNotInHand, CellTaken, ColoursDiffer,
-                                     Done, Exchange, ExchangesPending, HandBack, NoExchange, NotConnected,
-                                     NotYourPick, Offer, OfferPending, Pass, Place, TurnNotAllowed, UnknownPlayer,
-                                     connections, edges_of, fits, legal_actions, legal_exchanges, legal_places,
-                                     new_game, observation, outcome, play, rematch_due, scores, to_move, winners)
+from colorlab.colorfox.model import (
+    COLOUR_NAMES,
+    CanStillPlay,
+    CardNotInHand,
+    CellTaken,
+    ColoursDiffer,
+    Done,
+    Exchange,
+    ExchangesPending,
+    HandBack,
+    NoExchange,
+    NotConnected,
+    Offer,
+    Pass,
+    Place,
+    TurnNotAllowed,
+    UnknownPlayer,
+    connections,
+    edges_of,
+    fits,
+    legal_actions,
+    legal_exchanges,
+    legal_places,
+    new_game,
+    play,
+    rematch_due,
+    scores,
+    to_move,
+    winners,
+)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_sticks
 from colorlab.record import GameRecord
 from colorlab.rules import ChangeRules, GameOver, NotYourTurn
 
 VARIANTS = [
-    Rules(players=2), Rules(players=3), Rules(players=4),
-    Rules(players=2, half_turn=True), Rules(players=3, exchanges=False),
-    Rules(players=4, exchange_pick="opponent"), Rules(players=3, sticks_per_colour=3),
+    Rules(players=2),
+    Rules(players=3),
+    Rules(players=4),
+    Rules(players=2, half_turn=True),
+    Rules(players=3, exchanges=False),
+    Rules(players=4, exchange_pick="opponent"),
+    Rules(players=3, sticks_per_colour=3),
     Rules(players=2, set_score="square", max_set_size=4),
     Rules(players=2, exchange_pick="opponent", sticks_per_colour=3),
     Rules(players=3, passing="end when all pass", tie="shared win"),
-    Rules(players=2, sticks_per_colour=20), Rules(players=3, sticks_per_colour=20, passing="end when all pass"),
+    Rules(players=2, sticks_per_colour=20),
+    Rules(players=3, sticks_per_colour=20, passing="end when all pass"),
 ]
 BOTS = [RandomBot, GreedyBot, SetBuilder]
 
 
 def check_invariants(state):
     rules = state.rules
-    numbers = [card.number for card, _ in state.table.values()] + \
-        [card.number for hand in state.hands for card in hand] + [card.number for card in state.deck]
+    numbers = (
+        [card.number for card, _ in state.table.values()]
+        + [card.number for hand in state.hands for card in hand]
+        + [card.number for card in state.deck]
+    )
     assert sorted(numbers) == list(range(1, 55)), "cards lost or duplicated"
     for colour in range(len(COLOUR_NAMES)):
         held = sum(sticks[colour] for sticks in state.sticks)
@@ -185,8 +218,9 @@ def test_illegal_placements_are_refused_with_the_reason():
     refused(state, Place(0, hand[0].number, 0, -1, turned=True), TurnNotAllowed)
     refused(state, Place(1, state.hands[1][0].number, 0, -1), NotYourTurn)
     refused(state, Place(7, hand[0].number, 0, -1), UnknownPlayer)
-    misfit = next(Place(0, c.number, x, y) for c in hand for (x, y) in state.frontier
-                  if Place(0, c.number, x, y) not in fitting)
+    misfit = next(
+        Place(0, c.number, x, y) for c in hand for (x, y) in state.frontier if Place(0, c.number, x, y) not in fitting
+    )
     refused(state, misfit, ColoursDiffer)
     if fitting:
         refused(state, Pass(0), CanStillPlay)
@@ -273,8 +307,12 @@ def states_of_random_games(rules, seeds):
 def test_each_frontier_cell_keeps_the_cards_of_the_deck_that_fit_it(rules):
     for state in states_of_random_games(rules, range(6)):
         for cell, (_, _, fitting) in state.frontier.items():
-            fresh = sum(model.card_bit(card.number, turned) for card in cards() for turned in (False, True)
-                        if fits(state, card, cell, turned))
+            fresh = sum(
+                model.card_bit(card.number, turned)
+                for card in cards()
+                for turned in (False, True)
+                if fits(state, card, cell, turned)
+            )
             assert fitting == fresh, f"cell {cell}"
 
 
@@ -283,8 +321,13 @@ def test_legal_spots_are_every_fitting_card_cell_by_cell_in_hand_order(rules):
     turns = (False, True) if rules.half_turn else (False,)
     for state in states_of_random_games(rules, range(6)):
         for player in range(state.players):
-            fresh = [(card.number, x, y, turned) for (x, y) in state.frontier for card in state.hands[player]
-                     for turned in turns if fits(state, card, (x, y), turned)]
+            fresh = [
+                (card.number, x, y, turned)
+                for (x, y) in state.frontier
+                for card in state.hands[player]
+                for turned in turns
+                if fits(state, card, (x, y), turned)
+            ]
             assert model.legal_spots(state, player) == fresh
 
 
@@ -310,15 +353,20 @@ def test_a_placement_tells_what_it_joined_and_what_it_took():
                     supply[colour] -= 1
                     taken.append(colour)
             after = play(state, place)
-            assert after.events[0] == (f"Player {place.player}: lays a card that matches {model.in_words(joined)}; "
-                                       f"takes {model.in_words(taken) or 'no stick'}.")
+            assert after.events[0] == (
+                f"Player {place.player}: lays a card that matches {model.in_words(joined)}; "
+                f"takes {model.in_words(taken) or 'no stick'}."
+            )
             short = sorted({colour for colour in joined if joined.count(colour) > taken.count(colour)})
             warning = f"No {', '.join(short)} stick is left: the game ends after this turn."
             assert (warning in after.events) == bool(short)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, half_turn=True), Rules(exchange_pick="opponent")],
-                         ids=["upright", "half turn", "opponent picks"])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(players=3, half_turn=True), Rules(exchange_pick="opponent")],
+    ids=["upright", "half turn", "opponent picks"],
+)
 def test_the_random_bot_draws_as_a_choice_among_every_legal_action_would(rules):
     def listed_choice(state, player, rng):
         """The random bot's rule with every action listed: stop exchanging one time in two, else choose."""
@@ -338,9 +386,16 @@ def test_the_random_bot_draws_as_a_choice_among_every_legal_action_would(rules):
         assert bot.rng.getstate() == rng.getstate()
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, exchange_pick="opponent"), Rules(set_score="square"),
-                                   Rules(players=3, sticks_per_colour=2)],
-                         ids=["default", "opponent picks", "square", "few sticks"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(players=3, exchange_pick="opponent"),
+        Rules(set_score="square"),
+        Rules(players=3, sticks_per_colour=2),
+    ],
+    ids=["default", "opponent picks", "square", "few sticks"],
+)
 def test_the_search_playout_policy_judges_every_move_as_the_greedy_bot_does(rules):
     def fresh_gain(state, player, more):
         """How a player's score changes with `more` sticks, scored afresh by name."""
@@ -358,8 +413,11 @@ def test_the_search_playout_policy_judges_every_move_as_the_greedy_bot_does(rule
 
     def exchange_worth(state, move):
         """The greedy bot's measure of an exchange, or of an offer on average over the sticks handed back."""
-        takes = [move.take] if isinstance(move, Exchange) else \
-            [colour for colour, n in model.stick_counts(state, move.opponent).items() if n and colour != move.give]
+        takes = (
+            [move.take]
+            if isinstance(move, Exchange)
+            else [colour for colour, n in model.stick_counts(state, move.opponent).items() if n and colour != move.give]
+        )
         return statistics.fmean(fresh_gain(state, move.player, {move.give: -1, take: 1}) for take in takes)
 
     def listed_policy(state, rng):

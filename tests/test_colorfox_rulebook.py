@@ -55,9 +55,14 @@ def test_an_offer_waits_for_the_opponent_who_alone_chooses_the_stick_handed_back
     assert offered.sticks == state.sticks and offered.active == me
     assert model.to_move(offered) == opponent
     assert model.legal_actions(offered) == [model.HandBack(opponent, name) for name in backs]
-    for wrong in (model.Done(me), model.HandBack(me, backs[0]), model.Exchange(me, opponent, give, backs[0]),
-                  model.Pass(third), model.HandBack(third, held(state, third)[0] if held(state, third) else "red"),
-                  model.Pass(opponent)):
+    for wrong in (
+        model.Done(me),
+        model.HandBack(me, backs[0]),
+        model.Exchange(me, opponent, give, backs[0]),
+        model.Pass(third),
+        model.HandBack(third, held(state, third)[0] if held(state, third) else "red"),
+        model.Pass(opponent),
+    ):
         refused(offered, wrong, model.OfferPending)
     refused(offered, model.HandBack(opponent, give), model.NoExchange)
     missing = next(name for name in model.COLOUR_NAMES if name not in held(state, opponent))
@@ -85,7 +90,7 @@ def test_an_offer_is_public_and_shows_nothing_hidden():
     hands, rest = list(offered.hands), others
     for p in range(offered.players):
         if p != opponent:
-            hands[p], rest = tuple(rest[:len(hands[p])]), rest[len(hands[p]):]
+            hands[p], rest = tuple(rest[: len(hands[p])]), rest[len(hands[p]) :]
     redealt = dataclasses.replace(offered, seed=offered.seed + 1, hands=tuple(hands), deck=tuple(rest))
     assert model.observation(redealt, opponent) == seen
 
@@ -103,8 +108,14 @@ def test_every_bot_answers_an_offer_made_to_it(bot):
 
 
 def test_bots_offer_and_answer_through_whole_games():
-    records = [play_game(OPPONENT_PICKS, [bot(seed=seed + seat) for seat, bot in enumerate((RandomBot, GreedyBot, SetBuilder))],
-                         seed=seed) for seed in range(12)]
+    records = [
+        play_game(
+            OPPONENT_PICKS,
+            [bot(seed=seed + seat) for seat, bot in enumerate((RandomBot, GreedyBot, SetBuilder))],
+            seed=seed,
+        )
+        for seed in range(12)
+    ]
     actions = [action for record in records for action in record.actions]
     assert not any(isinstance(action, model.Exchange) for action in actions)
     assert any(isinstance(action, model.HandBack) for action in actions)
@@ -146,8 +157,8 @@ def stuck(rules, seed=0):
     misfits = [card for card in loose if not any(model.fits(state, card, cell) for cell in state.frontier)]
     others = [card for card in loose if card not in misfits]
     size = rules.hand
-    hands = tuple(tuple(misfits[p * size:(p + 1) * size]) for p in range(rules.players))
-    return dataclasses.replace(state, hands=hands, deck=tuple(misfits[rules.players * size:] + others))
+    hands = tuple(tuple(misfits[p * size : (p + 1) * size]) for p in range(rules.players))
+    return dataclasses.replace(state, hands=hands, deck=tuple(misfits[rules.players * size :] + others))
 
 
 def test_by_the_rulebook_a_pass_draws_a_card_and_the_game_goes_on():

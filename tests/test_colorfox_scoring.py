@@ -143,8 +143,9 @@ def test_cut_layers_match_the_search_over_every_split_for_every_hand_of_the_game
 
 def test_with_room_for_every_colour_best_sets_is_the_layered_split():
     for counts in small_hands():
-        layers = [[colour for colour in COLOURS if counts.get(colour, 0) >= k]
-                  for k in range(1, max(counts.values()) + 1)]
+        layers = [
+            [colour for colour in COLOURS if counts.get(colour, 0) >= k] for k in range(1, max(counts.values()) + 1)
+        ]
         assert best_sets(counts) == layers
         assert best_sets(counts, 6, SET_SCORES["square"]) == layers
 
@@ -155,8 +156,7 @@ def test_a_linear_worth_scores_every_stick_once():
 
 
 def test_a_layer_wider_than_the_largest_set_is_cut():
-    assert best_sets(EMA, 4) == [["red", "orange", "yellow", "green"], ["red", "green", "blue", "purple"],
-                                 ["red"]]
+    assert best_sets(EMA, 4) == [["red", "orange", "yellow", "green"], ["red", "green", "blue", "purple"], ["red"]]
     assert score_sticks(EMA, rules_with(max_set_size=4)) == 10 + 10 + 1
 
 
@@ -168,18 +168,21 @@ def test_zero_counts_missing_colours_and_colour_members_are_fine():
     assert best_sets({Colour.RED: 1, "blue": 1}) == [["red", "blue"]]
 
 
-@pytest.mark.parametrize("counts, words", [
-    ({"pink": 1}, "'pink' is not a ColorFox colour"),
-    ({Colour.BLACK: 1}, "is not a ColorFox colour"),
-    ({"Red": 1}, "'Red' is not a ColorFox colour"),
-    ({"red": -1}, "red: -1 sticks"),
-    ({"red": 1.5}, "red: 1.5 sticks"),
-    ({"red": 2.0}, "red: 2.0 sticks"),
-    ({"red": "2"}, "red: '2' sticks"),
-    ({"red": True}, "red: True sticks"),
-    ({"red": None}, "red: None sticks"),
-    (["red", "blue"], "give a mapping"),
-])
+@pytest.mark.parametrize(
+    "counts, words",
+    [
+        ({"pink": 1}, "'pink' is not a ColorFox colour"),
+        ({Colour.BLACK: 1}, "is not a ColorFox colour"),
+        ({"Red": 1}, "'Red' is not a ColorFox colour"),
+        ({"red": -1}, "red: -1 sticks"),
+        ({"red": 1.5}, "red: 1.5 sticks"),
+        ({"red": 2.0}, "red: 2.0 sticks"),
+        ({"red": "2"}, "red: '2' sticks"),
+        ({"red": True}, "red: True sticks"),
+        ({"red": None}, "red: None sticks"),
+        (["red", "blue"], "give a mapping"),
+    ],
+)
 def test_bad_counts_are_refused_with_a_reason(counts, words):
     for worth in (None, SET_SCORES["square"], math.sqrt):
         with pytest.raises(ValueError, match=re.escape(words)):
@@ -228,7 +231,8 @@ def test_best_sets_of_random_hands_are_valid_and_score_the_best(counts, largest,
     sets = best_sets(counts, largest, worth)
     assert_valid_split(sets, counts, largest)
     assert sum(worth(len(chosen)) for chosen in sets) == pytest.approx(
-        score_sticks(counts, rules_with(max_set_size=largest), worth))
+        score_sticks(counts, rules_with(max_set_size=largest), worth)
+    )
 
 
 @settings(max_examples=examples(300), deadline=None)

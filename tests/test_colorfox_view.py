@@ -12,6 +12,7 @@ from colorlab.colorfox.view import ColorFoxGame, final_lines
 from colorlab.rules import ChangeRules
 from tests.helpers.page import browser_sends, downloads
 
+
 def place_intent(widget, index=0):
     card, x, y, turned = widget.view["legal"][index]
     return {"type": "place", "card": card, "x": x, "y": y, "turned": turned}
@@ -71,8 +72,9 @@ def test_the_view_hides_other_hands_the_deck_and_the_seed():
     cards = list(state.hands[1]) + list(state.deck)
     random.Random(5).shuffle(cards)
     size = len(state.hands[1])
-    redealt = dataclasses.replace(state, seed=state.seed + 1, hands=(state.hands[0], tuple(cards[:size])),
-                                  deck=tuple(cards[size:]))
+    redealt = dataclasses.replace(
+        state, seed=state.seed + 1, hands=(state.hands[0], tuple(cards[:size])), deck=tuple(cards[size:])
+    )
     assert observation(redealt, 0) == observation(state, 0)
 
 
@@ -142,8 +144,14 @@ def test_a_still_picture_is_offered_without_a_kernel():
     assert "<svg" in data["text/html"] and "ColorFox table" in data["text/html"]
 
 
-INTENT_TYPES = {"Place": "place", "Exchange": "exchange", "Offer": "offer", "HandBack": "hand_back",
-                "Done": "done", "Pass": "pass"}
+INTENT_TYPES = {
+    "Place": "place",
+    "Exchange": "exchange",
+    "Offer": "offer",
+    "HandBack": "hand_back",
+    "Done": "done",
+    "Pass": "pass",
+}
 
 
 def intent_for(action):
@@ -208,8 +216,9 @@ def a_widget_where(rules, seed_range, wanted):
 
 def test_the_learner_offers_a_stick_and_sees_which_one_the_bot_hands_back():
     rules = Rules(players=2, exchange_pick="opponent")
-    widget = a_widget_where(rules, range(80), lambda s: s.active == 0 and any(
-        isinstance(a, model.Offer) for a in model.legal_actions(s)))
+    widget = a_widget_where(
+        rules, range(80), lambda s: s.active == 0 and any(isinstance(a, model.Offer) for a in model.legal_actions(s))
+    )
     offer = next(a for a in model.legal_actions(widget.state) if isinstance(a, model.Offer))
     before = widget.record
     browser_sends(widget, {"type": "exchange", "opponent": 1, "give": offer.give, "take": offer.give})
@@ -304,7 +313,7 @@ def test_a_tie_in_the_game_over_box_asks_for_a_rematch():
     widget = ColorFoxGame(Rules(players=2), bots=1, seed=11)
     play_watching_words(widget)
     even = dataclasses.replace(widget.state, sticks=(widget.state.sticks[0],) * 2)
-    reason, points, verdict = final_lines(even, ["You", "Bot 1"])
+    _reason, points, verdict = final_lines(even, ["You", "Bot 1"])
     assert verdict == "A tie between You and Bot 1: play once more to find the winner!"
     assert points.count(f" {model.scores(even)[0]} points") == 2
 

@@ -43,6 +43,7 @@ def entries():
 
 # The rulebook's own examples.
 
+
 def test_rulebook_four_red_five_yellow_six_blue_score_four():
     board = Board.parse("""
         RRRR....
@@ -94,11 +95,14 @@ LINES_BOARD = Board.parse("""
 # full columns: RRRR (1), RRGG (2), RYBB (3); the second column has a gap
 
 
-@pytest.mark.parametrize("mission_id, expected", [
-    ("lines-1", [8]),  # 2 single-colour lines x 4
-    ("lines-2", [4]),  # 2 two-colour lines x 2
-    ("lines-3", [2]),  # RYGB and RYBB x 1
-])
+@pytest.mark.parametrize(
+    "mission_id, expected",
+    [
+        ("lines-1", [8]),  # 2 single-colour lines x 4
+        ("lines-2", [4]),  # 2 two-colour lines x 2
+        ("lines-3", [2]),  # RYGB and RYBB x 1
+    ],
+)
 def test_full_lines_by_number_of_colours(mission_id, expected):
     assert scores(mission_id, LINES_BOARD) == expected
 
@@ -116,28 +120,32 @@ def test_lines_are_rows_then_columns():
     assert lines(LINES_BOARD) == ["RRRR", "RYRY", "RYGB", "R.GB", "RRRR", "RYY.", "RRGG", "RYBB"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    # one run of 4 going down-right: 5
-    ("G... .G.. ..G. ...G", 5),
-    # the same diagonal broken by a red space: no run of 4
-    ("G... .G.. ..R. ...G", 0),
-    # a run of 3 is too short
-    ("G... .G.. ..G. ....", 0),
-    # one run of 4 going down-left: 5
-    ("...B ..B. .B.. B...", 5),
-    # a run of 5 is one maximal run, not two runs of 4: 5
-    ("G.... .G... ..G.. ...G. ....G", 5),
-    # an X: a run of 5 each way, sharing the centre space: 10
-    ("G...G .G.G. ..G.. .G.G. G...G", 10),
-    # two colours side by side along one diagonal, 4 of each: 10
-    ("Y....... .Y...... ..Y..... ...Y.... ....R... .....R.. ......R. .......R", 10),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # one run of 4 going down-right: 5
+        ("G... .G.. ..G. ...G", 5),
+        # the same diagonal broken by a red space: no run of 4
+        ("G... .G.. ..R. ...G", 0),
+        # a run of 3 is too short
+        ("G... .G.. ..G. ....", 0),
+        # one run of 4 going down-left: 5
+        ("...B ..B. .B.. B...", 5),
+        # a run of 5 is one maximal run, not two runs of 4: 5
+        ("G.... .G... ..G.. ...G. ....G", 5),
+        # an X: a run of 5 each way, sharing the centre space: 10
+        ("G...G .G.G. ..G.. .G.G. G...G", 10),
+        # two colours side by side along one diagonal, 4 of each: 10
+        ("Y....... .Y...... ..Y..... ...Y.... ....R... .....R.. ......R. .......R", 10),
+    ],
+)
 def test_diagonal_runs_of_four_or_more(text, expected):
     board = Board.parse(text.replace(" ", "\n"))
     assert scores("lines-4", board) == [expected]
 
 
 # Colours: sets of three, and most / next.
+
 
 def test_per_three_counts_each_colour_on_its_own():
     board = Board.parse("""
@@ -178,22 +186,25 @@ def test_most_red_orange_purple():
 # Shapes: what each board has drawn.
 
 SHAPE_BOARDS = [
-    Board.parse("....", drawn="IIOTT"),   # I 2, O 1, T 2, S 0, L 0, V 0
-    Board.parse("....", drawn="IOOSS"),   # I 1, O 2, T 0, S 2, L 0, V 0
-    Board.parse("....", drawn="IILVV"),   # I 2, O 0, T 0, S 0, L 1, V 2
+    Board.parse("....", drawn="IIOTT"),  # I 2, O 1, T 2, S 0, L 0, V 0
+    Board.parse("....", drawn="IOOSS"),  # I 1, O 2, T 0, S 2, L 0, V 0
+    Board.parse("....", drawn="IILVV"),  # I 2, O 0, T 0, S 0, L 1, V 2
 ]
 
 
-@pytest.mark.parametrize("mission_id, expected", [
-    # I [2, 1, 2]: 4, 1, 4; O [1, 2, 0]: 1, 4, 0
-    ("shapes-1", [5, 5, 4]),
-    # T [2, 0, 0]: 4, 0, 0; S [0, 2, 0]: 0, 4, 0
-    ("shapes-2", [4, 4, 0]),
-    # T, L or S drawn: TT, SS, L
-    ("shapes-3", [2, 2, 1]),
-    # I, O or V drawn: IIO, IOO, IIVV
-    ("shapes-4", [3, 3, 4]),
-])
+@pytest.mark.parametrize(
+    "mission_id, expected",
+    [
+        # I [2, 1, 2]: 4, 1, 4; O [1, 2, 0]: 1, 4, 0
+        ("shapes-1", [5, 5, 4]),
+        # T [2, 0, 0]: 4, 0, 0; S [0, 2, 0]: 0, 4, 0
+        ("shapes-2", [4, 4, 0]),
+        # T, L or S drawn: TT, SS, L
+        ("shapes-3", [2, 2, 1]),
+        # I, O or V drawn: IIO, IOO, IIVV
+        ("shapes-4", [3, 3, 4]),
+    ],
+)
 def test_shape_missions(mission_id, expected):
     assert scores(mission_id, *SHAPE_BOARDS) == expected
 
@@ -215,12 +226,15 @@ AREAS_BOARD = Board.parse("""
 # areas: red 9; yellow 5 (down the right from the top row's Y); blue 5 (an L at the bottom left)
 
 
-@pytest.mark.parametrize("mission_id, expected", [
-    ("areas-1", [6]),  # 6 spaces x 1
-    ("areas-2", [4]),  # 9 // 2
-    ("areas-3", [6]),  # red, yellow and blue areas are 5 or more: 3 x 2
-    ("areas-4", [8]),  # 4 spaces x 2
-])
+@pytest.mark.parametrize(
+    "mission_id, expected",
+    [
+        ("areas-1", [6]),  # 6 spaces x 1
+        ("areas-2", [4]),  # 9 // 2
+        ("areas-3", [6]),  # red, yellow and blue areas are 5 or more: 3 x 2
+        ("areas-4", [8]),  # 4 spaces x 2
+    ],
+)
 def test_area_missions(mission_id, expected):
     assert scores(mission_id, AREAS_BOARD) == expected
 
@@ -254,15 +268,19 @@ def test_an_empty_board_scores_nothing_anywhere():
 
 # Dense ranks.
 
-@pytest.mark.parametrize("counts, expected", [
-    ([3, 3, 3], [4, 4, 4]),       # all tied at the top
-    ([0, 0, 0], [0, 0, 0]),       # all zero
-    ([5, 2, 2, 0], [4, 1, 1, 0]),  # two tied for second; zero scores nothing
-    ([5, 5, 2], [4, 4, 1]),       # dense: the count after a tie at the top is still "next"
-    ([6, 4, 2], [4, 1, 0]),       # a third count scores nothing
-    ([1, 0], [4, 0]),             # zero is never "next"
-    ([], []),
-])
+
+@pytest.mark.parametrize(
+    "counts, expected",
+    [
+        ([3, 3, 3], [4, 4, 4]),  # all tied at the top
+        ([0, 0, 0], [0, 0, 0]),  # all zero
+        ([5, 2, 2, 0], [4, 1, 1, 0]),  # two tied for second; zero scores nothing
+        ([5, 5, 2], [4, 4, 1]),  # dense: the count after a tie at the top is still "next"
+        ([6, 4, 2], [4, 1, 0]),  # a third count scores nothing
+        ([1, 0], [4, 0]),  # zero is never "next"
+        ([], []),
+    ],
+)
 def test_ranked_is_dense(counts, expected):
     assert ranked(counts, 4, 1) == expected
 
@@ -278,12 +296,14 @@ def test_ranked_follows_the_counts_not_the_seats(counts, rng):
 
 # A learner's own mission.
 
+
 def test_a_learner_written_mission_plays_like_the_edition_ones():
     def corners(board):
         return sum(board.colour(r, c) is not None for r in (0, board.height - 1) for c in (0, board.width - 1))
 
-    mine = Mission(id="corners-1", type="areas", title="Corners", text="A point per filled corner.",
-                   score=each(corners))
+    mine = Mission(
+        id="corners-1", type="areas", title="Corners", text="A point per filled corner.", score=each(corners)
+    )
     assert mine.score([LINES_BOARD, AREAS_BOARD]) == [4, 3]  # R R R B; R . B Y
     pool = {mission.id: mission for mission in MISSIONS.values() if mission.type != "areas"}
     assert draw_missions(1, pool={**pool, mine.id: mine})[-1] is mine
@@ -296,26 +316,30 @@ def test_a_mission_refuses_an_unknown_type():
 
 # The edition's data file.
 
+
 def test_sixteen_missions_four_of_each_type():
     assert len(MISSIONS) == 16
-    assert Counter(mission.type for mission in MISSIONS.values()) == {kind: 4 for kind in TYPES}
+    assert Counter(mission.type for mission in MISSIONS.values()) == dict.fromkeys(TYPES, 4)
     assert all(key == mission.id and mission.id.startswith(mission.type + "-") for key, mission in MISSIONS.items())
     assert all(mission.title and mission.text.endswith(".") for mission in MISSIONS.values())
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda cards: cards[0].update(rule="rainbow"), "unknown rule 'rainbow'"),
-    (lambda cards: cards[0].update(type="rows"), "type 'rows'"),
-    (lambda cards: cards[1].update(id=cards[0]["id"]), "used twice"),
-    (lambda cards: cards[0].pop("title"), "missing title"),
-    (lambda cards: cards[0].pop("points"), "points"),
-    (lambda cards: cards[0].update(colour="R"), "colour"),
-    (lambda cards: cards[4].update(colours="RX"), "colours must be letters"),
-    (lambda cards: cards[8].update(shapes="IZ"), "shapes must be letters"),
-    (lambda cards: cards[0].update(points=2.5), "whole numbers"),
-    (lambda cards: cards[0].update(points=True), "whole numbers"),
-    (lambda cards: cards[12].update(per=0), "per must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda cards: cards[0].update(rule="rainbow"), "unknown rule 'rainbow'"),
+        (lambda cards: cards[0].update(type="rows"), "type 'rows'"),
+        (lambda cards: cards[1].update(id=cards[0]["id"]), "used twice"),
+        (lambda cards: cards[0].pop("title"), "missing title"),
+        (lambda cards: cards[0].pop("points"), "points"),
+        (lambda cards: cards[0].update(colour="R"), "colour"),
+        (lambda cards: cards[4].update(colours="RX"), "colours must be letters"),
+        (lambda cards: cards[8].update(shapes="IZ"), "shapes must be letters"),
+        (lambda cards: cards[0].update(points=2.5), "whole numbers"),
+        (lambda cards: cards[0].update(points=True), "whole numbers"),
+        (lambda cards: cards[12].update(per=0), "per must be at least 1"),
+    ],
+)
 def test_a_broken_entry_is_refused(change, message):
     cards = entries()
     change(cards)
@@ -328,6 +352,7 @@ def test_the_data_file_makes_the_edition():
 
 
 # Drawing the four missions of a game.
+
 
 def test_draw_one_mission_of_each_type():
     assert [mission.id for mission in draw_missions(3, "first")] == ["lines-1", "colours-1", "shapes-1", "areas-1"]
@@ -344,6 +369,7 @@ def test_draw_refuses_an_unknown_way():
 
 
 # The shared measures against brute force, on random small boards.
+
 
 @st.composite
 def small_boards(draw, colours="RY."):
@@ -403,6 +429,7 @@ def test_areas_are_the_connected_single_colour_pieces(board):
 
 def long_diagonals(board, length=4):
     """How many maximal single-colour diagonal runs of `length` or more start somewhere on the board?"""
+
     def colour(r, c):
         return board.colour(r, c) if 0 <= r < board.height and 0 <= c < board.width else None
 

@@ -6,14 +6,41 @@ import re
 
 import pytest
 
-from colorlab.colorium.agents import (GreedyBot, MissionBot, RandomBot, legal_picks, next_action, play_game,
-                                      takeable_dice, to_move)
+from colorlab.colorium.agents import (
+    GreedyBot,
+    MissionBot,
+    RandomBot,
+    legal_picks,
+    next_action,
+    play_game,
+    takeable_dice,
+    to_move,
+)
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import (BONUSES, BadDraw, BadPick, Draw, Pick, PlayerOut, UnknownPlayer, Wild,
-                                     WrongPhase, action_from_dict, action_to_dict, can_draw, dice_in_words,
-                                     legal_choices, legal_draws, legal_wilds, new_game, play, score_parts, scores,
-                                     winners)
+from colorlab.colorium.model import (
+    BONUSES,
+    BadDraw,
+    BadPick,
+    Draw,
+    Pick,
+    PlayerOut,
+    UnknownPlayer,
+    Wild,
+    WrongPhase,
+    action_from_dict,
+    action_to_dict,
+    can_draw,
+    dice_in_words,
+    legal_choices,
+    legal_draws,
+    legal_wilds,
+    new_game,
+    play,
+    score_parts,
+    scores,
+    winners,
+)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
@@ -21,11 +48,19 @@ from colorlab.rules import GameOver, IllegalAction, NotYourTurn
 from colorlab.symmetry import normalise
 from tests.helpers.colorium import reference_placements
 
-VARIANTS = [Rules(players=1), Rules(players=2), Rules(players=3), Rules(players=4),
-            Rules(players=2, drop="straight"), Rules(players=3, mirror_images=False),
-            Rules(players=2, bonuses=False, row_rewards=False), Rules(players=2, width=6, height=6),
-            Rules(players=2, width=10, height=5), Rules(players=2, cut_counts_as="part"),
-            Rules(players=3, cut_counts_as="none", width=6, height=6)]
+VARIANTS = [
+    Rules(players=1),
+    Rules(players=2),
+    Rules(players=3),
+    Rules(players=4),
+    Rules(players=2, drop="straight"),
+    Rules(players=3, mirror_images=False),
+    Rules(players=2, bonuses=False, row_rewards=False),
+    Rules(players=2, width=6, height=6),
+    Rules(players=2, width=10, height=5),
+    Rules(players=2, cut_counts_as="part"),
+    Rules(players=3, cut_counts_as="none", width=6, height=6),
+]
 ORDER = {"none": 0, "locked": 0, "earned": 1, "ready": 2, "used": 3}
 
 
@@ -44,7 +79,7 @@ def check_invariants(state):
     if state.phase == "draft":
         dice = len(state.pool) + sum((s is not None) + (c is not None) for s, c in state.picks)
         assert dice == 2 * sum(not out for out in state.out), "dice lost or doubled"
-    for p, (shape, colour) in enumerate(state.picks):
+    for shape, colour in state.picks:
         assert shape is None or shape in state.rules.shapes
         assert colour is None or colour in state.rules.colours
     if state.over:
@@ -70,7 +105,7 @@ def check_out_players_wait(state):
 
 def check_counted_shape(rules, draw, before, after):
     """Did the drawing add the shape the rule cut_counts_as names (a cut part: die, part or none)?"""
-    added = after.drawn[len(before.drawn):]
+    added = after.drawn[len(before.drawn) :]
     if not draw.cuts or rules.cut_counts_as == "die":
         assert added == (draw.shape,)
     elif rules.cut_counts_as == "none":
@@ -92,8 +127,10 @@ def check_step(before, action, after):
         pieces = scissors(action.shape, action.cuts) if action.cuts else [action.shape]
         reachable = {cells for piece in pieces for _, cells in reference_placements(board, piece, before.rules)}
         assert frozenset(action.cells) in reachable, "a drawing is not a resting place under the drop rule"
-        used = sum(old != new and new == "used" for old, new in zip(before.bonuses[action.player],
-                                                                    after.bonuses[action.player]))
+        used = sum(
+            old != new and new == "used"
+            for old, new in zip(before.bonuses[action.player], after.bonuses[action.player])
+        )
         shape, colour = before.picks[action.player]
         assert used == (action.shape != shape) + (action.colour != colour) + action.cuts
         assert not before.out[action.player]
@@ -155,12 +192,20 @@ class BonusBot(RandomBot):
 
 def every_bonus_ready(state):
     """The same table, with every printed bonus of every player ready from the first round."""
-    return dataclasses.replace(state, bonuses=tuple(tuple("ready" if mark == "locked" else mark for mark in row)
-                                                     for row in state.bonuses))
+    return dataclasses.replace(
+        state, bonuses=tuple(tuple("ready" if mark == "locked" else mark for mark in row) for row in state.bonuses)
+    )
 
 
-@pytest.mark.parametrize("rules", [Rules(players=2), Rules(players=3, drop="straight", cut_counts_as="part"),
-                                   Rules(players=2, width=6, height=6, cut_counts_as="none")], ids=variant_id)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(players=2),
+        Rules(players=3, drop="straight", cut_counts_as="part"),
+        Rules(players=2, width=6, height=6, cut_counts_as="none"),
+    ],
+    ids=variant_id,
+)
 def test_random_games_using_several_bonuses_in_a_round_keep_every_invariant(rules):
     used = {"two cuts": 0, "wild": 0, "three or more bonuses in one round": 0}
     for seed in range(4):
@@ -173,7 +218,8 @@ def test_random_games_using_several_bonuses_in_a_round_keep_every_invariant(rule
             if isinstance(action, (Draw, Wild)):
                 key = (state.round, action.player)
                 per_round[key] = per_round.get(key, 0) + sum(
-                    old != new for old, new in zip(state.bonuses[action.player], after.bonuses[action.player]))
+                    old != new for old, new in zip(state.bonuses[action.player], after.bonuses[action.player])
+                )
             used["two cuts"] += isinstance(action, Draw) and action.cuts == 2
             used["wild"] += isinstance(action, Wild)
             state = after
@@ -186,17 +232,22 @@ def states_of_random_games(rules, seeds, bonuses_ready=False):
     for seed in seeds:
         state = new_game(rules, seed)
         state = every_bonus_ready(state) if bonuses_ready else state
-        agents = [(BonusBot if bonuses_ready and p % 2 == 0 else RandomBot)(seed=seed * 10 + p)
-                  for p in range(rules.players)]
+        agents = [
+            (BonusBot if bonuses_ready and p % 2 == 0 else RandomBot)(seed=seed * 10 + p) for p in range(rules.players)
+        ]
         while not state.over:
             yield state
             state = play(state, next_action(state, agents))
 
 
-@pytest.mark.parametrize("rules, bonuses_ready", [(rules, False) for rules in VARIANTS] + [
-    (Rules(players=2), True), (Rules(players=3, drop="straight", cut_counts_as="part"), True)])
+@pytest.mark.parametrize(
+    "rules, bonuses_ready",
+    [(rules, False) for rules in VARIANTS]
+    + [(Rules(players=2), True), (Rules(players=3, drop="straight", cut_counts_as="part"), True)],
+)
 def test_lazy_choices_are_the_listed_drawings_and_wild_spaces_and_the_random_bot_chooses_as_from_the_list(
-        rules, bonuses_ready):
+    rules, bonuses_ready
+):
     for n, state in enumerate(states_of_random_games(rules, range(3), bonuses_ready)):
         for player in range(state.players):
             listed = legal_draws(state, player) + legal_wilds(state, player)
@@ -208,8 +259,11 @@ def test_lazy_choices_are_the_listed_drawings_and_wild_spaces_and_the_random_bot
         player = to_move(state)
         if state.phase == "draft":  # the picks listed are the picks play takes from the player to move
             assert legal_picks(state, player) == picks_play_takes(state, player)
-        listed = legal_picks(state, player) if state.phase == "draft" else \
-            legal_draws(state, player) + legal_wilds(state, player)
+        listed = (
+            legal_picks(state, player)
+            if state.phase == "draft"
+            else legal_draws(state, player) + legal_wilds(state, player)
+        )
         bot, rng = RandomBot(seed=n), random.Random(n)
         assert bot.act(state, player) == rng.choice(listed) and bot.rng.getstate() == rng.getstate()
 
@@ -237,17 +291,27 @@ def accepted(state, action) -> bool:
 
 def near_misses(draw: Draw, rules) -> list[Draw]:
     """The drawing moved a space each way, in every colour, and cut once: mostly illegal, some legal."""
-    moved = [dataclasses.replace(draw, cells=tuple((r + dr, c + dc) for r, c in draw.cells))
-             for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-    return moved + [dataclasses.replace(draw, colour=colour) for colour in rules.colours] + [
-        dataclasses.replace(draw, cuts=1), dataclasses.replace(draw, shape=rules.shapes[0])]
+    moved = [
+        dataclasses.replace(draw, cells=tuple((r + dr, c + dc) for r, c in draw.cells))
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    ]
+    return (
+        moved
+        + [dataclasses.replace(draw, colour=colour) for colour in rules.colours]
+        + [dataclasses.replace(draw, cuts=1), dataclasses.replace(draw, shape=rules.shapes[0])]
+    )
 
 
-@pytest.mark.parametrize("rules, bonuses_ready", [
-    (Rules(players=2), False), (Rules(players=3, drop="straight"), False),
-    (Rules(players=2), True), (Rules(players=3, mirror_images=False, cut_counts_as="part"), True)])
-def test_a_drawing_is_taken_exactly_when_it_is_listed_and_a_player_can_draw_exactly_when_one_is(
-        rules, bonuses_ready):
+@pytest.mark.parametrize(
+    "rules, bonuses_ready",
+    [
+        (Rules(players=2), False),
+        (Rules(players=3, drop="straight"), False),
+        (Rules(players=2), True),
+        (Rules(players=3, mirror_images=False, cut_counts_as="part"), True),
+    ],
+)
+def test_a_drawing_is_taken_exactly_when_it_is_listed_and_a_player_can_draw_exactly_when_one_is(rules, bonuses_ready):
     # play and can_draw answer drawings without bonuses quickly: the answers must be the lists'.
     for state in states_of_random_games(rules, range(3), bonuses_ready):
         for player in range(state.players):
@@ -255,8 +319,9 @@ def test_a_drawing_is_taken_exactly_when_it_is_listed_and_a_player_can_draw_exac
                 continue
             listed = legal_draws(state, player)
             assert can_draw(state, player) == bool(listed)
-            legal, some = set(listed), listed[::len(listed) // 6 + 1]
-            for draw in some + [miss for draw in some for miss in near_misses(draw, rules)]:
+            legal, some = set(listed), listed[:: len(listed) // 6 + 1]
+            misses = [miss for draw in some for miss in near_misses(draw, rules)]
+            for draw in some + misses:
                 assert accepted(state, draw) == (draw in legal)
 
 
@@ -270,8 +335,9 @@ def test_a_seat_that_is_not_in_the_game_is_refused_and_changes_nothing(seat):
     state = new_game(Rules(players=2), seed=1)
     snapshot = dataclasses.replace(state)
     for action in (Pick(seat, 0), Draw(seat, "O", "R", ((6, 0), (6, 1), (7, 0), (7, 1))), Wild(seat, (7, 0), "R")):
-        with pytest.raises(UnknownPlayer, match=f"^there is no player {re.escape(repr(seat))}; "
-                                                "players are numbered 0 to 1$"):
+        with pytest.raises(
+            UnknownPlayer, match=f"^there is no player {re.escape(repr(seat))}; players are numbered 0 to 1$"
+        ):
             play(state, action)
     assert state == snapshot
 
@@ -317,11 +383,13 @@ def test_illegal_draws_are_refused_and_change_nothing():
     good = legal[0]
     other_colour = next(c for c in "RYGBPO" if c != colour)
     floating = tuple((r - 3, c) for r, c in good.cells)
-    for action, error in [(dataclasses.replace(good, colour=other_colour), BadDraw),
-                          (dataclasses.replace(good, shape="O" if shape != "O" else "I"), BadDraw),
-                          (Draw(0, shape, colour, floating), BadDraw),
-                          (Pick(0, 0), WrongPhase),
-                          (Wild(0, (0, 0), "R"), BadDraw)]:
+    for action, error in [
+        (dataclasses.replace(good, colour=other_colour), BadDraw),
+        (dataclasses.replace(good, shape="O" if shape != "O" else "I"), BadDraw),
+        (Draw(0, shape, colour, floating), BadDraw),
+        (Pick(0, 0), WrongPhase),
+        (Wild(0, (0, 0), "R"), BadDraw),
+    ]:
         snapshot = dataclasses.replace(state)
         with pytest.raises(error):
             play(state, action)
@@ -362,8 +430,9 @@ def test_players_completing_a_row_in_the_same_round_share_its_reward():
 def test_a_row_completed_on_one_board_only_scores_for_that_player_and_only_once():
     state = drawing_phase()
     empty, almost = Board.empty(), Board.parse("\n".join(["." * 8] * 5 + ["RRRR...."] + ["BBBBBBBB"] * 2))
-    state = dataclasses.replace(state, boards=(empty, almost), picks=(("I", "Y"), ("I", "Y")),
-                                row_points=((), ((1, 3),)), rows_taken=((1, 1),))
+    state = dataclasses.replace(
+        state, boards=(empty, almost), picks=(("I", "Y"), ("I", "Y")), row_points=((), ((1, 3),)), rows_taken=((1, 1),)
+    )
     state = play(state, Draw(0, "I", "Y", ((7, 0), (7, 1), (7, 2), (7, 3))))
     state = play(state, Draw(1, "I", "Y", ((5, 4), (5, 5), (5, 6), (5, 7))))
     assert state.row_points == ((), ((1, 3), (3, 5)))
@@ -394,7 +463,7 @@ def test_a_colour_bonus_changes_the_colour_and_is_spent():
     marks = list(state.bonuses[0])
     marks[BONUSES.index("colour")] = "ready"
     state = dataclasses.replace(state, bonuses=(tuple(marks), state.bonuses[1]))
-    shape, colour = state.picks[0]
+    _shape, colour = state.picks[0]
     other = next(c for c in "RYGBPO" if c != colour)
     draw = next(d for d in legal_draws(state, 0) if d.colour == other and not d.cuts)
     after = play(state, draw)
@@ -408,8 +477,13 @@ def test_a_learners_own_mission_can_be_played():
     def pillars(board):
         return 2 * sum(len({row[c] for row in board.rows}) == 1 and board.rows[0][c] != "." for c in range(board.width))
 
-    mine = Mission(id="mine-pillars", type="lines", title="Pillars", text="2 points per full one-colour column.",
-                   score=each(pillars))
+    mine = Mission(
+        id="mine-pillars",
+        type="lines",
+        title="Pillars",
+        text="2 points per full one-colour column.",
+        score=each(pillars),
+    )
     try:
         add_mission(mine)
         rules = Rules(players=2, mission_ids="mine-pillars, areas-2")
@@ -431,14 +505,17 @@ def with_ready(state, player, *names):
 
 
 def _with(items, index, value):
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def test_an_out_player_waits_and_cannot_fill_a_wild_space():
     state = drawing_phase(rules=Rules(players=3))
     no_room = Board.parse("\n".join([".R.R.R.R"] + ["RRRRRRRR"] * 7))  # only single spaces left
-    state = with_ready(dataclasses.replace(state, boards=_with(state.boards, 0, no_room),
-                                           picks=_with(state.picks, 0, ("L", "B"))), 0, "wild")
+    state = with_ready(
+        dataclasses.replace(state, boards=_with(state.boards, 0, no_room), picks=_with(state.picks, 0, ("L", "B"))),
+        0,
+        "wild",
+    )
     state = play(state, legal_draws(state, 1)[0])
     assert state.out[0] and not state.over and state.phase == "draw"
     assert legal_wilds(state, 0) == [] and legal_draws(state, 0) == []
@@ -469,26 +546,35 @@ def test_two_cuts_must_make_a_part_that_one_cut_cannot_and_need_two_scissors():
     one_scissors = with_ready(state, 0, "scissors")
     two_scissors = with_ready(one_scissors, 0, "scissors")
     domino, space = ((7, 0), (7, 1)), ((7, 0),)
-    for before, action in [(one_scissors, Draw(0, "O", "R", space, cuts=2)),
-                           (one_scissors, Draw(0, "O", "R", space, cuts=1)),
-                           (two_scissors, Draw(0, "O", "R", domino, cuts=2)),
-                           (two_scissors, Draw(0, "O", "R", space, cuts=3)),
-                           (two_scissors, Draw(0, "O", "R", domino, cuts=True))]:
+    for before, action in [
+        (one_scissors, Draw(0, "O", "R", space, cuts=2)),
+        (one_scissors, Draw(0, "O", "R", space, cuts=1)),
+        (two_scissors, Draw(0, "O", "R", domino, cuts=2)),
+        (two_scissors, Draw(0, "O", "R", space, cuts=3)),
+        (two_scissors, Draw(0, "O", "R", domino, cuts=True)),
+    ]:
         with pytest.raises(BadDraw):
             play(before, action)
     assert play(two_scissors, Draw(0, "O", "R", space, cuts=2)).boards[0].colour(7, 0) == "R"
     assert play(two_scissors, Draw(0, "O", "R", domino, cuts=1)).bonuses[0].count("ready") == 1
 
 
-@pytest.mark.parametrize("counts_as, shape, mission_points, shape_points",
-                         [("die", "L", [1, 0], 5), ("part", "V", [0, 1], 5), ("none", None, [0, 0], 0)])
+@pytest.mark.parametrize(
+    "counts_as, shape, mission_points, shape_points",
+    [("die", "L", [1, 0], 5), ("part", "V", [0, 1], 5), ("none", None, [0, 0], 0)],
+)
 def test_a_cut_part_counts_for_shape_missions_and_the_all_shapes_points_as_the_rule_says(
-        counts_as, shape, mission_points, shape_points):
+    counts_as, shape, mission_points, shape_points
+):
     rules = Rules(players=2, cut_counts_as=counts_as, mission_ids="shapes-3, shapes-4")  # T, L, S and I, O, V
     state = drawing_phase(rules=rules)
     four_shapes = Board(Board.empty().rows, drawn=("I", "O", "T", "S"))
-    state = dataclasses.replace(state, boards=(four_shapes, Board.empty()), picks=(("L", "R"), state.picks[1]),
-                                used_shapes=(frozenset("IOTS"), frozenset()))
+    state = dataclasses.replace(
+        state,
+        boards=(four_shapes, Board.empty()),
+        picks=(("L", "R"), state.picks[1]),
+        used_shapes=(frozenset("IOTS"), frozenset()),
+    )
     state = with_ready(state, 0, "scissors")
     after = play(state, Draw(0, "L", "R", ((6, 0), (7, 0), (7, 1)), cuts=1))  # an L cut down to a V
     added = (shape,) if shape else ()

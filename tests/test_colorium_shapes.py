@@ -63,11 +63,11 @@ def boards(draw):
 
 # Shapes and orientations
 
+
 def test_the_die_has_the_six_faces_of_the_edition():
     assert list(SHAPES) == list("IOTLSV")
     assert set(Rules().shapes) <= set(SHAPES)
-    assert {letter: len(cells) for letter, cells in SHAPES.items()} == {
-        "I": 4, "O": 4, "T": 4, "L": 4, "S": 4, "V": 3}
+    assert {letter: len(cells) for letter, cells in SHAPES.items()} == {"I": 4, "O": 4, "T": 4, "L": 4, "S": 4, "V": 3}
     for cells in SHAPES.values():
         assert is_connected(cells)
         assert normalise(cells) == cells
@@ -116,8 +116,9 @@ def test_a_picture_must_be_rectangular_and_of_cells_and_gaps():
         read_picture(["#x"])
 
 
-@pytest.mark.parametrize("picture, message", [
-    (["##", ".."], "no blank row or column"), (["#.", ".#"], "connected"), (["#x"], "'#'")])
+@pytest.mark.parametrize(
+    "picture, message", [(["##", ".."], "no blank row or column"), (["#.", ".#"], "connected"), (["#x"], "'#'")]
+)
 def test_the_data_file_is_checked_when_it_is_loaded(tmp_path, monkeypatch, picture, message):
     path = tmp_path / "shapes.json"
     path.write_text(json.dumps({"shapes": {"X": picture}}), encoding="utf-8")
@@ -138,6 +139,7 @@ def test_unknown_or_broken_shapes_are_refused():
 
 
 # Placements on hand-drawn boards
+
 
 @pytest.mark.parametrize("rules", DROPS)
 @pytest.mark.parametrize("letter", SHAPES)
@@ -178,9 +180,13 @@ def test_a_shape_slides_under_an_overhang():
 def test_the_long_bar_is_too_long_to_come_down_the_opening_beside_the_overhang():
     found = {place.cells for place in placements(OVERHANG, "I")}
     assert frozenset({(3, 0), (3, 1), (3, 2), (3, 3)}) not in found
-    assert found == {frozenset({(0, 0), (0, 1), (0, 2), (0, 3)}), frozenset({(0, 1), (0, 2), (0, 3), (0, 4)}),
-                     frozenset({(0, 2), (0, 3), (0, 4), (0, 5)}),
-                     frozenset({(0, 4), (1, 4), (2, 4), (3, 4)}), frozenset({(0, 5), (1, 5), (2, 5), (3, 5)})}
+    assert found == {
+        frozenset({(0, 0), (0, 1), (0, 2), (0, 3)}),
+        frozenset({(0, 1), (0, 2), (0, 3), (0, 4)}),
+        frozenset({(0, 2), (0, 3), (0, 4), (0, 5)}),
+        frozenset({(0, 4), (1, 4), (2, 4), (3, 4)}),
+        frozenset({(0, 5), (1, 5), (2, 5), (3, 5)}),
+    }
 
 
 NARROW_GAP = Board.parse("""
@@ -218,8 +224,7 @@ def test_a_shape_that_would_stop_above_the_top_cannot_be_drawn():
     """)
     for rules in DROPS:
         assert placements(board, "I", rules) == []
-        assert [sorted(place.cells) for place in placements(board, "O", rules)] == [
-            [(0, 2), (0, 3), (1, 2), (1, 3)]]
+        assert [sorted(place.cells) for place in placements(board, "O", rules)] == [[(0, 2), (0, 3), (1, 2), (1, 3)]]
 
 
 def test_a_full_board_has_no_placements():
@@ -261,6 +266,7 @@ def test_placements_without_mirror_images_use_the_turns_only():
 
 # Invariants on random boards, and the slow reference
 
+
 @settings(max_examples=examples(300), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans())
 def test_placements_match_the_slow_reference(board, letter, rules, mirror_images):
@@ -296,15 +302,19 @@ def test_every_straight_landing_is_a_slide_resting_place(board, letter):
 
 def every_position(board, shape, mirror_images):
     """The cells of the shape at every position of every orientation, on and off the board and overlapping."""
-    return {frozenset((row + dr, col + dc) for dr, dc in image)
-            for image in orientations(shape, mirror_images)
-            for row in range(-2, board.height + 1) for col in range(-2, board.width + 1)}
+    return {
+        frozenset((row + dr, col + dc) for dr, dc in image)
+        for image in orientations(shape, mirror_images)
+        for row in range(-2, board.height + 1)
+        for col in range(-2, board.width + 1)
+    }
 
 
 @settings(max_examples=examples(200), deadline=None)
 @given(boards(), st.sampled_from(sorted(SHAPES)), st.sampled_from(DROPS), st.booleans(), st.integers(0, 2))
 def test_lazy_placements_cover_exactly_the_resting_places_of_the_slow_reference(
-        board, letter, rules, mirror_images, cuts):
+    board, letter, rules, mirror_images, cuts
+):
     rules = dataclasses.replace(rules, mirror_images=mirror_images)
     for piece in scissors(letter, cuts) if cuts else [letter]:
         reachable = {cells for _, cells in reference_placements(board, piece, rules)}
@@ -335,6 +345,7 @@ def test_a_boards_full_rows_and_columns_are_those_without_an_empty_space(board, 
 
 
 # Scissors
+
 
 def test_scissors_cut_the_square_into_two_equal_dominoes_listed_once():
     assert scissors("O") == [frozenset({(0, 0), (0, 1)})]
@@ -394,5 +405,9 @@ def test_scissors_parts_are_smaller_connected_pieces_of_the_shape(letter):
         assert is_connected(part)
         assert normalise(part) == part
         assert 0 < len(part) < len(cells)
-        assert any(all((r + dr, c + dc) in cells for r, c in image)
-                   for image in orientations(part, mirror_images=False) for dr in range(4) for dc in range(4))
+        assert any(
+            all((r + dr, c + dc) in cells for r, c in image)
+            for image in orientations(part, mirror_images=False)
+            for dr in range(4)
+            for dc in range(4)
+        )

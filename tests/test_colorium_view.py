@@ -13,6 +13,7 @@ from colorlab.colorium.view import ColoriumGame
 from colorlab.record import GameRecord
 from tests.helpers.page import browser_sends, downloads
 
+
 def to_my_drawing(widget):
     """Draft (as a greedy player would) until seat 0 has to draw."""
     me = GreedyBot(seed=1)
@@ -39,20 +40,24 @@ def test_only_legal_resting_places_are_offered_and_one_draws():
     offered = {frozenset(map(tuple, spot)) for spots in option["spots"] for spot in spots}
     assert offered == legal
     spot = next(spot for spots in option["spots"] for spot in spots)
-    browser_sends(widget, {"type": "draw", "shape": option["shape"], "colour": option["colours"][0],
-                           "cells": spot, "cuts": 0})
+    browser_sends(
+        widget, {"type": "draw", "shape": option["shape"], "colour": option["colours"][0], "cells": spot, "cuts": 0}
+    )
     assert widget.notice["kind"] == "info"
     assert all(widget.state.boards[0].colour(r, c) == option["colours"][0] for r, c in spot)
 
 
-@pytest.mark.parametrize("intent", [
-    {"type": "draw", "shape": "L", "colour": "R", "cells": [[0, 0], [0, 1], [0, 2], [1, 0]], "cuts": 0},
-    {"type": "draw", "shape": "L", "colour": "R", "cells": [["0", 0]], "cuts": 0},
-    {"type": "pick", "die": 99},
-    {"type": "wild", "row": 0, "col": 0, "colour": "R"},
-    {"type": "draw", "shape": "L"},
-    {"type": "jump"},
-])
+@pytest.mark.parametrize(
+    "intent",
+    [
+        {"type": "draw", "shape": "L", "colour": "R", "cells": [[0, 0], [0, 1], [0, 2], [1, 0]], "cuts": 0},
+        {"type": "draw", "shape": "L", "colour": "R", "cells": [["0", 0]], "cuts": 0},
+        {"type": "pick", "die": 99},
+        {"type": "wild", "row": 0, "col": 0, "colour": "R"},
+        {"type": "draw", "shape": "L"},
+        {"type": "jump"},
+    ],
+)
 def test_bad_intents_are_refused_in_the_widget(intent):
     widget = ColoriumGame(bots=1, seed=3)
     to_my_drawing(widget)
@@ -105,8 +110,16 @@ def my_move(widget, me):
         browser_sends(widget, {"type": "pick", "die": me.act(widget.state, 0).die})
     else:
         draw = me.act(widget.state, 0)
-        browser_sends(widget, {"type": "draw", "shape": draw.shape, "colour": draw.colour,
-                               "cells": [list(c) for c in draw.cells], "cuts": draw.cuts})
+        browser_sends(
+            widget,
+            {
+                "type": "draw",
+                "shape": draw.shape,
+                "colour": draw.colour,
+                "cells": [list(c) for c in draw.cells],
+                "cuts": draw.cuts,
+            },
+        )
 
 
 def check_view_fits(widget, players):
@@ -168,11 +181,16 @@ def test_the_widget_follows_a_loaded_game_of_another_player_count(players, cut):
 def test_once_out_you_are_never_offered_a_wild_space_and_one_is_refused():
     record = play_game(Rules(players=2), seed=3)  # a game where seat 0 is out with a wild space ready
     states = list(record.states())
-    step = next(i for i, state in enumerate(states) if state.out[0] and not state.over and state.phase == "draw"
-                and "wild" in ready_bonuses(state, 0))
+    step = next(
+        i
+        for i, state in enumerate(states)
+        if state.out[0] and not state.over and state.phase == "draw" and "wild" in ready_bonuses(state, 0)
+    )
     widget = ColoriumGame(bots=1, seed=1)
-    browser_sends(widget, {"type": "load", "text": GameRecord("colorium", record.rules, record.seed,
-                                                              record.actions[:step]).to_json()})
+    browser_sends(
+        widget,
+        {"type": "load", "text": GameRecord("colorium", record.rules, record.seed, record.actions[:step]).to_json()},
+    )
     board = widget.state.boards[0]
     empty = next((r, c) for r in range(board.height) for c in range(board.width) if board.colour(r, c) is None)
     before = widget.record

@@ -10,24 +10,72 @@ from fractions import Fraction
 
 import pytest
 
-from colorlab.colourbrain import (Answer, Copy, NextQuestion, Rules, bank, load_questions, new_game, observation,
-                                  parse_questions, play, play_game, score_question, winners)
-from colorlab.colourbrain.model import (COPIER, BadAnswer, BadCopy, WrongStep, action_from_dict, action_to_dict,
-                                        box_order)
+from colorlab.colourbrain import (
+    Answer,
+    Copy,
+    NextQuestion,
+    Rules,
+    bank,
+    load_questions,
+    new_game,
+    observation,
+    parse_questions,
+    play,
+    play_game,
+    score_question,
+    winners,
+)
+from colorlab.colourbrain.model import (
+    COPIER,
+    BadAnswer,
+    BadCopy,
+    WrongStep,
+    action_from_dict,
+    action_to_dict,
+    box_order,
+)
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, NotYourTurn
 from tests.helpers.quizzes import a_wrong_answer, check_cards, quiz_steps
 from tests.helpers.twins import another_answer, hidden_twin
 
-QUIZ = {"questions": [
-    {"id": "t-1", "category": "test", "text": "Grass", "count": 1, "answer": ["green"], "explanation": "Chlorophyll."},
-    {"id": "t-2", "category": "test", "text": "A zebra", "count": 2, "answer": ["black", "white"],
-     "explanation": "Stripes."},
-    {"id": "t-3", "category": "test", "text": "Snow", "count": 1, "answer": ["white"], "explanation": "Ice crystals."},
-    {"id": "t-4", "category": "test", "text": "A ripe tomato", "count": 1, "answer": ["red"],
-     "explanation": "Lycopene."},
-]}
+QUIZ = {
+    "questions": [
+        {
+            "id": "t-1",
+            "category": "test",
+            "text": "Grass",
+            "count": 1,
+            "answer": ["green"],
+            "explanation": "Chlorophyll.",
+        },
+        {
+            "id": "t-2",
+            "category": "test",
+            "text": "A zebra",
+            "count": 2,
+            "answer": ["black", "white"],
+            "explanation": "Stripes.",
+        },
+        {
+            "id": "t-3",
+            "category": "test",
+            "text": "Snow",
+            "count": 1,
+            "answer": ["white"],
+            "explanation": "Ice crystals.",
+        },
+        {
+            "id": "t-4",
+            "category": "test",
+            "text": "A ripe tomato",
+            "count": 1,
+            "answer": ["red"],
+            "explanation": "Lycopene.",
+        },
+    ]
+}
 
 
 @pytest.fixture
@@ -40,6 +88,7 @@ def quiz_file(tmp_path, monkeypatch):
 
 
 # --- scoring ------------------------------------------------------------------------------
+
 
 def test_the_rulebook_example_two_right_teams_score_two_each():
     answers = {0: ["red", "white"], 1: ["white", "red"], 2: ["red", "blue"], 3: ["green", "yellow"]}
@@ -61,6 +110,7 @@ def test_an_answer_needs_exactly_the_asked_colours():
 
 
 # --- the quiz, step by step ----------------------------------------------------------------
+
 
 def quiz(quiz_file, **changes):
     return new_game(Rules(question_file=quiz_file, **changes), seed=1)
@@ -111,6 +161,7 @@ def test_when_every_team_plays_its_copier_nobody_scores_and_the_copiers_go_back(
 def test_a_copier_with_nothing_to_copy_is_wrong(quiz_file):
     """Only the other teams' colours may be copied; with none left to copy, the answer is wrong."""
     from colorlab.colourbrain.model import COPIER, _settle_copies
+
     state = quiz(quiz_file, teams=2)
     state = play(play(state, Answer(0, ("green",))), Answer(1, ("blue",)))  # now t-2 (2 colours)
     crafted = dataclasses.replace(state, answers=(("black", COPIER), ("black",)), copied=(None, None))
@@ -132,6 +183,7 @@ def test_the_variant_gives_a_lone_wrong_team_its_copier_back(quiz_file):
 
 
 # --- the quiz master's pace ---------------------------------------------------------------------
+
 
 def test_a_paced_quiz_shows_the_reveal_until_the_quiz_masters_next(quiz_file):
     state = quiz(quiz_file, paced=True)
@@ -190,6 +242,7 @@ def test_the_quiz_masters_next_is_saved_and_read_back(quiz_file):
 
 # --- the pile of question cards ---------------------------------------------------------------
 
+
 def ask(state, right_teams):
     """Play the current question: the teams in `right_teams` answer it right, the others wrong."""
     for team in range(state.teams):
@@ -226,6 +279,7 @@ def test_an_empty_box_takes_the_pot_cards_back_and_the_pot_keeps_its_points(quiz
 
 
 # --- the box order: categories take turns, and each quiz cuts the box somewhere else -------------
+
 
 def categories(ids) -> list[str]:
     """The category of each bank question id, in order."""
@@ -275,9 +329,15 @@ def test_in_the_box_each_category_takes_its_turn_spread_evenly():
     assert deck == box[at:] + box[:at]
 
 
-@pytest.mark.parametrize("action, error", [
-    (Answer(0, ("green", "red")), BadAnswer), (Answer(0, ("teal",)), BadAnswer),
-    (Answer(5, ("green",)), Exception), (Copy(0, "green"), WrongStep)])
+@pytest.mark.parametrize(
+    "action, error",
+    [
+        (Answer(0, ("green", "red")), BadAnswer),
+        (Answer(0, ("teal",)), BadAnswer),
+        (Answer(5, ("green",)), Exception),
+        (Copy(0, "green"), WrongStep),
+    ],
+)
 def test_bad_answers_are_refused_and_change_nothing(quiz_file, action, error):
     state = quiz(quiz_file)
     snapshot = dataclasses.replace(state)
@@ -288,10 +348,17 @@ def test_bad_answers_are_refused_and_change_nothing(quiz_file, action, error):
 
 # --- whole quizzes with invariants -----------------------------------------------------------
 
-VARIANTS = [Rules(teams=2), Rules(teams=3), Rules(teams=4), Rules(teams=3, copier_back=True),
-            Rules(teams=2, pot_reading="lost when anyone is wrong"), Rules(teams=3, copier=False),
-            Rules(teams=4, deck_order="shuffled"), Rules(teams=2, paced=True),
-            Rules(teams=3, paced=True, copier_back=True, deck_order="shuffled")]
+VARIANTS = [
+    Rules(teams=2),
+    Rules(teams=3),
+    Rules(teams=4),
+    Rules(teams=3, copier_back=True),
+    Rules(teams=2, pot_reading="lost when anyone is wrong"),
+    Rules(teams=3, copier=False),
+    Rules(teams=4, deck_order="shuffled"),
+    Rules(teams=2, paced=True),
+    Rules(teams=3, paced=True, copier_back=True, deck_order="shuffled"),
+]
 
 
 def check_pace(rules, state, action, after):
@@ -365,7 +432,7 @@ def viewers(state):
 
 def test_every_team_and_the_room_can_see_the_quiz_at_every_step():
     for rules, seed in VIEWERS_GAMES:
-        for state, _, after in quiz_steps(rules, seed):
+        for _, _, after in quiz_steps(rules, seed):
             for team in viewers(after):
                 shown = observation(after, team)["answers"]
                 for other, locked in enumerate(after.answers):
@@ -401,6 +468,7 @@ def _split(locked: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
 
 # --- the bank --------------------------------------------------------------------------------
 
+
 def test_the_bank_has_300_checked_original_questions_across_categories():
     questions = bank()
     assert len(questions) >= 300
@@ -411,12 +479,15 @@ def test_the_bank_has_300_checked_original_questions_across_categories():
     assert {q.count for q in questions} >= {1, 2, 3}
 
 
-@pytest.mark.parametrize("entry, message", [
-    ({"id": "x", "category": "c", "text": "t", "count": 2, "answer": ["red"], "explanation": "e"}, "count"),
-    ({"id": "x", "category": "c", "text": "t", "count": 1, "answer": ["teal"], "explanation": "e"}, "palette"),
-    ({"id": "x", "category": "c", "text": " ", "count": 1, "answer": ["red"], "explanation": "e"}, "non-empty"),
-    ({"id": "x", "category": "c", "text": "t", "count": 1, "answer": ["red"]}, "fields"),
-])
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ({"id": "x", "category": "c", "text": "t", "count": 2, "answer": ["red"], "explanation": "e"}, "count"),
+        ({"id": "x", "category": "c", "text": "t", "count": 1, "answer": ["teal"], "explanation": "e"}, "palette"),
+        ({"id": "x", "category": "c", "text": " ", "count": 1, "answer": ["red"], "explanation": "e"}, "non-empty"),
+        ({"id": "x", "category": "c", "text": "t", "count": 1, "answer": ["red"]}, "fields"),
+    ],
+)
 def test_broken_questions_are_refused_with_the_reason(entry, message):
     with pytest.raises(ValueError, match=message):
         parse_questions(json.dumps({"questions": [entry]}))

@@ -15,19 +15,48 @@ from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.record import GameRecord, RecordError
 from colorlab.rules import RuleError
 
-QUIZ = {"questions": [
-    {"id": "s-1", "category": "test", "subject": "grass", "text": "Grass", "count": 1, "answer": ["green"],
-     "explanation": "Chlorophyll."},
-    {"id": "s-2", "category": "test", "subject": "snow", "text": "Snow", "count": 1, "answer": ["white"],
-     "explanation": "Ice crystals."},
-]}
+QUIZ = {
+    "questions": [
+        {
+            "id": "s-1",
+            "category": "test",
+            "subject": "grass",
+            "text": "Grass",
+            "count": 1,
+            "answer": ["green"],
+            "explanation": "Chlorophyll.",
+        },
+        {
+            "id": "s-2",
+            "category": "test",
+            "subject": "snow",
+            "text": "Snow",
+            "count": 1,
+            "answer": ["white"],
+            "explanation": "Ice crystals.",
+        },
+    ]
+}
 
 # The rulebook's own examples: Braun, Charlie Brown of the Peanuts, the ripe and the very ripe banana.
 RULEBOOK_EXAMPLES = ("banana", "charlie", "snoopy", "peanuts comic", "braun")
 
 # Things whose colours differ from country to country: a question about one must say where.
-DEPENDS_ON_COUNTRY = ("traffic light", "zebra crossing", "taxi", "tape", "ruled", "connect four", "school bus",
-                      "speed limit", "postbox", "mailbox", "motorway", "pedestrian crossing", "ambulance")
+DEPENDS_ON_COUNTRY = (
+    "traffic light",
+    "zebra crossing",
+    "taxi",
+    "tape",
+    "ruled",
+    "connect four",
+    "school bus",
+    "speed limit",
+    "postbox",
+    "mailbox",
+    "motorway",
+    "pedestrian crossing",
+    "ambulance",
+)
 
 
 def countries_over_a_quarter(bank_questions) -> dict[str, tuple[str, int, int]]:
@@ -78,6 +107,7 @@ def refusal(path) -> str:
 
 # --- the bank --------------------------------------------------------------------------------
 
+
 def test_every_bank_question_names_its_own_subject():
     subjects = [q.subject for q in bank()]
     assert all(subjects), [q.id for q in bank() if not q.subject]
@@ -86,8 +116,12 @@ def test_every_bank_question_names_its_own_subject():
 
 
 def test_the_bank_loader_refuses_a_repeated_subject(fresh_bank):
-    twice = {"questions": [dict(QUIZ["questions"][0], subject="Lobster (cooked)"),
-                           dict(QUIZ["questions"][1], subject="lobster  (COOKED)")]}
+    twice = {
+        "questions": [
+            dict(QUIZ["questions"][0], subject="Lobster (cooked)"),
+            dict(QUIZ["questions"][1], subject="lobster  (COOKED)"),
+        ]
+    }
     (fresh_bank / "a.json").write_text(json.dumps(twice))
     with pytest.raises(ValueError, match="subject 'lobster \\(cooked\\)'"):
         bank()
@@ -126,9 +160,16 @@ def test_no_category_is_more_than_a_quarter_about_one_country():
 
 
 def test_the_quarter_check_finds_a_category_that_is_mostly_one_country():
-    some = parse_questions(json.dumps({"questions": [
-        dict(QUIZ["questions"][0], id=f"c-{n}", subject=f"thing {n}", country="France" if n < 2 else "Peru")
-        for n in range(5)]}))
+    some = parse_questions(
+        json.dumps(
+            {
+                "questions": [
+                    dict(QUIZ["questions"][0], id=f"c-{n}", subject=f"thing {n}", country="France" if n < 2 else "Peru")
+                    for n in range(5)
+                ]
+            }
+        )
+    )
     assert countries_over_a_quarter(some) == {"test": ("Peru", 3, 5)}
 
 
@@ -148,15 +189,22 @@ def test_the_autumn_leaves_and_the_malevich_questions_are_right_and_unambiguous(
 
 # --- teachers' question files ------------------------------------------------------------------
 
+
 def test_a_file_in_the_notebooks_folder_is_read(classroom):
     assert [q.id for q in load_questions("quiz.json")] == ["s-1", "s-2"]
     assert [q.id for q in load_questions(classroom / "quiz.json")] == ["s-1", "s-2"]
 
 
 def test_a_path_outside_the_folder_is_refused_the_same_whether_or_not_it_exists(classroom, tmp_path):
-    told = {refusal(tmp_path / "secret.json"), refusal(tmp_path / "no-such-file.json"),
-            refusal("../secret.json"), refusal("../no-such-file.json"),
-            refusal("/etc/passwd"), refusal("/etc/no-such-file"), refusal("/dev/zero")}
+    told = {
+        refusal(tmp_path / "secret.json"),
+        refusal(tmp_path / "no-such-file.json"),
+        refusal("../secret.json"),
+        refusal("../no-such-file.json"),
+        refusal("/etc/passwd"),
+        refusal("/etc/no-such-file"),
+        refusal("/dev/zero"),
+    }
     assert len(told) == 1
     assert "folder" in told.pop()
 

@@ -16,6 +16,7 @@ from tests.helpers.page import browser_sends
 from tests.helpers.quizzes import quiz_steps
 from tests.helpers.twins import hidden_twin
 
+
 def right(widget):
     return list(widget.state.question.answer)
 
@@ -26,7 +27,7 @@ def test_two_teams_answer_in_turn_and_the_right_one_scores():
     browser_sends(quiz, {"type": "answer", "team": 0, "colours": right(quiz), "copier": False})
     assert quiz.view["answers"] == [None, None] and quiz.view["answered"] == [True, False]
     assert quiz.view["at_keyboard"] == 1
-    wrong = [c for c in ["red", "blue", "green", "black", "white"] if c not in right(quiz)][:len(right(quiz))]
+    wrong = [c for c in ["red", "blue", "green", "black", "white"] if c not in right(quiz)][: len(right(quiz))]
     browser_sends(quiz, {"type": "answer", "team": 1, "colours": wrong, "copier": False})
     assert quiz.view["scores"] == [1, 0]
     assert quiz.view["last"]["explanation"] and "Foxes" in quiz.notice["text"]
@@ -43,14 +44,17 @@ def test_the_copier_is_offered_after_the_reveal():
     assert quiz.view["step"] == "answering" and quiz.view["pot"] == 1
 
 
-@pytest.mark.parametrize("intent", [
-    {"type": "answer", "team": 0, "colours": ["teal"], "copier": False},
-    {"type": "answer", "team": 0, "colours": [1], "copier": False},
-    {"type": "answer", "team": 7, "colours": ["red"], "copier": False},
-    {"type": "copy", "team": 0, "colour": "red"},
-    {"type": "answer", "team": 0},
-    "red",
-])
+@pytest.mark.parametrize(
+    "intent",
+    [
+        {"type": "answer", "team": 0, "colours": ["teal"], "copier": False},
+        {"type": "answer", "team": 0, "colours": [1], "copier": False},
+        {"type": "answer", "team": 7, "colours": ["red"], "copier": False},
+        {"type": "copy", "team": 0, "colour": "red"},
+        {"type": "answer", "team": 0},
+        "red",
+    ],
+)
 def test_bad_intents_are_refused_in_the_widget_and_change_nothing(intent):
     quiz = ColourbrainQuiz(Rules(teams=2), seed=1)
     before = quiz.record
@@ -80,7 +84,7 @@ def test_a_whole_class_quiz_ends_with_the_winners():
         browser_sends(quiz, {"type": "answer", "team": 0, "colours": right(quiz), "copier": False})
         if not quiz.state.over and quiz.view["at_keyboard"] == 1:
             wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in right(quiz)]
-            browser_sends(quiz, {"type": "answer", "team": 1, "colours": wrong[:len(right(quiz))], "copier": False})
+            browser_sends(quiz, {"type": "answer", "team": 1, "colours": wrong[: len(right(quiz))], "copier": False})
     assert quiz.view["winners"] == [0] and quiz.view["scores"][0] >= 3
 
 
@@ -92,8 +96,9 @@ def test_a_still_picture_for_pages_without_a_kernel():
 
 # --- the number of teams changes ---------------------------------------------------------------
 
+
 def wrong(widget):
-    return [c for c in COLOURS if c not in right(widget)][:len(right(widget))]
+    return [c for c in COLOURS if c not in right(widget)][: len(right(widget))]
 
 
 def every_team_answers(widget):
@@ -101,8 +106,10 @@ def every_team_answers(widget):
     asked = widget.state.asked
     while widget.state.asked == asked and widget.view["at_keyboard"] is not None:
         team = widget.view["at_keyboard"]
-        browser_sends(widget, {"type": "answer", "team": team, "colours": right(widget) if team == 0 else wrong(widget),
-                               "copier": False})
+        browser_sends(
+            widget,
+            {"type": "answer", "team": team, "colours": right(widget) if team == 0 else wrong(widget), "copier": False},
+        )
         assert widget.notice["kind"] != "error", widget.notice["text"]
 
 
@@ -138,8 +145,14 @@ def test_a_solo_quiz_gets_bots_for_added_teams():
 def test_a_loaded_save_with_another_number_of_teams_is_shown_and_played_on(teams, cut):
     """A save from the middle of a question (`cut` of its teams have answered) in a quiz for two named teams."""
     record = play_game(Rules(teams=teams), seed=teams + 6)  # quizzes where no team plays its copier on question 2
-    record = record.undo(len(record.actions) - next(
-        i for i, state in enumerate(record.states()) if state.asked == 2 and sum(a is not None for a in state.answers) == cut))
+    record = record.undo(
+        len(record.actions)
+        - next(
+            i
+            for i, state in enumerate(record.states())
+            if state.asked == 2 and sum(a is not None for a in state.answers) == cut
+        )
+    )
     quiz = ColourbrainQuiz(Rules(teams=2), names=["Foxes", "Owls"], seed=1)
     browser_sends(quiz, {"type": "load", "text": record.to_json()})
     assert quiz.notice["kind"] != "error", quiz.notice["text"]
@@ -153,10 +166,14 @@ def test_a_loaded_save_with_another_number_of_teams_is_shown_and_played_on(teams
 
 # --- a locked answer stays secret --------------------------------------------------------------
 
+
 def synced(widget) -> dict:
     """Every trait the page receives and a saved notebook keeps (but links to other widgets, such as the layout)."""
-    return {name: value for name, value in widget.get_state().items()
-            if not (isinstance(value, str) and value.startswith("IPY_MODEL_"))}
+    return {
+        name: value
+        for name, value in widget.get_state().items()
+        if not (isinstance(value, str) and value.startswith("IPY_MODEL_"))
+    }
 
 
 def lists_in(value):
@@ -178,7 +195,7 @@ def test_no_synced_trait_shows_a_locked_answer_before_the_reveal():
     for quiz, colours in zip(quizzes, locked):
         browser_sends(quiz, {"type": "answer", "team": 0, "colours": list(colours), "copier": False})
         copier = colours is locked[0]
-        browser_sends(quiz, {"type": "answer", "team": 1, "colours": list(colours[:count - copier]), "copier": copier})
+        browser_sends(quiz, {"type": "answer", "team": 1, "colours": list(colours[: count - copier]), "copier": copier})
         assert quiz.view["answered"] == [True, True, False]
     for quiz, colours in zip(quizzes, locked):
         for name, value in synced(quiz).items():
@@ -203,6 +220,7 @@ def test_the_projector_shows_the_same_for_states_that_differ_only_in_hidden_info
 
 
 # --- the reveal, undo in hot seat, the class notebook ------------------------------------------
+
 
 def test_the_reveal_names_the_question_just_answered():
     quiz = ColourbrainQuiz(Rules(teams=2), seed=1)
@@ -238,6 +256,7 @@ def test_the_class_notebook_offers_the_rule_editor_to_the_teacher():
 
 
 # --- a paced quiz: the quiz master's Next on this screen -----------------------------------------
+
 
 def test_in_a_paced_solo_quiz_the_learner_presses_next_and_then_the_bots_answer():
     quiz = ColourbrainQuiz(Rules(teams=3, copier=False, paced=True), solo=True, seed=4)

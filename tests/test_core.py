@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from colorlab import colorform, colorfox, colorium, colourbrain
+from colorlab import record as record_module
 from colorlab.agents import Agent, SeededAgent
-from colorlab.encoding import number_blocks
 from colorlab.colorform import (
     Claim,
     ReactionBot,
@@ -27,6 +28,7 @@ from colorlab.colorform import (
     play_game,
     task_cards,
 )
+from colorlab.encoding import number_blocks
 from colorlab.palette import (
     COLOUR_BLIND_SAFE,
     DEFAULT,
@@ -39,7 +41,6 @@ from colorlab.palette import (
     glyph_inks,
     screen_colour,
 )
-from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.record import (
     MAX_ACTIONS,
     MAX_BYTES,
@@ -52,7 +53,6 @@ from colorlab.record import (
     strict_json,
 )
 from colorlab.rules import ChangeRules, RuleError, RulesBase, rule
-from colorlab import record as record_module
 from tests.helpers.examples import examples
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -60,6 +60,7 @@ FORMAT_NAME = "colorlab-record"
 
 
 # The palette
+
 
 def test_eleven_colours_with_unique_codes_and_glyphs():
     assert len(Colour) == 11
@@ -143,8 +144,13 @@ def test_every_game_widget_sends_the_glyph_inks_of_both_palettes():
     from colorlab.colorium.view import ColoriumGame
     from colorlab.colourbrain.view import ColourbrainQuiz
 
-    widgets = [ColorFormGame(bots=1, seed=1), ColorFoxGame(bots=1, seed=1), ColoriumGame(bots=1, seed=1),
-               ColourbrainQuiz(seed=1), TaskTurner(5)]
+    widgets = [
+        ColorFormGame(bots=1, seed=1),
+        ColorFoxGame(bots=1, seed=1),
+        ColoriumGame(bots=1, seed=1),
+        ColourbrainQuiz(seed=1),
+        TaskTurner(5),
+    ]
     for widget in widgets:
         assert widget.assets["inks"] == glyph_inks(), type(widget).__name__
 
@@ -164,6 +170,7 @@ def test_unknown_palette_is_refused():
 
 
 # Rules: a toy game's rules show what every game gets from RulesBase.
+
 
 @dataclasses.dataclass(frozen=True)
 class Toy(RulesBase):
@@ -187,35 +194,47 @@ def test_toy_rules_are_frozen():
         Toy().players = 3
 
 
-@pytest.mark.parametrize("changes", [
-    dict(players=2), dict(players=4), dict(speed=0.5), dict(speed=2.0), dict(speed=1.25),
-    dict(hints=False), dict(board="hex"), dict(players=3, board="hex", hints=False),
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"players": 2},
+        {"players": 4},
+        {"speed": 0.5},
+        {"speed": 2.0},
+        {"speed": 1.25},
+        {"hints": False},
+        {"board": "hex"},
+        {"players": 3, "board": "hex", "hints": False},
+    ],
+)
 def test_replace_accepts_allowed_values(changes):
     toy = dataclasses.replace(Toy(), **changes)
     assert all(getattr(toy, name) == value for name, value in changes.items())
 
 
-@pytest.mark.parametrize("field, value, words", [
-    ("players", 1, ["2", "4"]),
-    ("players", 5, ["2", "4"]),
-    ("players", 3.0, ["whole number"]),
-    ("players", "3", ["whole number"]),
-    ("players", True, ["whole number"]),
-    ("rounds", True, ["whole number"]),
-    ("rounds", False, ["whole number"]),
-    ("speed", 0.49, ["0.5", "2.0"]),
-    ("speed", 2.01, ["0.5", "2.0"]),
-    ("speed", math.nan, ["number"]),
-    ("speed", math.inf, ["number"]),
-    ("speed", "fast", ["number"]),
-    ("speed", False, ["number"]),
-    ("hints", 1, ["True", "False"]),
-    ("hints", "yes", ["True", "False"]),
-    ("board", "circle", ["'square'", "'hex'"]),
-    ("board", "Square", ["'square'", "'hex'"]),
-    ("board", 1, ["'square'", "'hex'"]),
-])
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("players", 1, ["2", "4"]),
+        ("players", 5, ["2", "4"]),
+        ("players", 3.0, ["whole number"]),
+        ("players", "3", ["whole number"]),
+        ("players", True, ["whole number"]),
+        ("rounds", True, ["whole number"]),
+        ("rounds", False, ["whole number"]),
+        ("speed", 0.49, ["0.5", "2.0"]),
+        ("speed", 2.01, ["0.5", "2.0"]),
+        ("speed", math.nan, ["number"]),
+        ("speed", math.inf, ["number"]),
+        ("speed", "fast", ["number"]),
+        ("speed", False, ["number"]),
+        ("hints", 1, ["True", "False"]),
+        ("hints", "yes", ["True", "False"]),
+        ("board", "circle", ["'square'", "'hex'"]),
+        ("board", "Square", ["'square'", "'hex'"]),
+        ("board", 1, ["'square'", "'hex'"]),
+    ],
+)
 def test_replace_refuses_a_bad_value_naming_field_value_and_what_is_allowed(field, value, words):
     with pytest.raises(RuleError) as caught:
         dataclasses.replace(Toy(), **{field: value})
@@ -233,8 +252,17 @@ def test_describe_lists_every_field_with_editor_metadata():
     described = {entry["name"]: entry for entry in Toy.describe()}
     assert list(described) == ["players", "rounds", "speed", "hints", "board"]
     assert described["players"] == {
-        "name": "players", "type": "int", "default": 2, "label": "Players",
-        "help": "How many play.", "low": 2, "high": 4, "choices": None, "live": False, "editable": True}
+        "name": "players",
+        "type": "int",
+        "default": 2,
+        "label": "Players",
+        "help": "How many play.",
+        "low": 2,
+        "high": 4,
+        "choices": None,
+        "live": False,
+        "editable": True,
+    }
     assert described["speed"]["type"] == "float"
     assert (described["speed"]["low"], described["speed"]["high"]) == (0.5, 2.0)
     assert described["hints"]["type"] == "bool" and described["hints"]["label"] == "Hints"
@@ -270,8 +298,9 @@ def test_from_dict_refuses_non_dicts(values):
     assert caught.value.value == values
 
 
-@pytest.mark.parametrize("values", [{"players": 9}, {"rounds": True}, {"speed": "1"}, {"speed": 10**400},
-                                    {"hints": 0}, {"board": None}])
+@pytest.mark.parametrize(
+    "values", [{"players": 9}, {"rounds": True}, {"speed": "1"}, {"speed": 10**400}, {"hints": 0}, {"board": None}]
+)
 def test_from_dict_refuses_bad_values(values):
     with pytest.raises(RuleError) as caught:
         Toy.from_dict(values)
@@ -286,6 +315,7 @@ def test_differences_name_each_changed_rule_with_default_and_value():
 
 # The real rules of Col-Or-Form
 
+
 def test_every_colorform_rule_is_described_for_the_editor():
     described = Rules.describe()
     assert [entry["name"] for entry in described] == [f.name for f in dataclasses.fields(Rules)]
@@ -298,8 +328,15 @@ def test_every_colorform_rule_is_described_for_the_editor():
             assert entry["low"] <= entry["default"] <= entry["high"]
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(players=6, hand_size=4), Rules.junior(),
-                                   Rules(matching="shape", rotations=False, mirror_images=True)])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(players=6, hand_size=4),
+        Rules.junior(),
+        Rules(matching="shape", rotations=False, mirror_images=True),
+    ],
+)
 def test_colorform_rules_round_trip(rules):
     assert Rules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
 
@@ -348,8 +385,13 @@ def test_rules_from_dict_refuses_overflowing_numbers():
 
 # Game records
 
-GAMES = [(Rules(players=3), 0), (Rules(players=3), 1), (Rules(players=3), 2),
-         (Rules.junior(players=3), 0), (Rules(players=2, matching="colour", rotations=False), 5)]
+GAMES = [
+    (Rules(players=3), 0),
+    (Rules(players=3), 1),
+    (Rules(players=3), 2),
+    (Rules.junior(players=3), 0),
+    (Rules(players=2, matching="colour", rotations=False), 5),
+]
 
 
 @functools.cache
@@ -408,7 +450,7 @@ def test_undo_is_the_record_of_a_prefix(rules, seed):
     n = len(record.actions)
     for k in range(n + 1):
         shorter = record.undo(k)
-        assert shorter == GameRecord(record.game, record.rules, record.seed, record.actions[:n - k])
+        assert shorter == GameRecord(record.game, record.rules, record.seed, record.actions[: n - k])
         assert shorter.final_state() == states[n - k]
     assert record.undo() == record.undo(1)
     assert record.undo(1).then(record.actions[-1]) == record
@@ -466,24 +508,46 @@ def test_a_record_keeps_its_seeding_and_who_sat_where():
     assert again.undo(1).then(sample().actions[-1]).bots == seated.bots
 
 
-@pytest.mark.parametrize("field, value", [
-    ("seeding", "seed*31+seat"), ("seeding", None), ("seeding", ["seed/seat/step"]),
-    ("bots", None), ("bots", ["ReactionBot"]), ("bots", [None, None, None, None]), ("bots", [None, "GreedyBot", None]),
-    ("bots", [None, 3, None]), ("bots", {"1": "ReactionBot"}),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("seeding", "seed*31+seat"),
+        ("seeding", None),
+        ("seeding", ["seed/seat/step"]),
+        ("bots", None),
+        ("bots", ["ReactionBot"]),
+        ("bots", [None, None, None, None]),
+        ("bots", [None, "GreedyBot", None]),
+        ("bots", [None, 3, None]),
+        ("bots", {"1": "ReactionBot"}),
+    ],
+)
 def test_a_bad_seeding_or_seating_is_refused(field, value):
     refused(record_dict(**{field: value}), field)
 
 
-@pytest.mark.parametrize("marks", [
-    None, {}, "undo", [None], [{}], [{"kind": "undo", "step": 3}], [{"kind": "redo", "step": 3, "count": 1}],
-    [{"kind": "undo", "step": 3, "count": 0}], [{"kind": "undo", "step": 3, "count": 4}],
-    [{"kind": "loaded", "step": 3, "count": 1}], [{"kind": "undo", "step": -1, "count": 1}],
-    [{"kind": "undo", "step": "3", "count": 1}], [{"kind": "undo", "step": True, "count": 1}],
-    [{"kind": "loaded", "step": 10**5000, "count": 0}], [{"kind": ["undo"], "step": 3, "count": 1}],
-    [{"kind": "loaded", "step": 3, "count": 0, "note": "fine"}],
-    [{"kind": "loaded", "step": 1, "count": 0}] * (MAX_ACTIONS + 1),
-])
+@pytest.mark.parametrize(
+    "marks",
+    [
+        None,
+        {},
+        "undo",
+        [None],
+        [{}],
+        [{"kind": "undo", "step": 3}],
+        [{"kind": "redo", "step": 3, "count": 1}],
+        [{"kind": "undo", "step": 3, "count": 0}],
+        [{"kind": "undo", "step": 3, "count": 4}],
+        [{"kind": "loaded", "step": 3, "count": 1}],
+        [{"kind": "undo", "step": -1, "count": 1}],
+        [{"kind": "undo", "step": "3", "count": 1}],
+        [{"kind": "undo", "step": True, "count": 1}],
+        [{"kind": "loaded", "step": 10**5000, "count": 0}],
+        [{"kind": ["undo"], "step": 3, "count": 1}],
+        [{"kind": "loaded", "step": 3, "count": 0, "note": "fine"}],
+        [{"kind": "loaded", "step": 1, "count": 0}] * (MAX_ACTIONS + 1),
+    ],
+)
 def test_malformed_marks_are_refused(marks):
     refused(record_dict(marks=marks), "mark")
 
@@ -563,8 +627,25 @@ def refused(data, match: str | None = None) -> RecordError:
     return caught.value
 
 
-@pytest.mark.parametrize("text", ["", " ", "{", "{}}", "[1, 2", "{'format': 1}", '{"seed": 1,}',
-                                  "null", "true", "12", '"a record"', "[]", "{\"a\" 1}", "\ufeff{}"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "{",
+        "{}}",
+        "[1, 2",
+        "{'format': 1}",
+        '{"seed": 1,}',
+        "null",
+        "true",
+        "12",
+        '"a record"',
+        "[]",
+        '{"a" 1}',
+        "\ufeff{}",
+    ],
+)
 def test_invalid_json_or_not_an_object_is_refused(text):
     with pytest.raises(RecordError):
         GameRecord.from_json(text)
@@ -645,17 +726,43 @@ def test_unknown_or_missing_top_level_fields_are_refused():
         refused(data, field)
 
 
-@pytest.mark.parametrize("changes", [
-    dict(format="colorlab-recording"), dict(format=None), dict(version=4), dict(version=0),
-    dict(version="1"), dict(version=True), dict(version=1.0), dict(version=3.0), dict(version=[3]),
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"format": "colorlab-recording"},
+        {"format": None},
+        {"version": 4},
+        {"version": 0},
+        {"version": "1"},
+        {"version": True},
+        {"version": 1.0},
+        {"version": 3.0},
+        {"version": [3]},
+    ],
+)
 def test_wrong_format_or_version_is_refused(changes):
     refused(record_dict(**changes), "version")
 
 
-@pytest.mark.parametrize("game", ["chess", "Colorform", "colorform ", "record", "rules", "symmetry",
-                                  "palette", "widgets", "os", "../colorform", "colorlab.colorform",
-                                  "", 3, None])
+@pytest.mark.parametrize(
+    "game",
+    [
+        "chess",
+        "Colorform",
+        "colorform ",
+        "record",
+        "rules",
+        "symmetry",
+        "palette",
+        "widgets",
+        "os",
+        "../colorform",
+        "colorlab.colorform",
+        "",
+        3,
+        None,
+    ],
+)
 def test_unknown_game_is_refused(game):
     refused(record_dict(game=game), "game")
 
@@ -676,16 +783,25 @@ def test_largest_seed_is_accepted():
     assert record.seed == 2**63 - 1 and not record.final_state().over
 
 
-@pytest.mark.parametrize("changes", [
-    {"players": 7}, {"colours": 11}, {"variant": "expert"}, {"rotations": "yes"},
-    {"seconds_to_show": math.nan}, {"seconds_to_show": 10**400}, {"players": 6, "hand_size": 6},
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"players": 7},
+        {"colours": 11},
+        {"variant": "expert"},
+        {"rotations": "yes"},
+        {"seconds_to_show": math.nan},
+        {"seconds_to_show": 10**400},
+        {"players": 6, "hand_size": 6},
+    ],
+)
 def test_bad_rules_are_refused(changes):
     refused(record_dict(rules={**sample().rules.to_dict(), **changes}), "rules")
 
 
-@pytest.mark.parametrize("value", [10**5000, -(10**5000), [[]], {"a": {}}],
-                         ids=["huge", "huge negative", "list", "object"])
+@pytest.mark.parametrize(
+    "value", [10**5000, -(10**5000), [[]], {"a": {}}], ids=["huge", "huge negative", "list", "object"]
+)
 def test_rule_values_of_any_size_or_shape_are_refused_as_records(value):
     for name in ("players", "seconds_to_show", "matching", "rotations"):
         refused(record_dict(rules={**sample().rules.to_dict(), name: value}), "rules")
@@ -706,8 +822,9 @@ def test_rules_that_are_not_a_mapping_are_refused(rules):
     refused(record_dict(rules=rules), "rules")
 
 
-@pytest.mark.parametrize("actions", [None, {}, {"0": {"type": "give up"}}, "give up", 3,
-                                     [{"type": "give up"}] * (MAX_ACTIONS + 1)])
+@pytest.mark.parametrize(
+    "actions", [None, {}, {"0": {"type": "give up"}}, "give up", 3, [{"type": "give up"}] * (MAX_ACTIONS + 1)]
+)
 def test_actions_must_be_a_list_of_bounded_length(actions):
     refused(record_dict(actions=actions), "actions")
 
@@ -718,21 +835,49 @@ def claim_dict(**changes) -> dict:
     return {**first["claims"][0], **changes}
 
 
-@pytest.mark.parametrize("action", [
-    None, [], "give up", {}, {"type": "resign"}, {"type": None}, {"kind": "give up"},
-    {"type": "give up", "note": "tired"},
-    {"type": "pass"}, {"type": "pass", "player": "0"}, {"type": "pass", "player": True},
-    {"type": "stop"}, {"type": "stop", "claims": {}}, {"type": "stop", "claims": "all"},
-    {"type": "stop", "claims": [None]}, {"type": "stop", "claims": [], "extra": 1},
-    claim_dict(extra=1), claim_dict(player="2"), claim_dict(player=2.0), claim_dict(player=None),
-    claim_dict(task="2"), claim_dict(task=1.5), claim_dict(rotation=True), claim_dict(rotation="1"),
-    claim_dict(mirrored=0), claim_dict(mirrored="false"), claim_dict(placements={"0": "blue square"}),
-    claim_dict(placements=[[0]]), claim_dict(placements=[[0, "blue square", 1]]),
-    claim_dict(placements=[["0", "blue square"]]), claim_dict(placements=[[0, "purple elephant"]]),
-    claim_dict(placements=[[0, 7]]), claim_dict(placements=[[True, "blue square"]]),
-    claim_dict(time="3"), claim_dict(time=None), claim_dict(time=10**400),
-    claim_dict(seconds_shown=[2.5]), claim_dict(seconds_shown=False),
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        [],
+        "give up",
+        {},
+        {"type": "resign"},
+        {"type": None},
+        {"kind": "give up"},
+        {"type": "give up", "note": "tired"},
+        {"type": "pass"},
+        {"type": "pass", "player": "0"},
+        {"type": "pass", "player": True},
+        {"type": "stop"},
+        {"type": "stop", "claims": {}},
+        {"type": "stop", "claims": "all"},
+        {"type": "stop", "claims": [None]},
+        {"type": "stop", "claims": [], "extra": 1},
+        claim_dict(extra=1),
+        claim_dict(player="2"),
+        claim_dict(player=2.0),
+        claim_dict(player=None),
+        claim_dict(task="2"),
+        claim_dict(task=1.5),
+        claim_dict(rotation=True),
+        claim_dict(rotation="1"),
+        claim_dict(mirrored=0),
+        claim_dict(mirrored="false"),
+        claim_dict(placements={"0": "blue square"}),
+        claim_dict(placements=[[0]]),
+        claim_dict(placements=[[0, "blue square", 1]]),
+        claim_dict(placements=[["0", "blue square"]]),
+        claim_dict(placements=[[0, "purple elephant"]]),
+        claim_dict(placements=[[0, 7]]),
+        claim_dict(placements=[[True, "blue square"]]),
+        claim_dict(time="3"),
+        claim_dict(time=None),
+        claim_dict(time=10**400),
+        claim_dict(seconds_shown=[2.5]),
+        claim_dict(seconds_shown=False),
+    ],
+)
 def test_malformed_actions_are_refused(action):
     error = refused(record_dict(actions=[action]), "action")
     assert "0" in str(error)
@@ -742,9 +887,15 @@ def test_an_action_illegal_on_replay_is_refused():
     start = new_game(sample().rules, sample().seed)
     shown = {card.number for card in start.revealed_tasks()}
     hidden = min(card.number for card in task_cards() if card.number not in shown)
-    for claim in (claim_dict(task=hidden), claim_dict(task=len(task_cards()) + 1), claim_dict(player=3),
-                  claim_dict(player=-1), claim_dict(rotation=4), claim_dict(placements=[[9, "blue square"]]),
-                  claim_dict(time=-1.0)):
+    for claim in (
+        claim_dict(task=hidden),
+        claim_dict(task=len(task_cards()) + 1),
+        claim_dict(player=3),
+        claim_dict(player=-1),
+        claim_dict(rotation=4),
+        claim_dict(placements=[[9, "blue square"]]),
+        claim_dict(time=-1.0),
+    ):
         refused(record_dict(actions=[{"type": "stop", "claims": [claim]}]), "action 0 is illegal")
     refused(record_dict(actions=[{"type": "stop", "claims": []}]), "action 0 is illegal")
     refused(record_dict(actions=[{"type": "pass", "player": 0}]), "action 0 is illegal")
@@ -764,12 +915,14 @@ def test_junior_records_refuse_base_game_actions():
 
 # Fuzzing: whatever a file holds, loading it gives a record or a RecordError, nothing else.
 
-LEAVES = (st.none() | st.booleans() | st.integers() | st.integers(-(10**400), 10**400)
-          | st.floats() | st.text(max_size=12))
+LEAVES = (
+    st.none() | st.booleans() | st.integers() | st.integers(-(10**400), 10**400) | st.floats() | st.text(max_size=12)
+)
 JSON_VALUES = st.recursive(
     LEAVES,
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=20)
+    max_leaves=20,
+)
 JSON_TEXT = st.text(alphabet='[]{}",:0123456789.eE-+ \\ntrufalsNIiy', max_size=80)
 
 
@@ -890,6 +1043,7 @@ def test_fuzz_each_games_loader_with_wrong_rules(game, data):
 
 # Agents
 
+
 def test_seeded_agent_refuses_an_unknown_level():
     with pytest.raises(ValueError, match="expert"):
         SeededAgent("expert")
@@ -920,12 +1074,18 @@ def test_bots_with_the_same_seeds_make_the_same_claims():
     assert any(isinstance(claim, Claim) for claim in claims)
 
 
-@pytest.mark.parametrize("game, change, words", [
-    (colorfox, {"half_turn": True}, 'Rules changed: "Half turn" is now on.'),
-    (colorium, {"drop": "straight", "mirror_images": False},
-     'Rules changed: "Drop rule" is now straight; "Mirror images" is now off.'),
-    (colourbrain, {"copier_back": True}, 'Rules changed: "Copier back (3+ teams)" is now on.'),
-])
+@pytest.mark.parametrize(
+    "game, change, words",
+    [
+        (colorfox, {"half_turn": True}, 'Rules changed: "Half turn" is now on.'),
+        (
+            colorium,
+            {"drop": "straight", "mirror_images": False},
+            'Rules changed: "Drop rule" is now straight; "Mirror images" is now off.',
+        ),
+        (colourbrain, {"copier_back": True}, 'Rules changed: "Copier back (3+ teams)" is now on.'),
+    ],
+)
 def test_a_rule_change_is_said_with_the_editors_labels(game, change, words):
     state = game.new_game(game.Rules(), 0)
     assert ChangeRules(change).apply(state).events == (words,)

@@ -75,8 +75,9 @@ def database_names(server) -> set[str]:
 def test_drop_database_removes_it_even_while_connected(postgres_server):
     url = postgres_server.new_database()
     name = sqlalchemy.make_url(url).database
-    still_open = psycopg.connect(host=str(postgres_server.folder), port=postgres_server.port,
-                                 user="tester", dbname=name)
+    still_open = psycopg.connect(
+        host=str(postgres_server.folder), port=postgres_server.port, user="tester", dbname=name
+    )
     assert name in database_names(postgres_server)
     postgres_server.drop_database(url)
     still_open.close()

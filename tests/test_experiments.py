@@ -8,10 +8,20 @@ import threading
 
 import pytest
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.agents import seated_bots
-from colorlab.experiments import (Experiment, describe_difference, interval, paired_interval, play_chunk, run,
-                                  seed_differences, t_cdf, t_quantile, welch_interval)
+from colorlab.experiments import (
+    Experiment,
+    describe_difference,
+    interval,
+    paired_interval,
+    play_chunk,
+    run,
+    seed_differences,
+    t_cdf,
+    t_quantile,
+    welch_interval,
+)
 from tests.helpers.page import Gated
 
 GAMES = {
@@ -43,8 +53,9 @@ def test_a_process_pool_gives_the_same_rows_as_one_process():
 
 
 def test_partial_results_can_be_read_and_a_run_stopped():
-    lab = Experiment("colorfox", {"t": colorfox.Rules(players=4)}, games=400, executor="serial", chunk=10,
-                     progress=False)
+    lab = Experiment(
+        "colorfox", {"t": colorfox.Rules(players=4)}, games=400, executor="serial", chunk=10, progress=False
+    )
     lab.stop()
     lab.wait()
     assert lab.done and lab.stopped and len(lab.results) <= 400
@@ -62,8 +73,9 @@ def settled(lab: Experiment, count: int) -> None:
 def test_games_finishing_after_stop_are_not_added_to_the_results():
     gate = Gated()
     arrived = []
-    lab = Experiment("colorfox", {"t": colorfox.Rules()}, games=30, executor=gate, chunk=10, progress=False,
-                     on_rows=arrived.append)
+    lab = Experiment(
+        "colorfox", {"t": colorfox.Rules()}, games=30, executor=gate, chunk=10, progress=False, on_rows=arrived.append
+    )
     for _ in range(5):
         if len(gate.waiting) == 3:
             break
@@ -86,6 +98,7 @@ def test_the_summary_gives_intervals_that_contain_the_mean():
 
 def test_a_serial_run_reports_each_chunk_as_it_is_played_and_stops_playing_when_stopped(monkeypatch):
     from colorlab import experiments
+
     played = []
     monkeypatch.setattr(experiments, "play_chunk", lambda *task: played.append(task) or play_chunk(*task))
     runs, made = [], threading.Event()
@@ -94,8 +107,9 @@ def test_a_serial_run_reports_each_chunk_as_it_is_played_and_stops_playing_when_
         made.wait(5)
         runs[0].stop()
 
-    lab = Experiment("colorfox", {"t": colorfox.Rules()}, games=30, executor="serial", chunk=10, progress=False,
-                     on_rows=stop_at_once)
+    lab = Experiment(
+        "colorfox", {"t": colorfox.Rules()}, games=30, executor="serial", chunk=10, progress=False, on_rows=stop_at_once
+    )
     runs.append(lab)
     made.set()
     lab.wait(timeout=30)
@@ -115,9 +129,20 @@ def test_intervals_and_differences_in_words():
 
 
 # Values from printed t tables (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2), 3 decimals.
-T_TABLE = [(0.975, 1, 12.706), (0.975, 2, 4.303), (0.975, 3, 3.182), (0.975, 5, 2.571), (0.975, 10, 2.228),
-           (0.975, 30, 2.042), (0.975, 100, 1.984), (0.95, 4, 2.132), (0.99, 9, 2.821), (0.995, 20, 2.845),
-           (0.90, 15, 1.341), (0.999, 60, 3.232)]
+T_TABLE = [
+    (0.975, 1, 12.706),
+    (0.975, 2, 4.303),
+    (0.975, 3, 3.182),
+    (0.975, 5, 2.571),
+    (0.975, 10, 2.228),
+    (0.975, 30, 2.042),
+    (0.975, 100, 1.984),
+    (0.95, 4, 2.132),
+    (0.99, 9, 2.821),
+    (0.995, 20, 2.845),
+    (0.90, 15, 1.341),
+    (0.999, 60, 3.232),
+]
 
 
 @pytest.mark.parametrize("p, freedom, table", T_TABLE)
@@ -156,6 +181,7 @@ def test_two_or_three_games_a_variant_never_claim_a_difference(n):
 
 def test_large_samples_still_detect_a_real_difference_and_not_a_false_one():
     import random
+
     draw = random.Random(11)
     x = [draw.gauss(10, 3) for _ in range(200)]
     y = [draw.gauss(11.5, 3) for _ in range(200)]
@@ -180,9 +206,15 @@ def test_bad_experiments_are_refused_with_the_reason():
 
 def test_plots_are_titled_and_labelled():
     import matplotlib
+
     matplotlib.use("Agg")
-    lab = run("colorfox", {"t": colorfox.Rules(), "s": colorfox.Rules(set_score="square")}, games=5,
-              executor="serial", progress=False)
+    lab = run(
+        "colorfox",
+        {"t": colorfox.Rules(), "s": colorfox.Rules(set_score="square")},
+        games=5,
+        executor="serial",
+        progress=False,
+    )
     ax = lab.plot("top score")
     assert "top score" in ax.get_title() and ax.get_ylabel() == "top score"
 
@@ -190,8 +222,10 @@ def test_plots_are_titled_and_labelled():
 @pytest.mark.processes
 def test_the_same_call_runs_on_a_dask_cluster():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         lab = run("colorfox", {"t": colorfox.Rules()}, games=4, executor=client.get_executor(), progress=False)
     assert len(lab.results) == 4
 
@@ -202,15 +236,15 @@ def test_identical_samples_are_no_difference():
 
 def test_a_line_up_seats_each_bot_kind_seeded_from_the_game_and_the_seat():
     slide = colorium.Rules(players=2)
-    lab = run("colorium", {"slide": slide}, games=4, bots=["GreedyBot", "RandomBot"], executor="serial",
-              progress=False)
+    lab = run("colorium", {"slide": slide}, games=4, bots=["GreedyBot", "RandomBot"], executor="serial", progress=False)
     assert lab.lineups == {"slide": ("GreedyBot", "RandomBot")}
     assert set(lab.results["line-up"]) == {"GreedyBot, RandomBot"}
     for seed in range(4):
         by_hand = colorium.play_game(slide, seated_bots([colorium.GreedyBot, colorium.RandomBot], seed), seed=seed)
         assert lab.results.loc[seed, "actions"] == len(by_hand.actions)
-    swapped = run("colorium", {"slide": slide}, games=4, bots=("RandomBot", "GreedyBot"), executor="serial",
-                  progress=False)
+    swapped = run(
+        "colorium", {"slide": slide}, games=4, bots=("RandomBot", "GreedyBot"), executor="serial", progress=False
+    )
     assert list(swapped.results["actions"]) != list(lab.results["actions"])
 
 
@@ -240,33 +274,49 @@ def module_level_bot(seed):
     return colorfox.RandomBot(seed=seed)
 
 
-@pytest.mark.parametrize("bots, reason", [
-    ("SearchBotty", "colorfox has no bot called 'SearchBotty': choose one of .*GreedyBot"),
-    ("QuizBot", "no bot called 'QuizBot': it is a bot of colourbrain"),
-    (("RandomBot",) * 3, "a line-up of 3 bots does not fit 2 players"),
-    (["RandomBot"], "a line-up of 1 bot does not fit 2 players"),
-    (colorium.GreedyBot, "GreedyBot is a bot of colorium; a colorfox game needs colorfox bots"),
-    (("RandomBot", functools.partial(colourbrain.QuizBot, level="hard")),
-     "QuizBot\\(level='hard'\\) is a bot of colourbrain"),
-    (lambda seed: colorfox.RandomBot(seed=seed), "cannot be sent to worker processes"),
-    (42, "a bot is a name such as 'GreedyBot'"),
-])
+@pytest.mark.parametrize(
+    "bots, reason",
+    [
+        ("SearchBotty", "colorfox has no bot called 'SearchBotty': choose one of .*GreedyBot"),
+        ("QuizBot", "no bot called 'QuizBot': it is a bot of colourbrain"),
+        (("RandomBot",) * 3, "a line-up of 3 bots does not fit 2 players"),
+        (["RandomBot"], "a line-up of 1 bot does not fit 2 players"),
+        (colorium.GreedyBot, "GreedyBot is a bot of colorium; a colorfox game needs colorfox bots"),
+        (
+            ("RandomBot", functools.partial(colourbrain.QuizBot, level="hard")),
+            "QuizBot\\(level='hard'\\) is a bot of colourbrain",
+        ),
+        (lambda seed: colorfox.RandomBot(seed=seed), "cannot be sent to worker processes"),
+        (42, "a bot is a name such as 'GreedyBot'"),
+    ],
+)
 def test_a_line_up_that_cannot_play_is_refused_before_any_game(bots, reason):
     with pytest.raises(ValueError, match=reason):
-        Experiment("colorfox", {"t": colorfox.Rules(players=2)}, games=2, bots=bots, executor="serial",
-                   progress=False)
+        Experiment("colorfox", {"t": colorfox.Rules(players=2)}, games=2, bots=bots, executor="serial", progress=False)
 
 
 def test_a_bot_of_ones_own_making_may_play():
-    lab = run("colorfox", {"t": colorfox.Rules(players=2)}, games=2, bots=("RandomBot", module_level_bot),
-              executor="serial", progress=False)
+    lab = run(
+        "colorfox",
+        {"t": colorfox.Rules(players=2)},
+        games=2,
+        bots=("RandomBot", module_level_bot),
+        executor="serial",
+        progress=False,
+    )
     assert lab.lineups == {"t": ("RandomBot", "module_level_bot")} and len(lab.results) == 2
 
 
 def test_a_line_up_per_seat_must_fit_every_variant():
     with pytest.raises(ValueError, match="3 players"):
-        run("colorfox", {"two": colorfox.Rules(players=2), "three": colorfox.Rules(players=3)}, games=2,
-            bots=("GreedyBot", "RandomBot"), executor="serial", progress=False)
+        run(
+            "colorfox",
+            {"two": colorfox.Rules(players=2), "three": colorfox.Rules(players=3)},
+            games=2,
+            bots=("GreedyBot", "RandomBot"),
+            executor="serial",
+            progress=False,
+        )
 
 
 # Student's t, 97.5% point, from printed tables (NIST/SEMATECH e-Handbook, table 1.3.6.7.2).
@@ -336,9 +386,13 @@ def test_too_few_seeds_played_by_both_are_not_paired():
 
 def test_an_experiment_pairs_each_seed_with_itself():
     # Random ColorFox bots play the same moves under both scorings; only the count at the end differs.
-    lab = run("colorfox", {"triangular": colorfox.Rules(players=2),
-                           "square": colorfox.Rules(players=2, set_score="square")},
-              games=30, executor="serial", progress=False)
+    lab = run(
+        "colorfox",
+        {"triangular": colorfox.Rules(players=2), "square": colorfox.Rules(players=2, set_score="square")},
+        games=30,
+        executor="serial",
+        progress=False,
+    )
     frame = lab.results
     tri = frame[frame["variant"] == "triangular"].set_index("seed")["top score"]
     sq = frame[frame["variant"] == "square"].set_index("seed")["top score"]
@@ -350,16 +404,25 @@ def test_an_experiment_pairs_each_seed_with_itself():
 
 
 def test_the_interval_of_a_difference_is_the_one_the_words_use():
-    lab = run("colorfox", {"triangular": colorfox.Rules(players=2),
-                           "square": colorfox.Rules(players=2, set_score="square")},
-              games=20, executor="serial", progress=False)
+    lab = run(
+        "colorfox",
+        {"triangular": colorfox.Rules(players=2), "square": colorfox.Rules(players=2, set_score="square")},
+        games=20,
+        executor="serial",
+        progress=False,
+    )
     low, mean, high, how = lab.difference_interval("triangular", "square", "top score")
     frame = lab.results
     by_variant = frame.groupby("variant")["top score"].mean()
     assert how == "paired" and mean == pytest.approx(by_variant["square"] - by_variant["triangular"])
     assert (low, high) == pytest.approx(paired_interval(seed_differences(frame, "triangular", "square", "top score")))
     assert f"difference {spoken((low, high))})" in lab.difference("triangular", "square", "top score")
-    few = run("colorfox", {"t": colorfox.Rules(players=2), "s": colorfox.Rules(players=2, set_score="square")},
-              games=5, executor="serial", progress=False)
+    few = run(
+        "colorfox",
+        {"t": colorfox.Rules(players=2), "s": colorfox.Rules(players=2, set_score="square")},
+        games=5,
+        executor="serial",
+        progress=False,
+    )
     low, _, high, how = few.difference_interval("t", "s", "top score")
     assert how == "too few games" and math.isnan(low) and math.isnan(high)

@@ -16,8 +16,12 @@ PNG = b"\x89PNG"
 
 
 def lab():
-    return VariantLab("colorfox", {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
-                      games=6, executor="serial")
+    return VariantLab(
+        "colorfox",
+        {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
+        games=6,
+        executor="serial",
+    )
 
 
 def picture(widget: VariantLab) -> bytes:
@@ -44,8 +48,10 @@ def test_the_plot_appears_after_run_without_changing_the_measure():
     assert first.startswith(PNG) and widget.measure.value == "top score"
     frame = widget.experiment.results
     triangular = frame[frame["variant"] == "triangular"]["top score"].mean()
-    assert f'alt="Box plot, colorfox: top score by variant (6 games each). Means: triangular {triangular:.3g}, ' \
+    assert (
+        f'alt="Box plot, colorfox: top score by variant (6 games each). Means: triangular {triangular:.3g}, '
         in widget.plot.value
+    )
     widget.measure.value = "margin"
     assert picture(widget).startswith(PNG) and picture(widget) != first
 
@@ -61,8 +67,12 @@ def until(condition) -> None:
 
 def test_after_stop_the_count_and_the_plot_stay_with_the_games_so_far():
     gate = Gated()
-    widget = VariantLab("colorfox", {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
-                        games=50, executor=gate)
+    widget = VariantLab(
+        "colorfox",
+        {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
+        games=50,
+        executor=gate,
+    )
     widget.run_button.click()
     until(lambda: len(gate.waiting) == 4)
     gate.finish_next()
@@ -114,8 +124,9 @@ def labels(dropdown) -> list[str]:
 
 
 def test_the_line_up_offers_every_bot_of_the_game_and_plays_the_default_ones_unless_told():
-    widget = VariantLab("colorium", {"slide": colorium.Rules(), "straight": colorium.Rules(drop="straight")},
-                        games=3, executor="serial")
+    widget = VariantLab(
+        "colorium", {"slide": colorium.Rules(), "straight": colorium.Rules(drop="straight")}, games=3, executor="serial"
+    )
     assert {"RandomBot", "GreedyBot", "MissionBot"} <= set(labels(widget.every_seat))
     assert widget.every_seat.value == "RandomBot" and widget.first_seat.label == "same as the others"
     widget.run_button.click()
@@ -125,8 +136,12 @@ def test_the_line_up_offers_every_bot_of_the_game_and_plays_the_default_ones_unl
 
 def test_another_bot_at_the_first_seat_plays_first():
     three = colorium.Rules(players=3)
-    widget = VariantLab("colorium", {"slide": three, "straight": dataclasses.replace(three, drop="straight")},
-                        games=3, executor="serial")
+    widget = VariantLab(
+        "colorium",
+        {"slide": three, "straight": dataclasses.replace(three, drop="straight")},
+        games=3,
+        executor="serial",
+    )
     widget.every_seat.value = "GreedyBot"
     widget.first_seat.value = "MissionBot"
     widget.run_button.click()
@@ -137,8 +152,9 @@ def test_another_bot_at_the_first_seat_plays_first():
 
 
 def test_a_first_seat_needs_as_many_players_in_every_variant_and_says_so_in_the_widget():
-    widget = VariantLab("colorium", {"two": colorium.Rules(players=2), "three": colorium.Rules(players=3)},
-                        games=3, executor="serial")
+    widget = VariantLab(
+        "colorium", {"two": colorium.Rules(players=2), "three": colorium.Rules(players=3)}, games=3, executor="serial"
+    )
     widget.first_seat.value = "GreedyBot"
     widget.run_button.click()
     assert widget.experiment is None
@@ -159,8 +175,13 @@ class PatientBot(colorfox.RandomBot):
 
 def test_a_line_up_with_a_search_budget_reports_every_game_as_it_finishes():
     gate = Gated()
-    widget = VariantLab("colorfox", {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
-                        games=6, executor=gate, bots=functools.partial(PatientBot, playouts=3))
+    widget = VariantLab(
+        "colorfox",
+        {"triangular": colorfox.Rules(), "square": colorfox.Rules(set_score="square")},
+        games=6,
+        executor=gate,
+        bots=functools.partial(PatientBot, playouts=3),
+    )
     assert widget.every_seat.label == "PatientBot(playouts=3)"
     widget.run_button.click()
     until(lambda: len(gate.waiting) == 12)  # one game a task, so the progress bar moves game by game

@@ -10,34 +10,40 @@ HINT = "count the corners"
 NOT_YET = f"Not yet — hint: {HINT}\n"
 
 
-@pytest.mark.parametrize("expected, answer", [
-    (4, 4),
-    (4, 4.0),
-    (Fraction(1, 3), Fraction(2, 6)),
-    (Fraction(1, 3), 1 / 3),
-    (Fraction(11, 36), 0.3055555555555556),
-    ((0, 2, 6, 8), (0, 2, 6, 8)),
-    ("(0 2 8 6)(1 5 7 3)", "(0 2 8 6)(1 5 7 3)"),
-    (True, True),
-])
+@pytest.mark.parametrize(
+    "expected, answer",
+    [
+        (4, 4),
+        (4, 4.0),
+        (Fraction(1, 3), Fraction(2, 6)),
+        (Fraction(1, 3), 1 / 3),
+        (Fraction(11, 36), 0.3055555555555556),
+        ((0, 2, 6, 8), (0, 2, 6, 8)),
+        ("(0 2 8 6)(1 5 7 3)", "(0 2 8 6)(1 5 7 3)"),
+        (True, True),
+    ],
+)
 def test_a_right_answer_is_praised(capsys, expected, answer):
     assert checker(expected, HINT)(answer) is True
     assert capsys.readouterr().out == "Right!\n"
 
 
-@pytest.mark.parametrize("expected, answer", [
-    (4, None),
-    (4, 3),
-    (4, "4"),
-    (1, True),
-    (0, False),
-    (True, 1),
-    (Fraction(1, 3), 0.333),
-    (Fraction(1, 3), 0.3333334),
-    (Fraction(1, 3), "1/3"),
-    (4, 4.000001),
-    ((0, 2, 6, 8), [0, 2, 6, 8]),
-])
+@pytest.mark.parametrize(
+    "expected, answer",
+    [
+        (4, None),
+        (4, 3),
+        (4, "4"),
+        (1, True),
+        (0, False),
+        (True, 1),
+        (Fraction(1, 3), 0.333),
+        (Fraction(1, 3), 0.3333334),
+        (Fraction(1, 3), "1/3"),
+        (4, 4.000001),
+        ((0, 2, 6, 8), [0, 2, 6, 8]),
+    ],
+)
 def test_a_wrong_answer_gets_the_hint(capsys, expected, answer):
     assert checker(expected, HINT)(answer) is False
     assert capsys.readouterr().out == NOT_YET

@@ -13,16 +13,20 @@ import json
 import pytest
 
 from colorlab import colorfox
-from colorlab.colorfox.view import ColorFoxGame
+from colorlab.classroom.lobby import Lobby
 from colorlab.colorform.view import ColorFormGame
+from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.tables import TableStore
-from colorlab.classroom.lobby import Lobby
 from tests.helpers.page import browser_sends
 
-WIDGETS = {"colorfox": ColorFoxGame, "colorium": ColoriumGame, "colorform": ColorFormGame,
-           "colourbrain": ColourbrainQuiz}
+WIDGETS = {
+    "colorfox": ColorFoxGame,
+    "colorium": ColoriumGame,
+    "colorform": ColorFormGame,
+    "colourbrain": ColourbrainQuiz,
+}
 
 
 class Page:
@@ -91,6 +95,7 @@ def synced_text(page: Page) -> str:
 
 # --- opening a table ------------------------------------------------------------------------------
 
+
 def test_a_learner_opens_a_table_with_a_bot_chooses_a_seat_and_plays_at_it(where):
     ada = named(where)
     ada.sends("new_table")
@@ -111,8 +116,11 @@ def test_a_learner_opens_a_table_with_a_bot_chooses_a_seat_and_plays_at_it(where
     assert ada.lobby.game_widget.view["seating"]["seat"] == 1
     store = TableStore(where)
     (table,) = store.tables()
-    assert [(seat["name"], seat["bot"]) for seat in table["seats"]] == [(None, None), ("Ada", None),
-                                                                         ("GreedyBot", "GreedyBot")]
+    assert [(seat["name"], seat["bot"]) for seat in table["seats"]] == [
+        (None, None),
+        ("Ada", None),
+        ("GreedyBot", "GreedyBot"),
+    ]
     assert store.record(code).rules == colorfox.Rules(players=3)
     assert store.rejoin(code, ada.kept()[code]).seat == 1
     assert code in ada.notice["text"] and ada.notice["kind"] == "info"
@@ -144,6 +152,7 @@ def test_the_seats_follow_the_number_of_players_and_a_refused_rule_changes_nothi
 
 # --- joining a table ------------------------------------------------------------------------------
 
+
 def test_a_learner_joins_by_code_sees_who_sits_where_and_picks_a_free_seat(where):
     store = TableStore(where)
     code = store.create("colorfox", colorfox.Rules(players=3), bots={2: "GreedyBot"})
@@ -151,9 +160,11 @@ def test_a_learner_joins_by_code_sees_who_sits_where_and_picks_a_free_seat(where
     bo = named(where, "Bo")
     bo.sends("look", code=f"  {code.lower()} ")
     assert bo.stage == "pick"
-    assert bo.lobby.desk.view["seats"] == [{"seat": 0, "name": "Ada", "kind": "learner"},
-                                           {"seat": 1, "name": "", "kind": "free"},
-                                           {"seat": 2, "name": "GreedyBot", "kind": "bot"}]
+    assert bo.lobby.desk.view["seats"] == [
+        {"seat": 0, "name": "Ada", "kind": "learner"},
+        {"seat": 1, "name": "", "kind": "free"},
+        {"seat": 2, "name": "GreedyBot", "kind": "bot"},
+    ]
     bo.sends("sit", seat=1)
     assert bo.stage == "seated" and bo.lobby.desk.view["you"] == {"seat": 1, "name": "Bo"}
     assert bo.lobby.game_widget.view["seating"]["names"] == ["Ada", "Bo", "GreedyBot"]
@@ -188,6 +199,7 @@ def test_a_seat_taken_meanwhile_is_refused_and_the_seats_are_shown_again(where):
 
 # --- coming back --------------------------------------------------------------------------------
 
+
 def test_another_device_comes_back_to_the_seat_with_the_code_and_the_seat_key(where):
     ada = named(where)
     code = opens_a_table(ada)
@@ -206,8 +218,15 @@ def test_a_reloaded_page_comes_back_to_the_newest_open_seat_and_forgets_the_keys
     ada = named(where)
     code = opens_a_table(ada)
     reloaded = Page(where)
-    reloaded.sends("return", seats=[{"code": "QQQQQ", "token": "x"}, {"code": closed, "token": closed_token},
-                                    {"code": code, "token": "not the key"}, {"code": code, "token": ada.kept()[code]}])
+    reloaded.sends(
+        "return",
+        seats=[
+            {"code": "QQQQQ", "token": "x"},
+            {"code": closed, "token": closed_token},
+            {"code": code, "token": "not the key"},
+            {"code": code, "token": ada.kept()[code]},
+        ],
+    )
     assert reloaded.stage == "seated" and reloaded.lobby.desk.view["you"] == {"seat": 0, "name": "Ada"}
     forgotten = [message["code"] for message in reloaded.messages if message["type"] == "forget"]
     assert forgotten == ["QQQQQ", closed, code]
@@ -233,6 +252,7 @@ def test_leaving_a_seat_forgets_its_key_on_this_device_and_the_seat_stays_the_le
 
 # --- refusals -----------------------------------------------------------------------------------
 
+
 def full_table(store):
     code = store.create("colorfox", colorfox.Rules(players=2), bots={1: "GreedyBot"})
     store.join(code, seat=0, name="Ada")
@@ -249,14 +269,23 @@ REFUSED = {
     "an empty name": ("name", lambda store: {"type": "name", "name": "   "}, "Type a name"),
     "a name far too long": ("name", lambda store: {"type": "name", "name": "A" * 31}, "A name is at most 30"),
     "an unknown code": ("start", lambda store: {"type": "look", "code": "KKKKK"}, "No table has the code KKKKK"),
-    "a code unlike any code": ("start", lambda store: {"type": "look", "code": "hello!"},
-                               "No table has the code hello!"),
+    "a code unlike any code": (
+        "start",
+        lambda store: {"type": "look", "code": "hello!"},
+        "No table has the code hello!",
+    ),
     "a full table": ("start", lambda store: {"type": "look", "code": full_table(store)}, "is full"),
     "a closed table": ("start", lambda store: {"type": "look", "code": closed_table(store)}, "is closed"),
-    "a wrong seat key": ("start", lambda store: {"type": "rejoin", "code": full_table(store), "key": "guess"},
-                         "opens no seat"),
-    "a seat key at a closed table": ("name", lambda store: {"type": "rejoin", "code": closed_table(store),
-                                                            "key": "guess"}, "is closed"),
+    "a wrong seat key": (
+        "start",
+        lambda store: {"type": "rejoin", "code": full_table(store), "key": "guess"},
+        "opens no seat",
+    ),
+    "a seat key at a closed table": (
+        "name",
+        lambda store: {"type": "rejoin", "code": closed_table(store), "key": "guess"},
+        "is closed",
+    ),
     "a table without your seat": ("seats", lambda store: {"type": "open"}, "Choose the seat where you sit"),
 }
 
@@ -326,6 +355,7 @@ def test_the_page_may_not_write_what_the_lobby_shows(where):
 
 
 # --- hidden information ---------------------------------------------------------------------------
+
 
 def test_no_synced_trait_of_a_lobby_holds_a_token_or_the_seed(where):
     ada = named(where)

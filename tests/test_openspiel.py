@@ -17,13 +17,24 @@ from colorlab.colorium import encoding as colorium_encoding
 from colorlab.colorium import model as colorium_model
 from colorlab.rules import IllegalAction
 
-COLORFOX_VARIANTS = [colorfox.Rules(), colorfox.Rules(players=3, half_turn=True), colorfox.Rules(players=4, exchange_pick="opponent"),
-                colorfox.Rules(players=3, passing="end when all pass", tie="shared win", sticks_per_colour=3)]
-COLORIUM_VARIANTS = [colorium.Rules(), colorium.Rules(players=1), colorium.Rules(players=3, drop="straight", mirror_images=False),
-                colorium.Rules(players=4, width=5, height=6, shapes="ITLV", colours="RYGB")]
-GAMES = [(colorfox_model, colorfox_encoding, rules) for rules in COLORFOX_VARIANTS] + \
-        [(colorium_model, colorium_encoding, rules) for rules in COLORIUM_VARIANTS]
-GAME_IDS = [f"colorfox-{n}" for n in range(len(COLORFOX_VARIANTS))] + [f"colorium-{n}" for n in range(len(COLORIUM_VARIANTS))]
+COLORFOX_VARIANTS = [
+    colorfox.Rules(),
+    colorfox.Rules(players=3, half_turn=True),
+    colorfox.Rules(players=4, exchange_pick="opponent"),
+    colorfox.Rules(players=3, passing="end when all pass", tie="shared win", sticks_per_colour=3),
+]
+COLORIUM_VARIANTS = [
+    colorium.Rules(),
+    colorium.Rules(players=1),
+    colorium.Rules(players=3, drop="straight", mirror_images=False),
+    colorium.Rules(players=4, width=5, height=6, shapes="ITLV", colours="RYGB"),
+]
+GAMES = [(colorfox_model, colorfox_encoding, rules) for rules in COLORFOX_VARIANTS] + [
+    (colorium_model, colorium_encoding, rules) for rules in COLORIUM_VARIANTS
+]
+GAME_IDS = [f"colorfox-{n}" for n in range(len(COLORFOX_VARIANTS))] + [
+    f"colorium-{n}" for n in range(len(COLORIUM_VARIANTS))
+]
 
 
 def random_game(model, encoding, rules, seed):
@@ -42,7 +53,11 @@ def model_choices(model, state, player):
     if model is colorfox_model:
         return colorfox_model.legal_actions(state) if player == colorfox_model.to_move(state) else []
     if state.phase == "draft":
-        return [colorium_model.Pick(player, die) for die in range(len(state.pool)) if _accepts(state, colorium_model.Pick(player, die))]
+        return [
+            colorium_model.Pick(player, die)
+            for die in range(len(state.pool))
+            if _accepts(state, colorium_model.Pick(player, die))
+        ]
     return colorium_model.legal_draws(state, player) + colorium_model.legal_wilds(state, player)
 
 
@@ -67,8 +82,11 @@ def test_action_numbers_name_every_legal_action_once(model, encoding, rules):
                     model.play(state, action)
                     assert encoding.action_number(action, rules, *_pool(model, state)) == number
                 if player in encoding.acting(state) and not state.over:
-                    expected = {encoding.action_number(a, rules, *_pool(model, state))
-                                for a in model_choices(model, state, player) if not _wild_after_drawing(state, a)}
+                    expected = {
+                        encoding.action_number(a, rules, *_pool(model, state))
+                        for a in model_choices(model, state, player)
+                        if not _wild_after_drawing(state, a)
+                    }
                     assert set(numbers) == expected
                 else:
                     assert numbers == []
@@ -102,8 +120,11 @@ def test_a_colorfox_observation_hides_the_other_hands_and_the_pile():
         unseen = [card for hand in state.hands[1:] for card in hand] + list(state.deck)
         random.Random(0).shuffle(unseen)
         sizes = [len(hand) for hand in state.hands[1:]]
-        twin = colorfox_model.evolve(state, hands=(state.hands[0], tuple(unseen[:sizes[0]]),
-                                        tuple(unseen[sizes[0]:sum(sizes)])), deck=tuple(unseen[sum(sizes):]))
+        twin = colorfox_model.evolve(
+            state,
+            hands=(state.hands[0], tuple(unseen[: sizes[0]]), tuple(unseen[sizes[0] : sum(sizes)])),
+            deck=tuple(unseen[sum(sizes) :]),
+        )
         assert twin.hands != state.hands
         assert numpy.array_equal(colorfox_encoding.observation(twin, 0), colorfox_encoding.observation(state, 0))
         assert not numpy.array_equal(colorfox_encoding.observation(twin, 1), colorfox_encoding.observation(state, 1))
@@ -113,7 +134,9 @@ def test_a_colorium_observation_shows_the_boards_but_not_the_seed():
     state = list(random_game(colorium_model, colorium_encoding, colorium.Rules(), 2))[30]
     twin = dataclasses.replace(state, seed=state.seed + 1)
     assert numpy.array_equal(colorium_encoding.observation(twin, 0), colorium_encoding.observation(state, 0))
-    board = state.boards[1].filled([(0, 0)], "R") if state.boards[1].colour(0, 0) is None else colorium_model.Board.empty()
+    board = (
+        state.boards[1].filled([(0, 0)], "R") if state.boards[1].colour(0, 0) is None else colorium_model.Board.empty()
+    )
     other = dataclasses.replace(state, boards=(state.boards[0], board))
     assert not numpy.array_equal(colorium_encoding.observation(other, 0), colorium_encoding.observation(state, 0))
 
@@ -134,6 +157,7 @@ def test_a_number_that_is_not_legal_now_is_refused_with_a_reason(model, encoding
 
 # OpenSpiel ---------------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def pyspiel():
     """OpenSpiel, with colorlab's games registered; the test is skipped when the optional 'ai' extra is missing."""
@@ -151,10 +175,17 @@ def chance_step(state, rng):
     state.apply_action(int(rng.choice(outcomes, p=chances)))
 
 
-@pytest.mark.parametrize("name, params", [
-    (COLORFOX, {}), (COLORFOX, {"players": 3, "half_turn": True}), (COLORFOX, {"players": 4, "exchange_pick": "opponent"}),
-    (COLORIUM, {}), (COLORIUM, {"players": 3, "drop": "straight"}), (COLORIUM, {"players": 4, "width": 5, "height": 5}),
-])
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        (COLORFOX, {}),
+        (COLORFOX, {"players": 3, "half_turn": True}),
+        (COLORFOX, {"players": 4, "exchange_pick": "opponent"}),
+        (COLORIUM, {}),
+        (COLORIUM, {"players": 3, "drop": "straight"}),
+        (COLORIUM, {"players": 4, "width": 5, "height": 5}),
+    ],
+)
 def test_openspiels_own_random_simulation_test_passes(pyspiel, name, params):
     game = pyspiel.load_game(name, params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
@@ -202,8 +233,9 @@ def test_an_onlookers_colorfox_observation_shows_no_hand(pyspiel):
     game = pyspiel.load_game(COLORFOX)
     state, twin = dealt(game, range(1, 10)), dealt(game, [11, 12, 13, 14, 5, 6, 7, 8, 9])
     for perfect_recall in (False, True):
-        public = make_observation(game, pyspiel.IIGObservationType(
-            perfect_recall=perfect_recall, private_info=pyspiel.PrivateInfoType.NONE))
+        public = make_observation(
+            game, pyspiel.IIGObservationType(perfect_recall=perfect_recall, private_info=pyspiel.PrivateInfoType.NONE)
+        )
         assert public.string_from(state, 0) == public.string_from(twin, 0)
         assert "#1" not in public.string_from(state, 0)
         if not perfect_recall:
@@ -230,8 +262,9 @@ def test_rules_parameters_reach_the_model(pyspiel):
     assert any("turned" in name for name in turned)
     assert not any("turned" in colorfox_encoding.action_name(n) for n in dealt(upright, range(1, 10)).legal_actions())
     small = pyspiel.load_game(COLORIUM, {"width": 5, "height": 6, "players": 3})
-    assert small.num_players() == 3 and small.observation_tensor_shape() == [colorium_encoding.observation_shape(
-        colorium.Rules(width=5, height=6, players=3))[0]]
+    assert small.num_players() == 3 and small.observation_tensor_shape() == [
+        colorium_encoding.observation_shape(colorium.Rules(width=5, height=6, players=3))[0]
+    ]
     first = pyspiel.load_game(COLORIUM, {"missions": "first"}).new_initial_state()
     assert first.is_chance_node() and first.now.table.missions == ("lines-1", "colours-1", "shapes-1", "areas-1")
     with pytest.raises(Exception, match="players = 7 is not allowed"):
@@ -242,7 +275,7 @@ def test_rules_parameters_reach_the_model(pyspiel):
 
 def test_openspiel_colorium_missions_and_dice_are_chance_outcomes(pyspiel):
     state = pyspiel.load_game(COLORIUM).new_initial_state()
-    for kind in ("lines", "colours", "shapes", "areas"):
+    for _kind in ("lines", "colours", "shapes", "areas"):
         assert len(state.chance_outcomes()) == 4
         state.apply_action(3)
     assert state.now.table.missions == ("lines-4", "colours-4", "shapes-4", "areas-4")
@@ -250,7 +283,8 @@ def test_openspiel_colorium_missions_and_dice_are_chance_outcomes(pyspiel):
         state.apply_action(colorium_encoding.FACES.index(("shape" if face == "I" else "colour", face)))
     assert state.now.table.pool == (("colour", "B"), ("colour", "B"), ("shape", "I"), ("shape", "I"))
     assert [line for line in state.now.table.events if "dice" in line] == [
-        "Round 1: the shape dice show I and I, the colour dice blue and blue."]
+        "Round 1: the shape dice show I and I, the colour dice blue and blue."
+    ]
     assert state.legal_actions() == sorted(colorium_encoding.FACES.index(face) for face in set(state.now.table.pool))
 
 

@@ -13,14 +13,14 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from colorlab import colorfox, colorium, colourbrain  # noqa: E402
-from colorlab.colourbrain import encoding as quiz_encoding  # noqa: E402
-from colorlab.colourbrain.model import COPIER, BadAnswer, BadCopy  # noqa: E402
-from colorlab.pettingzoo import env, parallel_env  # noqa: E402
-from colorlab.record import game_spec  # noqa: E402
-from colorlab.rules import IllegalAction, RuleError  # noqa: E402
+from colorlab import colorfox, colorium, colourbrain
+from colorlab.colourbrain import encoding as quiz_encoding
+from colorlab.colourbrain.model import COPIER, BadAnswer, BadCopy
+from colorlab.pettingzoo import env, parallel_env
+from colorlab.record import game_spec
+from colorlab.rules import IllegalAction, RuleError
 
 VARIANTS = [
     ("colorfox", colorfox.Rules()),
@@ -39,8 +39,10 @@ DOCS = Path(__file__).parent.parent / "docs" / "pettingzoo.md"
 QUIZZES = [rules for game, rules in VARIANTS if game == "colourbrain"]
 NAMES = [f"{game}-{index}" for index, (game, _) in enumerate(VARIANTS)]
 # PettingZoo's api_test warns about every dict observation of an environment it does not list itself.
-DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array",
-                             "Observation space for each agent probably should be gymnasium.spaces.box")
+DICT_OBSERVATION_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box",
+)
 
 
 def unexpected_warnings(caught) -> list[str]:
@@ -213,16 +215,22 @@ def twin_quiz(state: colourbrain.State, rng: random.Random) -> colourbrain.State
     rest = list(state.deck[1:])
     rng.shuffle(rest)
     asked = state.question
-    answer = tuple(c for c in colourbrain.questions.COLOURS if c not in asked.answer)[:asked.count]
+    answer = tuple(c for c in colourbrain.questions.COLOURS if c not in asked.answer)[: asked.count]
     questions = {**state.questions, asked.id: dataclasses.replace(asked, answer=answer)}
-    return dataclasses.replace(state, deck=(state.deck[0],) + tuple(rest), seed=state.seed + 1, questions=questions,
-                               pot_cards=tuple(reversed(state.pot_cards)))
+    return dataclasses.replace(
+        state,
+        deck=(state.deck[0],) + tuple(rest),
+        seed=state.seed + 1,
+        questions=questions,
+        pot_cards=tuple(reversed(state.pot_cards)),
+    )
 
 
 def hide_others_answers(state: colourbrain.State, team: int, rng: random.Random) -> colourbrain.State:
     """While teams answer, give every other team that locked another answer of the same size."""
     if state.step != "answering":
         return state
+
     def another(answer: tuple) -> tuple:
         copier = (COPIER,) if COPIER in answer else ()
         return tuple(rng.sample(colourbrain.questions.COLOURS, len(answer) - len(copier))) + copier
@@ -254,16 +262,21 @@ def test_a_colorfox_observation_holds_no_other_hand_nor_the_pile():
     pool = list(state.hands[1] + state.hands[2] + state.deck)
     random.Random(1).shuffle(pool)
     sizes = [len(state.hands[1]), len(state.hands[2])]
-    twin = dataclasses.replace(state, hands=(state.hands[0], tuple(pool[:sizes[0]]), tuple(pool[sizes[0]:sum(sizes)])),
-                               deck=tuple(pool[sum(sizes):]), seed=99)
+    twin = dataclasses.replace(
+        state,
+        hands=(state.hands[0], tuple(pool[: sizes[0]]), tuple(pool[sizes[0] : sum(sizes)])),
+        deck=tuple(pool[sum(sizes) :]),
+        seed=99,
+    )
     twin_env = env("colorfox", colorfox.Rules(players=3))
     twin_env.reset(seed=4)
     twin_env.unwrapped.match.state = twin
     twin_env.unwrapped.match.begin_stretch()
     assert numpy.array_equal(game_env.observe("player_0")["observation"], twin_env.observe("player_0")["observation"])
     assert numpy.array_equal(game_env.observe("player_0")["action_mask"], twin_env.observe("player_0")["action_mask"])
-    assert not numpy.array_equal(game_env.observe("player_1")["observation"],
-                                 twin_env.observe("player_1")["observation"])
+    assert not numpy.array_equal(
+        game_env.observe("player_1")["observation"], twin_env.observe("player_1")["observation"]
+    )
 
 
 def to_drawing(game_env) -> None:
@@ -289,20 +302,27 @@ def test_colorium_players_draw_at_once_and_see_the_others_drawings_only_when_all
     state = game_env.unwrapped.match.state
     assert state.round == 2 and all(len(board.drawn) == 1 for board in state.boards)
     for player, agent in enumerate(game_env.agents):
-        assert numpy.array_equal(game_env.observe(agent)["observation"],
-                                 colorium.encoding.observation(state, player))
+        assert numpy.array_equal(game_env.observe(agent)["observation"], colorium.encoding.observation(state, player))
 
 
 def frozen(game_env) -> tuple:
     """Everything a step could change."""
     match = game_env.unwrapped.match
-    return (match.state, tuple(match.played), game_env.agent_selection, dict(game_env.rewards),
-            dict(game_env._cumulative_rewards), dict(game_env.terminations), dict(game_env.infos),
-            [game_env.observe(agent)["observation"].tobytes() for agent in game_env.agents])
+    return (
+        match.state,
+        tuple(match.played),
+        game_env.agent_selection,
+        dict(game_env.rewards),
+        dict(game_env._cumulative_rewards),
+        dict(game_env.terminations),
+        dict(game_env.infos),
+        [game_env.observe(agent)["observation"].tobytes() for agent in game_env.agents],
+    )
 
 
-@pytest.mark.parametrize(("game", "refusal"), [("colorfox", IllegalAction), ("colorium", IllegalAction),
-                                               ("colourbrain", BadAnswer)])
+@pytest.mark.parametrize(
+    ("game", "refusal"), [("colorfox", IllegalAction), ("colorium", IllegalAction), ("colourbrain", BadAnswer)]
+)
 def test_an_action_outside_the_mask_is_refused_with_the_rule_and_changes_nothing(game, refusal):
     game_env = env(game)
     game_env.reset(seed=3)
@@ -384,7 +404,7 @@ def test_a_quiz_that_never_ends_is_cut_short_at_the_cap():
     quiz = env("colourbrain", max_actions=30)
     quiz.reset(seed=0)
     steps = 0
-    for agent in quiz.agent_iter():
+    for _agent in quiz.agent_iter():
         observation, _, terminated, truncated, _ = quiz.last()
         if terminated or truncated:
             quiz.step(None)
@@ -392,32 +412,39 @@ def test_a_quiz_that_never_ends_is_cut_short_at_the_cap():
         state = quiz.unwrapped.match.state
         legal = numpy.flatnonzero(observation["action_mask"]).tolist()
         right = quiz_encoding.in_palette_order(state.question.answer)
-        quiz.step(next(n for n in legal if quiz_encoding.ANSWERS[n] != (right, False)
-                       and not quiz_encoding.ANSWERS[n][1]))
+        quiz.step(
+            next(n for n in legal if quiz_encoding.ANSWERS[n] != (right, False) and not quiz_encoding.ANSWERS[n][1])
+        )
         steps += 1
     assert steps == 30 and not quiz.unwrapped.match.over
     assert env("colorfox").max_actions is None and env("colourbrain").max_actions == 10_000
 
 
-@pytest.mark.parametrize(("call", "message"), [
-    (lambda: env("nosuchgame"), "no game 'nosuchgame'"),
-    (lambda: env("colorform"), "real-time race"),
-    (lambda: parallel_env("colorfox"), "played in turns"),
-    (lambda: parallel_env("nosuchgame"), "no game"),
-    (lambda: env("colorfox", illegal="ignore"), "illegal = 'ignore'"),
-    (lambda: env("colorium", render_mode="human"), "render_mode = 'human'"),
-])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: env("nosuchgame"), "no game 'nosuchgame'"),
+        (lambda: env("colorform"), "real-time race"),
+        (lambda: parallel_env("colorfox"), "played in turns"),
+        (lambda: parallel_env("nosuchgame"), "no game"),
+        (lambda: env("colorfox", illegal="ignore"), "illegal = 'ignore'"),
+        (lambda: env("colorium", render_mode="human"), "render_mode = 'human'"),
+    ],
+)
 def test_unknown_games_and_options_are_refused(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 
 
-@pytest.mark.parametrize(("game", "rules", "field"), [
-    ("colourbrain", {"teams": 9}, "teams"),
-    ("colorfox", {"colours": 3}, "colours"),
-    ("colourbrain", colorfox.Rules(), "rules"),
-    ("colorium", {"mission_ids": "nosuchmission"}, "mission_ids"),
-])
+@pytest.mark.parametrize(
+    ("game", "rules", "field"),
+    [
+        ("colourbrain", {"teams": 9}, "teams"),
+        ("colorfox", {"colours": 3}, "colours"),
+        ("colourbrain", colorfox.Rules(), "rules"),
+        ("colorium", {"mission_ids": "nosuchmission"}, "mission_ids"),
+    ],
+)
 def test_bad_rules_are_refused_with_the_rule(game, rules, field):
     with pytest.raises(RuleError, match=field):
         env(game, rules)

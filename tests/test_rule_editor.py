@@ -34,8 +34,7 @@ def descendants(widget):
 def row_text(editor: RuleEditor, name: str) -> str:
     """The HTML text shown in the row of rule `name`."""
     control = editor.controls[name]
-    row = next(child for child in editor.children
-               if any(widget is control for widget in descendants(child)))
+    row = next(child for child in editor.children if any(widget is control for widget in descendants(child)))
     return " ".join(w.value for w in descendants(row) if isinstance(w, ipywidgets.HTML))
 
 
@@ -51,6 +50,7 @@ def browser_sets(control: ipywidgets.Widget, value) -> None:
 
 
 # Col-Or-Form's rules
+
 
 def test_every_rule_has_a_control_of_its_kind_with_its_range():
     editor = RuleEditor(Rules())
@@ -117,18 +117,23 @@ def test_a_cross_field_clash_is_refused_and_the_control_goes_back():
     editor.controls["hand_size"].value = 6
     editor.controls["players"].value = 6
     assert editor.rules == Rules(players=2, hand_size=6) and editor.controls["players"].value == 2
-    assert editor.message == ("Hand size 6 is not allowed: with 6 players and a 9-card layout, at most 4 cards "
-                              "a hand. Nothing changed.")
+    assert editor.message == (
+        "Hand size 6 is not allowed: with 6 players and a 9-card layout, at most 4 cards a hand. Nothing changed."
+    )
 
 
-@pytest.mark.parametrize("name, typed, shown, kept, allowed", [
-    ("seconds_to_show", -5, "-5", "10", "choose a number from 1.0 to 120.0"),
-    ("hand_size", 99, "99", "4", "choose a whole number from 1 to 6"),
-    ("hand_size", 2.5, "2.5", "4", "choose a whole number from 1 to 6"),
-    ("players", 0.5, "0.5", "2", "choose a whole number from 2 to 6"),
-])
+@pytest.mark.parametrize(
+    "name, typed, shown, kept, allowed",
+    [
+        ("seconds_to_show", -5, "-5", "10", "choose a number from 1.0 to 120.0"),
+        ("hand_size", 99, "99", "4", "choose a whole number from 1 to 6"),
+        ("hand_size", 2.5, "2.5", "4", "choose a whole number from 1 to 6"),
+        ("players", 0.5, "0.5", "2", "choose a whole number from 2 to 6"),
+    ],
+)
 def test_an_out_of_range_value_typed_in_the_page_is_refused_with_the_value_typed(
-        monkeypatch, name, typed, shown, kept, allowed):
+    monkeypatch, name, typed, shown, kept, allowed
+):
     on_apply = Recorder()
     editor = RuleEditor(Rules(), on_apply)
     control = editor.controls[name]
@@ -260,6 +265,7 @@ def test_a_failing_callback_is_seen_by_the_warning_fixture(traitlets_warnings):
 
 # A game the editor has never heard of
 
+
 @dataclasses.dataclass(frozen=True)
 class Picnic(RulesBase):
     """A toy game's rules, to show that the editor needs only the field metadata."""
@@ -277,8 +283,7 @@ class Picnic(RulesBase):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.guests > 6 * self.baskets:
-            raise RuleError("guests", self.guests, f"at most {6 * self.baskets} with "
-                            f"{self.baskets} basket(s)")
+            raise RuleError("guests", self.guests, f"at most {6 * self.baskets} with {self.baskets} basket(s)")
 
 
 def test_a_toy_game_gets_a_control_per_rule():

@@ -18,9 +18,14 @@ from colorlab.search import Budget, SearchGame, Tuning, check_budget, grow, sear
 
 def take_away(start: int) -> SearchGame:
     """Take 1 or 2 counters; whoever takes the last one wins. A state is (counters left, player to move)."""
-    return SearchGame(to_move=lambda s: s[1], actions=lambda s: [n for n in (1, 2) if n <= s[0]],
-                      play=lambda s, n: (s[0] - n, 1 - s[1]), is_over=lambda s: s[0] == 0,
-                      reward=lambda s: [float(s[1] != p) for p in (0, 1)], determinise=lambda s, player, rng: s)
+    return SearchGame(
+        to_move=lambda s: s[1],
+        actions=lambda s: [n for n in (1, 2) if n <= s[0]],
+        play=lambda s, n: (s[0] - n, 1 - s[1]),
+        is_over=lambda s: s[0] == 0,
+        reward=lambda s: [float(s[1] != p) for p in (0, 1)],
+        determinise=lambda s, player, rng: s,
+    )
 
 
 @pytest.mark.parametrize("counters, best", [(4, 1), (5, 2), (7, 1), (8, 2), (10, 1)])
@@ -35,10 +40,14 @@ def guess_the_card() -> SearchGame:
     A state is (hidden card, guess or None). A search that determinises draws the card
     from 4..10 and says 'high'; the true card (2 in the test) is never used.
     """
-    return SearchGame(to_move=lambda s: 0, actions=lambda s: ["high", "low"], play=lambda s, g: (s[0], g),
-                      is_over=lambda s: s[1] is not None,
-                      reward=lambda s: [float((s[0] > 5) == (s[1] == "high"))],
-                      determinise=lambda s, player, rng: (rng.randint(4, 10), s[1]))
+    return SearchGame(
+        to_move=lambda s: 0,
+        actions=lambda s: ["high", "low"],
+        play=lambda s, g: (s[0], g),
+        is_over=lambda s: s[1] is not None,
+        reward=lambda s: [float((s[0] > 5) == (s[1] == "high"))],
+        determinise=lambda s, player, rng: (rng.randint(4, 10), s[1]),
+    )
 
 
 def test_the_search_judges_by_its_deals_not_by_the_hidden_truth():
@@ -47,15 +56,21 @@ def test_the_search_judges_by_its_deals_not_by_the_hidden_truth():
 
 def pick_a_number() -> SearchGame:
     """One move: pick 0 to 9; every pick wins half the time, by a coin tossed in each deal."""
-    return SearchGame(to_move=lambda s: 0, actions=lambda s: list(range(10)), play=lambda s, n: ("picked", s[1]),
-                      is_over=lambda s: s[0] == "picked", reward=lambda s: [float(s[1] < 0.5)],
-                      determinise=lambda s, player, rng: ("start", rng.random()))
+    return SearchGame(
+        to_move=lambda s: 0,
+        actions=lambda s: list(range(10)),
+        play=lambda s, n: ("picked", s[1]),
+        is_over=lambda s: s[0] == "picked",
+        reward=lambda s: [float(s[1] < 0.5)],
+        determinise=lambda s, player, rng: ("start", rng.random()),
+    )
 
 
 def test_progressive_widening_tries_the_first_ranked_moves_only():
     game = pick_a_number()
-    root = grow(game, ("start", 0.0), 0, random.Random(0), {n: n for n in range(10)}, Budget(15, None),
-                Tuning(widening=1.0))
+    root = grow(
+        game, ("start", 0.0), 0, random.Random(0), {n: n for n in range(10)}, Budget(15, None), Tuning(widening=1.0)
+    )
     assert sorted(root.children) == [0, 1, 2, 3]  # ceil(sqrt(visits + 1)) reaches 4 at the 10th playout
     root = grow(game, ("start", 0.0), 0, random.Random(0), {n: n for n in range(10)}, Budget(15, None), Tuning())
     assert len(root.children) == 10
@@ -65,8 +80,9 @@ def test_progressive_bias_follows_the_ranking_when_playouts_cannot_tell_moves_ap
     chosen = {search(pick_a_number(), ("start", 0.0), 0, random.Random(seed), playouts=100) for seed in range(6)}
     assert len(chosen) > 1  # without bias, the luck of the coins decides
     for seed in range(6):
-        assert search(pick_a_number(), ("start", 0.0), 0, random.Random(seed), playouts=100,
-                      tuning=Tuning(bias=20)) == 0
+        assert (
+            search(pick_a_number(), ("start", 0.0), 0, random.Random(seed), playouts=100, tuning=Tuning(bias=20)) == 0
+        )
     reversed_ranking = dataclasses.replace(pick_a_number(), actions=lambda s: list(range(9, -1, -1)))
     assert search(reversed_ranking, ("start", 0.0), 0, random.Random(0), playouts=100, tuning=Tuning(bias=20)) == 9
 
@@ -84,28 +100,46 @@ def test_a_budget_in_seconds_is_kept():
     assert 0.2 <= time.perf_counter() - start < 1.5
 
 
-@pytest.mark.parametrize("budget", [{"playouts": 0}, {"playouts": -5}, {"playouts": 2.5}, {"playouts": True},
-                                    {"playouts": "100"}, {"seconds": 0}, {"seconds": -1.0},
-                                    {"seconds": math.nan}, {"seconds": math.inf}, {"seconds": "1"},
-                                    {"playouts": 10, "seconds": 1.0}])
+@pytest.mark.parametrize(
+    "budget",
+    [
+        {"playouts": 0},
+        {"playouts": -5},
+        {"playouts": 2.5},
+        {"playouts": True},
+        {"playouts": "100"},
+        {"seconds": 0},
+        {"seconds": -1.0},
+        {"seconds": math.nan},
+        {"seconds": math.inf},
+        {"seconds": "1"},
+        {"playouts": 10, "seconds": 1.0},
+    ],
+)
 def test_bad_budgets_are_refused_with_a_reason(budget):
-    with pytest.raises(ValueError, match="playouts|seconds|budget"):
+    with pytest.raises(ValueError, match=r"playouts|seconds|budget"):
         check_budget(budget.get("playouts"), budget.get("seconds"))
-    with pytest.raises(ValueError, match="playouts|seconds|budget"):
+    with pytest.raises(ValueError, match=r"playouts|seconds|budget"):
         search(take_away(5), (5, 0), 0, random.Random(0), **budget)
     for bot in (colorfox.SearchBot, colorium.SearchBot):
-        with pytest.raises(ValueError, match="playouts|seconds|budget"):
+        with pytest.raises(ValueError, match=r"playouts|seconds|budget"):
             bot(seed=1, **budget)
 
 
 GAMES = {"colorfox": (colorfox, fox_agents), "colorium": (colorium, ium_agents)}
 VARIANTS = {
-    "colorfox": [colorfox.Rules(), colorfox.Rules(players=3, exchange_pick="opponent"),
-                 colorfox.Rules(players=4, half_turn=True, passing="end when all pass", tie="shared win"),
-                 colorfox.Rules(exchanges=False, sticks_per_colour=3, max_set_size=3)],
-    "colorium": [colorium.Rules(), colorium.Rules(players=3, drop="straight", mirror_images=False),
-                 colorium.Rules(players=1, width=5, height=5, cut_counts_as="part"),
-                 colorium.Rules(players=4, bonuses=False, shapes="ITLV", colours="RYGB")],
+    "colorfox": [
+        colorfox.Rules(),
+        colorfox.Rules(players=3, exchange_pick="opponent"),
+        colorfox.Rules(players=4, half_turn=True, passing="end when all pass", tie="shared win"),
+        colorfox.Rules(exchanges=False, sticks_per_colour=3, max_set_size=3),
+    ],
+    "colorium": [
+        colorium.Rules(),
+        colorium.Rules(players=3, drop="straight", mirror_images=False),
+        colorium.Rules(players=1, width=5, height=5, cut_counts_as="part"),
+        colorium.Rules(players=4, bonuses=False, shapes="ITLV", colours="RYGB"),
+    ],
 }
 
 
@@ -146,8 +180,9 @@ def test_every_move_of_the_search_bot_is_legal(game, variant):
     assert checked >= 6
 
 
-@pytest.mark.parametrize("game, rules", [("colorfox", rules) for rules in VARIANTS["colorfox"]]
-                         + [("colorium", VARIANTS["colorium"][2])])
+@pytest.mark.parametrize(
+    "game, rules", [("colorfox", rules) for rules in VARIANTS["colorfox"]] + [("colorium", VARIANTS["colorium"][2])]
+)
 def test_a_search_bot_plays_whole_games(game, rules):
     module = GAMES[game][0]
     bots = [module.SearchBot(seed=seat, playouts=4) for seat in range(rules.players)]
@@ -186,8 +221,9 @@ def test_same_seed_same_position_same_move(game):
 def test_different_seeds_can_choose_differently(game):
     module = GAMES[game][0]
     found = positions(game, VARIANTS[game][0], 6, every=2)[:6]
-    moves = {seed: [module.SearchBot(seed=seed, playouts=6).act(state, seat) for state, seat in found]
-             for seed in range(3)}
+    moves = {
+        seed: [module.SearchBot(seed=seed, playouts=6).act(state, seat) for state, seat in found] for seed in range(3)
+    }
     assert len({tuple(map(repr, chosen)) for chosen in moves.values()}) > 1
 
 
@@ -197,7 +233,7 @@ def fox_twin(state, seat: int, rng: random.Random):
     rng.shuffle(hidden)
     hands, dealt = [], 0
     for p, hand in enumerate(state.hands):
-        hands.append(hand if p == seat else tuple(hidden[dealt:dealt + len(hand)]))
+        hands.append(hand if p == seat else tuple(hidden[dealt : dealt + len(hand)]))
         dealt += 0 if p == seat else len(hand)
     return dataclasses.replace(state, hands=tuple(hands), deck=tuple(hidden[dealt:]), seed=state.seed + 1)
 
@@ -212,7 +248,7 @@ TWINS = {"colorfox": fox_twin, "colorium": ium_twin}
 
 def twin_moves_that_differ(game: str, bot: type) -> tuple[int, int]:
     """Over twin positions: how often do the twins get different moves from `bot`, honest and as dealt?"""
-    module, twin = GAMES[game][0], TWINS[game]
+    twin = TWINS[game]
     every, first, last, playouts = (3, 1, 5, 20) if game == "colorfox" else (4, 2, 10, 30)
     found = [pair for seed in (11, 12) for pair in positions(game, VARIANTS[game][0], seed, every)[first:last]]
     differ = 0
@@ -252,4 +288,3 @@ def test_the_colorfox_search_bot_beats_the_random_bot():
         points = colorfox.scores(colorfox.play_game(colorfox.Rules(), bots, seed=seed).final_state())
         won += (points[seat] == max(points)) / points.count(max(points))
     assert won >= 8
-

@@ -30,11 +30,18 @@ from tests.helpers.page import browser_sends
 
 def draws(chance: SeatChance) -> list:
     """A few draws of every kind random.Random offers, from where the chance stands."""
-    return [chance.random(), chance.getrandbits(20), chance.choice(range(1000)), chance.gauss(0.0, 1.0),
-            chance.sample(range(50), 3), chance.randrange(7)]
+    return [
+        chance.random(),
+        chance.getrandbits(20),
+        chance.choice(range(1000)),
+        chance.gauss(0.0, 1.0),
+        chance.sample(range(50), 3),
+        chance.randrange(7),
+    ]
 
 
 # --- a seat's chance ---------------------------------------------------------------------------
+
 
 def test_a_steps_draws_depend_on_the_seed_the_seat_and_the_step_alone():
     chance = SeatChance(5, 1)
@@ -92,6 +99,7 @@ def test_bits_of_any_width_and_the_state_round_trip():
 
 
 # --- seating a bot -----------------------------------------------------------------------------
+
 
 def test_a_seeded_agent_draws_from_its_seats_chance():
     bot = seat_bot(functools.partial(colourbrain.QuizBot, "hard"), 12, 1)
@@ -153,10 +161,12 @@ def test_a_table_of_bots_plays_the_game_play_game_and_the_lab_play(tmp_path, gam
 
 
 def test_play_games_default_bots_are_seated_by_the_rule():
-    for module, make, rules in [(colorfox, colorfox.GreedyBot, colorfox.Rules()),
-                                (colorium, colorium.GreedyBot, colorium.Rules()),
-                                (colourbrain, colourbrain.QuizBot, colourbrain.Rules()),
-                                (colorform, colorform.ReactionBot, colorform.Rules())]:
+    for module, make, rules in [
+        (colorfox, colorfox.GreedyBot, colorfox.Rules()),
+        (colorium, colorium.GreedyBot, colorium.Rules()),
+        (colourbrain, colourbrain.QuizBot, colourbrain.Rules()),
+        (colorform, colorform.ReactionBot, colorform.Rules()),
+    ]:
         bots = seated_bots([make] * rules.players, 6)
         assert module.play_game(rules, seed=6).actions == module.play_game(rules, bots, seed=6).actions
 
@@ -179,8 +189,10 @@ def test_a_widgets_bots_are_the_bots_play_game_seats():
     assert game.record.actions == played.actions
 
 
-@pytest.mark.parametrize("widget, you, bot", [(ColorFoxGame, colorfox.SetBuilder, "RandomBot"),
-                                              (ColoriumGame, colorium.MissionBot, "RandomBot")])
+@pytest.mark.parametrize(
+    "widget, you, bot",
+    [(ColorFoxGame, colorfox.SetBuilder, "RandomBot"), (ColoriumGame, colorium.MissionBot, "RandomBot")],
+)
 def test_an_undo_changes_none_of_the_bots_moves(widget, you, bot):
     game = widget(bots=2, bot=bot, seed=11)
     play_against(game, you, 11)
@@ -195,8 +207,9 @@ def test_an_undo_changes_none_of_the_bots_moves(widget, you, bot):
 def test_a_col_or_form_widgets_bots_plan_as_the_rule_seats_them():
     game = ColorFormGame(bots=2, level="hard", seed=3, bots_wait=True)
     hard = find_game("colorform").bots["ReactionBot (hard)"]
-    assert game.plans and game.plans == {seat: claim for seat in (1, 2)
-                                         if (claim := ready(seat_bot(hard, 3, seat), 0).act(game.state, seat))}
+    assert game.plans and game.plans == {
+        seat: claim for seat in (1, 2) if (claim := ready(seat_bot(hard, 3, seat), 0).act(game.state, seat))
+    }
 
 
 def test_a_solo_quizs_bots_answer_as_the_rule_seats_them():
@@ -209,6 +222,7 @@ def test_a_solo_quizs_bots_answer_as_the_rule_seats_them():
 
 
 # --- a game saved before the rule ----------------------------------------------------------------
+
 
 def saved_before_the_rule(record: GameRecord) -> str:
     """The record as a version 2 file holds it: no seeding and no bots."""

@@ -18,7 +18,6 @@ import sqlalchemy
 from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.colorform.solver import solve
 from colorlab.colorform.view import ColorFormGame
-from colorlab.colorfox.model import to_move
 from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
@@ -28,10 +27,18 @@ from tests.helpers.page import browser_sends
 
 SEED = 20_261_130_123_457  # large enough that no count or cell number in a view can look like it
 
-WIDGETS = {"colorfox": ColorFoxGame, "colorium": ColoriumGame, "colourbrain": ColourbrainQuiz,
-           "colorform": ColorFormGame}
-RULES = {"colorfox": colorfox.Rules(players=2), "colorium": colorium.Rules(players=2),
-         "colourbrain": colourbrain.Rules(teams=2), "colorform": colorform.Rules(variant="junior")}
+WIDGETS = {
+    "colorfox": ColorFoxGame,
+    "colorium": ColoriumGame,
+    "colourbrain": ColourbrainQuiz,
+    "colorform": ColorFormGame,
+}
+RULES = {
+    "colorfox": colorfox.Rules(players=2),
+    "colorium": colorium.Rules(players=2),
+    "colourbrain": colourbrain.Rules(teams=2),
+    "colorform": colorform.Rules(variant="junior"),
+}
 
 
 @dataclasses.dataclass
@@ -77,12 +84,17 @@ def a_move(widget) -> dict | None:
         if view["options"]:
             option = view["options"][0]
             spot = next(spots[0] for spots in option["spots"] if spots)
-            return {"type": "draw", "shape": option["shape"], "colour": option["colours"][0], "cells": spot,
-                    "cuts": option["cuts"]}
+            return {
+                "type": "draw",
+                "shape": option["shape"],
+                "colour": option["colours"][0],
+                "cells": spot,
+                "cuts": option["cuts"],
+            }
         return None
     if game == "colourbrain":
         if view["at_keyboard"] == you:
-            colours = ["red", "orange", "yellow", "green", "blue"][:view["question"]["count"]]
+            colours = ["red", "orange", "yellow", "green", "blue"][: view["question"]["count"]]
             return {"type": "answer", "team": you, "colours": colours, "copier": False}
         return None
     return {"type": "pass"} if view["active"] == you and not view["over"] else None
@@ -178,8 +190,9 @@ def assert_refused(table: Table, widget, intent, words: str) -> None:
     browser_sends(widget, intent)
     assert widget.notice["kind"] == "error" and words in widget.notice["text"], widget.notice
     assert table.actions() == before
-    assert {key: value for key, value in widget.view.items() if key != "seating"} == \
-        {key: value for key, value in shown.items() if key != "seating"}
+    assert {key: value for key, value in widget.view.items() if key != "seating"} == {
+        key: value for key, value in shown.items() if key != "seating"
+    }
 
 
 @pytest.mark.parametrize("game", WIDGETS)
@@ -193,9 +206,13 @@ def test_a_move_out_of_turn_is_refused_in_the_widget(tmp_path, game):
         assert_refused(table, other, {**a_move(mover)}, "")
 
 
-OFF_AT_A_TABLE = [({"type": "undo"}, "no undo at a table"), ({"type": "load", "text": "{}"}, "cannot be loaded"),
-                  ({"type": "new_game"}, "ask your teacher for a new table"), ({"type": "save"}, "Save is off"),
-                  ({"type": "bot"}, "move by themselves")]
+OFF_AT_A_TABLE = [
+    ({"type": "undo"}, "no undo at a table"),
+    ({"type": "load", "text": "{}"}, "cannot be loaded"),
+    ({"type": "new_game"}, "ask your teacher for a new table"),
+    ({"type": "save"}, "Save is off"),
+    ({"type": "bot"}, "move by themselves"),
+]
 
 
 @pytest.mark.parametrize("game", WIDGETS)
@@ -361,8 +378,13 @@ def a_solution(widget) -> dict:
     state = widget.state
     for task in state.revealed_tasks():
         for found in solve(state.tops, state.hands[widget.you], task, state.rules)[:1]:
-            return {"type": "claim", "task": task.number, "rotation": found.rotation, "mirrored": found.mirrored,
-                    "placements": [[cell, str(card)] for cell, card in sorted(found.placements.items())]}
+            return {
+                "type": "claim",
+                "task": task.number,
+                "rotation": found.rotation,
+                "mirrored": found.mirrored,
+                "placements": [[cell, str(card)] for cell, card in sorted(found.placements.items())],
+            }
     return None
 
 
@@ -395,8 +417,14 @@ def test_a_colorform_claim_is_a_call_the_others_see_and_the_table_settles(tmp_pa
     assert ada.view["seating"]["step"] == 1 and ada.notice["text"].startswith("You")
 
 
-@pytest.mark.parametrize("intent, words", [({"type": "start"}, "no Start"), ({"type": "skip"}, "nobody skips"),
-                                           ({"type": "stop"}, "sends your solution at once")])
+@pytest.mark.parametrize(
+    "intent, words",
+    [
+        ({"type": "start"}, "no Start"),
+        ({"type": "skip"}, "nobody skips"),
+        ({"type": "stop"}, "sends your solution at once"),
+    ],
+)
 def test_colorform_has_no_start_skip_or_kernel_stop_at_a_table(tmp_path, intent, words):
     table = sit_down(tmp_path, "colorform", colorform.Rules())
     assert_refused(table, table.ada, intent, words)

@@ -5,6 +5,7 @@ by themselves, the table's clock for Col-Or-Form's STOP calls, the teacher's sid
 schema's version. Races between processes are tested elsewhere.
 """
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -22,14 +23,26 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.agents import ready, seat_bot
-from colorlab.games import find_game
 from colorlab.colorform.model import Stop
+from colorlab.games import find_game
 from colorlab.record import GameRecord, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
-from colorlab.tables import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
-                             TableStore, UnknownTable, WaitingForPlayers, WrongToken, table_game)
+from colorlab.tables import (
+    AlreadyCalled,
+    NotYourSeat,
+    Seat,
+    SeatTaken,
+    StaleMove,
+    TableClosed,
+    TableError,
+    TableStore,
+    UnknownTable,
+    WaitingForPlayers,
+    WrongToken,
+    table_game,
+)
 from colorlab.tables.database import SCHEMA_VERSION
 from colorlab.tables.store import CODE_LENGTH, CODE_LETTERS, WRONG_KEYS_ALLOWED, TooManyWrongKeys
 from tests.helpers.tables import TABLES, seated
@@ -37,8 +50,12 @@ from tests.helpers.tables import TABLES, seated
 LOOK_ALIKES = set("0O1IL2Z5S8B")
 
 # A learner who plays random legal moves: the game's own simplest bot, seeded by the test.
-LEARNERS = {"colorfox": "RandomBot", "colorium": "RandomBot", "colourbrain": "QuizBot (easy)",
-            "colorform": "ReactionBot (hard)"}
+LEARNERS = {
+    "colorfox": "RandomBot",
+    "colorium": "RandomBot",
+    "colourbrain": "QuizBot (easy)",
+    "colorform": "ReactionBot (hard)",
+}
 
 
 def backend(url: str) -> str:
@@ -103,12 +120,18 @@ def play_to_the_end(seats, seed, limit=5000):
 
 # --- 1. the contract's surface -----------------------------------------------------------------
 
+
 def test_a_store_opens_from_a_path_a_sqlite_url_and_a_postgresql_url(tmp_path, postgres_server):
     path = tmp_path / "class.db"
     url = postgres_server.new_database()
     plain = "postgresql://" + url.split("://", 1)[1]
-    stores = [TableStore(path), TableStore(str(path)), TableStore(f"sqlite:///{path}"), TableStore(url),
-              TableStore(plain)]
+    stores = [
+        TableStore(path),
+        TableStore(str(path)),
+        TableStore(f"sqlite:///{path}"),
+        TableStore(url),
+        TableStore(plain),
+    ]
     code = stores[0].create("colorfox", colorfox.Rules(players=2), seed=1)
     pg_code = stores[3].create("colorium", colorium.Rules(players=1), seed=1)
     assert [entry["code"] for entry in stores[2].tables()] == [code]
@@ -143,7 +166,7 @@ def test_a_store_in_memory_is_refused_or_the_same_in_every_thread():
     def look():
         try:
             seen.append([entry["code"] for entry in opened.tables()])
-        except Exception as error:  # noqa: BLE001  (the test shows whatever the thread met)
+        except Exception as error:  # the test shows whatever the thread met
             seen.append(repr(error))
 
     looker = threading.Thread(target=look)
@@ -156,9 +179,16 @@ def test_a_store_in_memory_is_refused_or_the_same_in_every_thread():
 def test_a_store_whose_database_went_away_answers_with_a_table_error(store, store_url, postgres_server):
     code, ada, _ = two_learners(store)
     postgres_server.drop_database(store_url)
-    for request in (store.tables, lambda: store.record(code), lambda: store.rejoin(code, ada.token), ada.view,
-                    lambda: ada.play(colorfox.Pass(0)), lambda: store.join(code, name="Cy"),
-                    lambda: store.watch(code), lambda: store.close(code)):
+    for request in (
+        store.tables,
+        lambda: store.record(code),
+        lambda: store.rejoin(code, ada.token),
+        ada.view,
+        lambda: ada.play(colorfox.Pass(0)),
+        lambda: store.join(code, name="Cy"),
+        lambda: store.watch(code),
+        lambda: store.close(code),
+    ):
         with pytest.raises(TableError, match="did not answer"):
             request()
 
@@ -187,16 +217,19 @@ def test_create_with_default_rules_and_seed_opens_a_table(store):
     assert record.rules == colourbrain.Rules() and 0 <= record.seed < 2**63 and record.actions == ()
 
 
-@pytest.mark.parametrize("game, rules, bots, words", [
-    ("chess", None, None, "chess"),
-    ("", None, None, "''"),
-    ("colorfox", colorium.Rules(), None, "colorfox.Rules"),
-    ("colorfox", colorfox.Rules(players=2), {1: "DeepBlue"}, "DeepBlue"),
-    ("colorfox", colorfox.Rules(players=2), {1: "QuizBot"}, "GreedyBot"),
-    ("colorfox", colorfox.Rules(players=2), {2: "GreedyBot"}, "seat 2"),
-    ("colorfox", colorfox.Rules(players=2), {-1: "GreedyBot"}, "seat -1"),
-    ("colorfox", colorfox.Rules(players=2), {True: "GreedyBot"}, "seat True"),
-])
+@pytest.mark.parametrize(
+    "game, rules, bots, words",
+    [
+        ("chess", None, None, "chess"),
+        ("", None, None, "''"),
+        ("colorfox", colorium.Rules(), None, "colorfox.Rules"),
+        ("colorfox", colorfox.Rules(players=2), {1: "DeepBlue"}, "DeepBlue"),
+        ("colorfox", colorfox.Rules(players=2), {1: "QuizBot"}, "GreedyBot"),
+        ("colorfox", colorfox.Rules(players=2), {2: "GreedyBot"}, "seat 2"),
+        ("colorfox", colorfox.Rules(players=2), {-1: "GreedyBot"}, "seat -1"),
+        ("colorfox", colorfox.Rules(players=2), {True: "GreedyBot"}, "seat True"),
+    ],
+)
 def test_a_table_that_cannot_exist_is_refused_with_the_reason(store, game, rules, bots, words):
     with pytest.raises(TableError) as refusal:
         store.create(game, rules, seed=1, bots=bots)
@@ -204,10 +237,14 @@ def test_a_table_that_cannot_exist_is_refused_with_the_reason(store, game, rules
     assert store.tables() == []
 
 
-@pytest.mark.parametrize("game, rules, words", [
-    ("colorium", colorium.Rules(mission_ids="no such mission"), "mission_ids"),
-    ("colourbrain", colourbrain.Rules(question_file="no such file.json"), "question_file"),
-], ids=["colorium-missions", "colourbrain-questions"])
+@pytest.mark.parametrize(
+    "game, rules, words",
+    [
+        ("colorium", colorium.Rules(mission_ids="no such mission"), "mission_ids"),
+        ("colourbrain", colourbrain.Rules(question_file="no such file.json"), "question_file"),
+    ],
+    ids=["colorium-missions", "colourbrain-questions"],
+)
 def test_rules_that_cannot_start_a_game_are_a_table_error_naming_the_rule(store, game, rules, words):
     with pytest.raises(TableError, match=words):
         store.create(game, rules, seed=1)
@@ -295,8 +332,9 @@ def test_join_takes_the_first_free_seat_and_refuses_taken_bot_and_missing_seats(
     assert store.seat_names(code) == ["GreedyBot", "Ada", "Bo"]
 
 
-@pytest.mark.parametrize("code", ["", "QQQQQ", "ZZZZZ", "AAAAAA", "A-C-D", None, 12345,
-                                  "ACDEF; DROP TABLE colorlab_seats"])
+@pytest.mark.parametrize(
+    "code", ["", "QQQQQ", "ZZZZZ", "AAAAAA", "A-C-D", None, 12345, "ACDEF; DROP TABLE colorlab_seats"]
+)
 def test_an_unknown_code_is_refused(store, code):
     store.create("colorfox", seed=1)
     with pytest.raises(UnknownTable):
@@ -318,8 +356,9 @@ def test_a_code_typed_in_lower_case_with_spaces_is_accepted(store):
     assert store.record(f" {code} ") == store.record(code)
 
 
-@pytest.mark.parametrize("name", ["", "   ", "\u3000", "x" * 31, "Ada\x07", "Ada\x1b[31m", "Ada\u200b", "\u202eAda",
-                                  "Ada\x00", None, 7])
+@pytest.mark.parametrize(
+    "name", ["", "   ", "\u3000", "x" * 31, "Ada\x07", "Ada\x1b[31m", "Ada\u200b", "\u202eAda", "Ada\x00", None, 7]
+)
 def test_names_that_are_empty_too_long_or_hold_control_characters_are_refused(store, name):
     code = store.create("colorfox", seed=1)
     with pytest.raises(TableError, match="name"):
@@ -336,6 +375,7 @@ def test_names_are_kept_tidy(store):
 
 
 # --- 2. every refusal of a move changes nothing ------------------------------------------------
+
 
 def illegal(game, state):
     """An action of seat 0, at its turn, that the game's rules refuse: (action, the game's error)."""
@@ -364,7 +404,7 @@ def test_an_illegal_action_raises_the_games_own_error_and_changes_nothing(store,
 
 
 def test_acting_for_another_seat_is_refused(store):
-    code, ada, bo = two_learners(store)
+    code, _ada, bo = two_learners(store)
     before = unchanged(store, code)
     with pytest.raises(NotYourSeat, match="seat 0"):
         bo.play(colorfox.legal_actions(bo.state())[0])
@@ -381,10 +421,11 @@ def out_of_turn(game, state):
     return colorform.Pass(1)
 
 
-@pytest.mark.parametrize("game, rules", [("colorfox", {}), ("colorium", {"players": 2}),
-                                         ("colorform", {"variant": "junior"})])
+@pytest.mark.parametrize(
+    "game, rules", [("colorfox", {}), ("colorium", {"players": 2}), ("colorform", {"variant": "junior"})]
+)
 def test_moving_out_of_turn_raises_the_games_not_your_turn(store, game, rules):
-    code, ada, bo = two_learners(store, game, **rules)
+    code, _ada, bo = two_learners(store, game, **rules)
     action = out_of_turn(game, bo.state())
     before = unchanged(store, code)
     with pytest.raises(NotYourTurn):
@@ -402,8 +443,15 @@ def test_a_learner_cannot_send_a_stop_with_times_of_its_own(store):
     assert unchanged(store, code) == before
 
 
-@pytest.mark.parametrize("game, change", [("colorfox", {"half_turn": True}), ("colorform", {"stop_window": 1.0}),
-                                          ("colourbrain", {"copier_back": True}), ("colorium", {"five_points": 3})])
+@pytest.mark.parametrize(
+    "game, change",
+    [
+        ("colorfox", {"half_turn": True}),
+        ("colorform", {"stop_window": 1.0}),
+        ("colourbrain", {"copier_back": True}),
+        ("colorium", {"five_points": 3}),
+    ],
+)
 def test_a_rule_change_at_a_table_is_refused(store, game, change):
     code, ada, _ = two_learners(store, game)
     before = unchanged(store, code)
@@ -540,7 +588,7 @@ def test_a_kernel_that_looks_from_other_threads_while_it_plays_stays_in_step(sto
             try:
                 for seat in seats:
                     seat.view()
-            except Exception as error:  # noqa: BLE001  (any error at all fails the test below)
+            except Exception as error:  # any error at all fails the test below
                 failures.append(error)
                 return
 
@@ -571,6 +619,7 @@ def test_a_team_answers_only_once_per_question(store):
 
 
 # --- 3. bots -------------------------------------------------------------------------------------
+
 
 def test_bots_move_as_soon_as_anyone_touches_the_table(store):
     code = store.create("colorfox", colorfox.Rules(players=2), seed=1, bots={0: "GreedyBot"})
@@ -614,8 +663,11 @@ def test_a_whole_base_colorform_game_of_stop_calls_replays_to_the_table(store):
         if state.over:
             break
         called = {call.seat for call in store.calls(code)}
-        ready = [(seat, claim) for seat in (ada, bo) if seat.seat not in called
-                 and (claim := solver.act(state, seat.seat)) is not None]
+        ready = [
+            (seat, claim)
+            for seat in (ada, bo)
+            if seat.seat not in called and (claim := solver.act(state, seat.seat)) is not None
+        ]
         if ready:
             try:
                 ready[0][0].play(ready[0][1], seen=ready[0][0].step)
@@ -682,8 +734,9 @@ def racing_table(store, window=WINDOW):
 
 def since(store, code) -> float:
     with store.engine.connect() as connection:
-        return connection.execute(sqlalchemy.text("SELECT since FROM colorlab_tables WHERE code = :code"),
-                                  {"code": code}).scalar_one()
+        return connection.execute(
+            sqlalchemy.text("SELECT since FROM colorlab_tables WHERE code = :code"), {"code": code}
+        ).scalar_one()
 
 
 def test_calls_within_the_window_are_settled_together_and_stamped_by_the_tables_clock(store):
@@ -705,7 +758,8 @@ def test_calls_within_the_window_are_settled_together_and_stamped_by_the_tables_
         assert earliest - 0.002 <= claim.time <= latest + 0.002
     assert stop.claims[1].time - stop.claims[0].time <= WINDOW
     assert [dataclasses.replace(claim, time=0.0) for claim in stop.claims] == [
-        dataclasses.replace(claim, time=0.0) for claim in claims]
+        dataclasses.replace(claim, time=0.0) for claim in claims
+    ]
 
 
 @pytest.mark.slow
@@ -726,10 +780,8 @@ def test_a_call_after_the_window_is_not_in_the_first_stop(store):
     code, seats, claims = racing_table(store)
     seats[0].play(claims[0])
     time.sleep(WINDOW + 0.2)
-    try:
+    with contextlib.suppress(IllegalAction):  # the first STOP changed the table, and the late claim no longer applies
         seats[1].play(claims[1])
-    except IllegalAction:
-        pass  # the first STOP changed the table, and the late claim no longer applies
     record = store.record(code)
     first = record.actions[0]
     assert isinstance(first, Stop) and [claim.player for claim in first.claims] == [0]
@@ -811,8 +863,9 @@ def test_a_learners_call_and_a_bots_planned_call_in_one_window_make_one_stop(sto
 
 # --- 6. the teacher's side -----------------------------------------------------------------------
 
+
 def test_tables_lists_every_table_with_its_seats_actions_and_scores(store):
-    fox, ada, bo = two_learners(store)
+    fox, ada, _bo = two_learners(store)
     ada.play(colorfox.legal_actions(ada.state())[0])
     quiz = store.create("colourbrain", colourbrain.Rules(teams=3), seed=2, bots={1: "QuizBot (hard)"})
     store.join(quiz, seat=0, name="Reds")
@@ -823,9 +876,14 @@ def test_tables_lists_every_table_with_its_seats_actions_and_scores(store):
     assert [entry["code"] for entry in store.tables()] == [fox, quiz, done]  # oldest first
     assert listed[fox]["game"] == "colorfox" and listed[fox]["actions"] == len(store.record(fox).actions) >= 1
     assert [(seat["name"], seat["human"], seat["free"]) for seat in listed[fox]["seats"]] == [
-        ("Ada", True, False), ("Bo", True, False)]
+        ("Ada", True, False),
+        ("Bo", True, False),
+    ]
     assert [(seat["name"], seat["bot"], seat["human"], seat["free"]) for seat in listed[quiz]["seats"]] == [
-        ("Reds", None, True, False), ("QuizBot (hard)", "QuizBot (hard)", False, False), (None, None, True, True)]
+        ("Reds", None, True, False),
+        ("QuizBot (hard)", "QuizBot (hard)", False, False),
+        (None, None, True, True),
+    ]
     assert not listed[quiz]["started"] and listed[quiz]["actions"] == 0 and not listed[quiz]["over"]
     assert listed[done]["over"] and not listed[fox]["over"]
     for code, entry in listed.items():
@@ -851,7 +909,7 @@ def test_the_record_replays_to_the_tables_state(store):
 
 
 def test_the_teacher_sees_moves_made_in_other_kernels(store, store_url):
-    code, ada, bo = two_learners(store)
+    code, ada, _bo = two_learners(store)
     teacher = TableStore(store_url)
     assert teacher.record(code).actions == () and len(teacher.records()[0].actions) == 0
     ada.play(colorfox.legal_actions(ada.state())[0])
@@ -862,7 +920,7 @@ def test_the_teacher_sees_moves_made_in_other_kernels(store, store_url):
 
 
 def test_the_teachers_export_holds_moves_made_in_other_kernels(store, store_url, tmp_path):
-    code, ada, bo = two_learners(store)
+    code, ada, _bo = two_learners(store)
     teacher = TableStore(store_url)
     teacher.export(tmp_path / "before")
     ada.play(colorfox.legal_actions(ada.state())[0])
@@ -907,6 +965,7 @@ def test_records_and_export_write_one_file_per_table_that_loads_back_equal(store
 
 # --- 7. the schema -------------------------------------------------------------------------------
 
+
 def run_sql(url: str, *statements: str) -> None:
     engine = sqlalchemy.create_engine(url)
     with engine.begin() as connection:
@@ -944,9 +1003,11 @@ def test_a_store_of_another_schema_version_is_refused_naming_both(store_url, ver
 @pytest.mark.parametrize("damage", ["no store table", "no version row", "unreadable version"])
 def test_a_database_with_colorlab_tables_but_no_version_is_refused_and_left_untouched(store_url, damage):
     TableStore(store_url).engine.dispose()
-    statement = {"no store table": "DROP TABLE colorlab_store",
-                 "no version row": "DELETE FROM colorlab_store",
-                 "unreadable version": "UPDATE colorlab_store SET value = 'one' WHERE key = 'schema'"}[damage]
+    statement = {
+        "no store table": "DROP TABLE colorlab_store",
+        "no version row": "DELETE FROM colorlab_store",
+        "unreadable version": "UPDATE colorlab_store SET value = 'one' WHERE key = 'schema'",
+    }[damage]
     run_sql(store_url, statement)
     names = table_names(store_url)
     with pytest.raises(TableError, match="version"):
@@ -962,8 +1023,9 @@ def test_a_database_of_something_else_gets_the_schema_beside_its_own_tables(stor
     assert "marks" in table_names(store_url)
 
 
-@pytest.mark.parametrize("garbage", [b"\x00\x01garbage" * 400, b"name,score\nAda,9\n",
-                                     b"SQLite format 3\x00" + b"\xff" * 200])
+@pytest.mark.parametrize(
+    "garbage", [b"\x00\x01garbage" * 400, b"name,score\nAda,9\n", b"SQLite format 3\x00" + b"\xff" * 200]
+)
 def test_a_file_that_is_not_a_database_is_a_table_error_and_is_left_as_it_was(tmp_path, garbage):
     path = tmp_path / "class.db"
     path.write_bytes(garbage)
@@ -997,6 +1059,7 @@ def test_states_replayed_by_a_new_store_match_the_first_stores(store, store_url)
 
 # --- the short seat key -------------------------------------------------------------------------
 
+
 def test_a_short_seat_key_opens_the_seat_on_another_device_as_typed(store, store_url):
     code, ada, _ = two_learners(store)
     assert len(ada.key) == 6 and set(ada.key) <= set(CODE_LETTERS)
@@ -1008,7 +1071,7 @@ def test_a_short_seat_key_opens_the_seat_on_another_device_as_typed(store, store
 
 
 def test_only_a_hash_of_the_short_key_is_stored(store):
-    code, ada, bo = two_learners(store)
+    _code, ada, bo = two_learners(store)
     stored = database_text(store)
     assert ada.key not in stored and bo.key not in stored
 
@@ -1026,6 +1089,7 @@ def test_wrong_short_keys_wait_after_too_many_but_the_long_token_still_opens(sto
 
 # --- SQLite saying "locked" at once -------------------------------------------------------------
 
+
 def test_a_store_keeps_trying_while_sqlite_says_locked_at_once_and_gives_up_on_anything_else(monkeypatch):
     from colorlab.tables import database
 
@@ -1039,12 +1103,14 @@ def test_a_store_keeps_trying_while_sqlite_says_locked_at_once_and_gives_up_on_a
 
     assert database.while_locked(attempt, database._says_locked) == "opened" and answers == []
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
-        database.while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("no such table: x")),
-                              database._says_locked)
+        database.while_locked(
+            lambda: (_ for _ in ()).throw(sqlite3.OperationalError("no such table: x")), database._says_locked
+        )
     monkeypatch.setattr(database, "LOCKED_PATIENCE", 0.05)
     with pytest.raises(sqlite3.OperationalError, match="locked"):
-        database.while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("database is locked")),
-                              database._says_locked)
+        database.while_locked(
+            lambda: (_ for _ in ()).throw(sqlite3.OperationalError("database is locked")), database._says_locked
+        )
 
 
 def test_a_call_after_the_tables_own_settling_is_a_new_call_not_a_second_one(store):

@@ -21,8 +21,19 @@ from colorlab.colorform.model import Stop
 from colorlab.record import GameRecord, game_spec
 from colorlab.tables import TableStore, table_game
 from tests.helpers.quizzes import a_wrong_answer
-from tests.helpers.tables_players import (Workers, actions_to_json, append_forever, call_and_wait, hold_write_lock,
-                                          play_seat, race_move, results, same_but_time, start, timed_move)
+from tests.helpers.tables_players import (
+    Workers,
+    actions_to_json,
+    append_forever,
+    call_and_wait,
+    hold_write_lock,
+    play_seat,
+    race_move,
+    results,
+    same_but_time,
+    start,
+    timed_move,
+)
 
 # Every test here starts processes: the module's spawned workers, or learners it kills mid-move.
 pytestmark = pytest.mark.processes
@@ -38,8 +49,13 @@ def workers():
 def seat_actions(game: str, record: GameRecord, seat: int) -> list[str]:
     """The moves of one seat in a record, in order; a Col-Or-Form STOP counts each claim for its caller."""
     if game == "colorform":
-        claims = [same_but_time(claim) for action in record.actions if isinstance(action, Stop)
-                  for claim in action.claims if claim.player == seat]
+        claims = [
+            same_but_time(claim)
+            for action in record.actions
+            if isinstance(action, Stop)
+            for claim in action.claims
+            if claim.player == seat
+        ]
         return actions_to_json(game, claims)
     table = table_game(game)
     return actions_to_json(game, [action for action in record.actions if table.seat_of(action) == seat])
@@ -54,15 +70,19 @@ def as_sent(game: str, acknowledged: list[str]) -> list[str]:
     return actions_to_json(game, claims)
 
 
-def play_at_one_table(workers: Workers, url: str, game: str, rules, learners: list[int], bots: dict[int, str],
-                      seed: int) -> tuple:
+def play_at_one_table(
+    workers: Workers, url: str, game: str, rules, learners: list[int], bots: dict[int, str], seed: int
+) -> tuple:
     """Open a table, seat the learners, let one process per learner play it to the end; give the code and reports."""
     store = TableStore(url)
     code = store.create(game, rules, seed=seed, bots=bots)
     tokens = [store.join(code, seat=seat, name=f"Learner {seat}").token for seat in learners]
     start_together = workers.barrier(len(learners))
-    reports = workers.run(play_seat, [(url, code, token, seed * 10 + index, start_together)
-                                      for index, token in enumerate(tokens)], timeout=90)
+    reports = workers.run(
+        play_seat,
+        [(url, code, token, seed * 10 + index, start_together) for index, token in enumerate(tokens)],
+        timeout=90,
+    )
     return code, reports
 
 
@@ -78,8 +98,9 @@ def check_the_whole_game(url: str, game: str, code: str, reports: list[dict]) ->
         assert report["state"] == final, f"seat {report['seat']} saw another last state"
         assert report["checked"] == len(record.actions), f"seat {report['seat']} did not check every step"
         assert report["acknowledged"], f"seat {report['seat']} never moved"
-        assert seat_actions(game, record, report["seat"]) == as_sent(game, report["acknowledged"]), \
+        assert seat_actions(game, record, report["seat"]) == as_sent(game, report["acknowledged"]), (
             f"the record does not hold seat {report['seat']}'s acknowledged moves once each, in order"
+        )
     [entry] = [entry for entry in store.tables() if entry["code"] == code]
     assert entry["over"] and entry["actions"] == len(record.actions)
     assert entry["scores"] == table_game(game).scores(final)
@@ -87,8 +108,9 @@ def check_the_whole_game(url: str, game: str, code: str, reports: list[dict]) ->
 
 
 def test_three_colorfox_learners_in_three_processes_and_a_bot_play_a_whole_game(store_url, workers):
-    code, reports = play_at_one_table(workers, store_url, "colorfox", colorfox.Rules(players=4),
-                                      learners=[0, 1, 2], bots={3: "GreedyBot"}, seed=11)
+    code, reports = play_at_one_table(
+        workers, store_url, "colorfox", colorfox.Rules(players=4), learners=[0, 1, 2], bots={3: "GreedyBot"}, seed=11
+    )
     record = check_the_whole_game(store_url, "colorfox", code, reports)
     assert seat_actions("colorfox", record, 3), "the bot never moved"
 
@@ -100,8 +122,15 @@ def test_three_colorium_players_draw_at_the_same_time_in_three_processes(store_u
 
 
 def test_three_colourbrain_teams_answer_at_once_in_three_processes_beside_a_bot_team(store_url, workers):
-    code, reports = play_at_one_table(workers, store_url, "colourbrain", colourbrain.Rules(teams=4, target=6),
-                                      learners=[0, 1, 2], bots={3: "QuizBot"}, seed=13)
+    code, reports = play_at_one_table(
+        workers,
+        store_url,
+        "colourbrain",
+        colourbrain.Rules(teams=4, target=6),
+        learners=[0, 1, 2],
+        bots={3: "QuizBot"},
+        seed=13,
+    )
     record = check_the_whole_game(store_url, "colourbrain", code, reports)
     assert seat_actions("colourbrain", record, 3), "the bot team never answered"
 
@@ -113,10 +142,12 @@ def test_colorform_claims_race_from_three_processes_and_the_table_settles_them_b
     stops = [action for action in record.actions if isinstance(action, Stop)]
     for stop in stops:
         times = [claim.time for claim in stop.claims]
-        assert times == sorted(times) and times[-1] - times[0] <= rules.stop_window, \
+        assert times == sorted(times) and times[-1] - times[0] <= rules.stop_window, (
             "a STOP holds calls that were not made within the same-moment window"
-    assert any(len({claim.player for claim in stop.claims}) > 1 for stop in stops), \
+        )
+    assert any(len({claim.player for claim in stop.claims}) > 1 for stop in stops), (
         "no two processes' claims ever met in one STOP"
+    )
 
 
 def test_the_teachers_store_sees_the_moves_made_from_other_processes(store_url, workers):
@@ -127,8 +158,9 @@ def test_the_teachers_store_sees_the_moves_made_from_other_processes(store_url, 
     state = teacher.watch(code).state()
     mover = seats[colorfox.to_move(state)]
     move = colorfox.GreedyBot(seed=1).act(state, mover.seat)
-    [told] = workers.run(race_move, [(store_url, code, mover.token, actions_to_json("colorfox", [move])[0], 0,
-                                      workers.barrier(1))])
+    [told] = workers.run(
+        race_move, [(store_url, code, mover.token, actions_to_json("colorfox", [move])[0], 0, workers.barrier(1))]
+    )
     assert told == {"ok": True}
     assert teacher.tables()[0]["actions"] == 1
     assert teacher.record(code).actions == (move,), "the teacher's record misses a move made in another kernel"
@@ -136,6 +168,7 @@ def test_the_teachers_store_sees_the_moves_made_from_other_processes(store_url, 
 
 
 # --- killed processes -----------------------------------------------------------------------
+
 
 def wrong_answer_table(store: TableStore) -> tuple[str, list[str]]:
     """A two-team quiz whose two seats one process holds; give the code and the two tokens."""
@@ -186,15 +219,18 @@ def test_a_process_killed_at_random_moments_while_appending_loses_no_acknowledge
         assert entry["actions"] == len(record.actions)
         state = store.watch(code).state()
         team = table_game("colourbrain").waiting_for(state)[0]
-        store.rejoin(code, tokens[team]).play(colourbrain.Answer(team, a_wrong_answer(state.question)),
-                                              seen=len(record.actions))
-        assert TableStore(store_url).record(code).actions[len(record.actions):] == \
-            (colourbrain.Answer(team, a_wrong_answer(state.question)),), "the table took no move after the kill"
+        store.rejoin(code, tokens[team]).play(
+            colourbrain.Answer(team, a_wrong_answer(state.question)), seen=len(record.actions)
+        )
+        assert TableStore(store_url).record(code).actions[len(record.actions) :] == (
+            colourbrain.Answer(team, a_wrong_answer(state.question)),
+        ), "the table took no move after the kill"
     assert len(acknowledged) >= 10
 
 
 def test_a_process_killed_holding_the_write_lock_blocks_nobody_for_long_and_leaves_nothing_half_written(
-        store_url, tmp_path):
+    store_url, tmp_path
+):
     store = TableStore(store_url)
     code, tokens = wrong_answer_table(store)
     before = store.record(code)
@@ -226,8 +262,9 @@ def test_a_stop_call_from_a_process_killed_after_the_table_acknowledged_it_is_st
     seats = [store.join(code, seat=seat, name=f"Learner {seat}") for seat in (0, 1)]
     claim = colorform.ReactionBot("hard", seed=1).act(seats[0].state(), 0)
     journal = tmp_path / "journal.txt"
-    callers, _ = start(call_and_wait, [(store_url, code, seats[0].token, actions_to_json("colorform", [claim])[0],
-                                        str(journal))])
+    callers, _ = start(
+        call_and_wait, [(store_url, code, seats[0].token, actions_to_json("colorform", [claim])[0], str(journal))]
+    )
     wait_for_line(journal, "called")
     kill(callers[0])
     time.sleep(rules.stop_window + 0.05)

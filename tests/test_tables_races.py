@@ -15,18 +15,36 @@ import pytest
 
 from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.agents import ready, seat_bot
-from colorlab.games import find_game
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.model import Stop
 from colorlab.colorfox.agents import GreedyBot
 from colorlab.colorfox.model import Pass, to_move
 from colorlab.colorium.agents import GreedyBot as ColoriumBot
+from colorlab.games import find_game
 from colorlab.record import game_spec
 from colorlab.rules import NotYourTurn
-from colorlab.tables import (NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableStore, UnknownTable,
-                             WaitingForPlayers, WrongToken, table_game)
-from tests.helpers.tables_players import (Workers, actions_to_json, answer_until_closed, race_catch_up, race_join,
-                                          race_move, race_open, same_but_time)
+from colorlab.tables import (
+    NotYourSeat,
+    Seat,
+    SeatTaken,
+    StaleMove,
+    TableClosed,
+    TableStore,
+    UnknownTable,
+    WaitingForPlayers,
+    WrongToken,
+    table_game,
+)
+from tests.helpers.tables_players import (
+    Workers,
+    actions_to_json,
+    answer_until_closed,
+    race_catch_up,
+    race_join,
+    race_move,
+    race_open,
+    same_but_time,
+)
 
 RACERS = 8
 
@@ -55,28 +73,31 @@ def race(workers: Workers, url: str, code: str, sends: list[tuple[str, object]],
     """Send each (token, action) from its own process, all released at one moment; give what each was told."""
     game = TableStore(url).table_row(code).game
     start_together = workers.barrier(len(sends))
-    return workers.run(race_move, [(url, code, token, actions_to_json(game, [action])[0], seen, start_together)
-                                   for token, action in sends])
+    return workers.run(
+        race_move,
+        [(url, code, token, actions_to_json(game, [action])[0], seen, start_together) for token, action in sends],
+    )
 
 
 # --- the same move from many processes ------------------------------------------------------
 
+
 def colorfox_move(url: str) -> tuple[str, Seat, object]:
     """A ColorFox table, the seat to move and its move."""
-    store, code, seats = seated(url, "colorfox", colorfox.Rules(players=2))
+    _store, code, seats = seated(url, "colorfox", colorfox.Rules(players=2))
     mover = seats[to_move(seats[0].state())]
     return code, mover, GreedyBot(seed=1).act(mover.state(), mover.seat)
 
 
 def colourbrain_answer(url: str) -> tuple[str, Seat, object]:
     """A Colourbrain quiz, a team and its answer to the first question."""
-    store, code, seats = seated(url, "colourbrain", colourbrain.Rules(teams=2))
+    _store, code, seats = seated(url, "colourbrain", colourbrain.Rules(teams=2))
     return code, seats[0], colourbrain.Answer(0, seats[0].state().question.answer)
 
 
 def colorform_claim(url: str) -> tuple[str, Seat, object]:
     """A Col-Or-Form table, a player who can solve a task and the claim (a STOP call) it sends."""
-    store, code, seats = seated(url, "colorform", colorform.Rules(players=2, stop_window=0.1))
+    _store, code, seats = seated(url, "colorform", colorform.Rules(players=2, stop_window=0.1))
     state = seats[0].state()
     claims = [(seat, claim) for seat in seats if (claim := ReactionBot("hard", seed=1).act(state, seat.seat))]
     return code, *claims[0]
@@ -98,11 +119,12 @@ def test_the_same_move_from_eight_processes_at_once_is_played_once(store_url, wo
     errors = {refusal["error"] for refusal in refusals}
     if game == "colorform":
         # a racer that comes after the same-moment window closed finds the STOP settled and its look stale
-        assert "AlreadyCalled" in errors and errors <= ({"AlreadyCalled", "StaleMove"} if with_seen else
-                                                        {"AlreadyCalled", "TaskNotAvailable"}), errors
+        assert "AlreadyCalled" in errors and errors <= (
+            {"AlreadyCalled", "StaleMove"} if with_seen else {"AlreadyCalled", "TaskNotAvailable"}
+        ), errors
         time.sleep(0.15)  # the same-moment window closes; whoever looks next settles the call
         after = TableStore(store_url).catch_up(code).record
-        [stop] = after.actions[len(before.actions):]
+        [stop] = after.actions[len(before.actions) :]
         assert isinstance(stop, Stop) and [same_but_time(claim) for claim in stop.claims] == [same_but_time(action)]
     else:
         # a move chosen for an older step is stale; without a step the game's own rules refuse the repeat
@@ -113,21 +135,22 @@ def test_the_same_move_from_eight_processes_at_once_is_played_once(store_url, wo
 
 # --- different seats at the same moment -----------------------------------------------------
 
+
 def test_three_teams_answering_at_the_same_moment_are_all_played(store_url, workers):
-    store, code, seats = seated(store_url, "colourbrain", colourbrain.Rules(teams=3))
+    _store, code, seats = seated(store_url, "colourbrain", colourbrain.Rules(teams=3))
     question = seats[0].state().question
     answers = [colourbrain.Answer(seat.seat, question.answer) for seat in seats]
     before, _ = snapshot(store_url, code)
     told = race(workers, store_url, code, [(seat.token, answer) for seat, answer in zip(seats, answers)], seats[0].step)
     assert all(answer["ok"] for answer in told), told
     after, tables = snapshot(store_url, code)
-    assert after.actions[:len(before.actions)] == before.actions
-    assert sorted(after.actions[len(before.actions):], key=lambda answer: answer.team) == answers
+    assert after.actions[: len(before.actions)] == before.actions
+    assert sorted(after.actions[len(before.actions) :], key=lambda answer: answer.team) == answers
     assert tables[0]["actions"] == len(before.actions) + 3
 
 
 def test_three_colorium_players_drawing_at_the_same_moment_are_all_played(store_url, workers):
-    store, code, seats = seated(store_url, "colorium", colorium.Rules(players=3))
+    _store, code, seats = seated(store_url, "colorium", colorium.Rules(players=3))
     bot = ColoriumBot(seed=1)
     while (state := seats[0].state()).phase == "draft":
         mover = seats[state.order[0]]
@@ -137,7 +160,7 @@ def test_three_colorium_players_drawing_at_the_same_moment_are_all_played(store_
     told = race(workers, store_url, code, [(seat.token, draw) for seat, draw in zip(seats, draws)], seats[0].step)
     assert all(answer["ok"] for answer in told), told
     after, _ = snapshot(store_url, code)
-    assert sorted(after.actions[len(before.actions):], key=lambda draw: draw.player) == draws
+    assert sorted(after.actions[len(before.actions) :], key=lambda draw: draw.player) == draws
 
 
 def test_eight_processes_opening_a_new_store_at_once_all_open_it(store_url, workers):
@@ -154,8 +177,7 @@ def test_eight_processes_asking_for_seats_at_once_get_each_seat_once(store_url, 
     assert [answer["seat"] for answer in one_seat].count(1) == 1, one_seat
     assert {answer["error"] for answer in one_seat if answer["seat"] is None} == {"SeatTaken"}
     start_together = workers.barrier(RACERS)
-    any_seat = workers.run(race_join, [(store_url, code, None, f"Newcomer {n}", start_together)
-                                       for n in range(RACERS)])
+    any_seat = workers.run(race_join, [(store_url, code, None, f"Newcomer {n}", start_together) for n in range(RACERS)])
     assert sorted(answer["seat"] for answer in any_seat if answer["seat"] is not None) == [0, 2], any_seat
     assert all("full" in answer["message"] for answer in any_seat if answer["seat"] is None), any_seat
     [entry] = TableStore(store_url).tables()
@@ -174,7 +196,8 @@ class BusyClock:
 
 
 def test_a_stop_call_acknowledged_at_the_edge_of_the_same_moment_window_is_settled_with_the_first(
-        store_url, monkeypatch):
+    store_url, monkeypatch
+):
     clock = BusyClock(tick=0.01)
     monkeypatch.setattr("colorlab.tables.store.server_time", clock)
     rules = colorform.Rules(players=2, stop_window=0.5)
@@ -192,12 +215,14 @@ def test_a_stop_call_acknowledged_at_the_edge_of_the_same_moment_window_is_settl
         acknowledged = False
     clock.now += 1.0
     [stop] = store.catch_up(code).record.actions
-    assert (1 in [claim.player for claim in stop.claims]) == acknowledged, \
+    assert (1 in [claim.player for claim in stop.claims]) == acknowledged, (
         "a STOP call the table acknowledged was left out of the STOP it settled"
+    )
 
 
 def test_closing_a_table_while_three_processes_play_at_it_stops_them_and_keeps_every_acknowledged_move(
-        store_url, workers):
+    store_url, workers
+):
     store, code, seats = seated(store_url, "colourbrain", colourbrain.Rules(teams=3))
     start_together = workers.barrier(len(seats) + 1)
     playing = workers.start(answer_until_closed, [(store_url, code, seat.token, start_together) for seat in seats])
@@ -209,12 +234,14 @@ def test_closing_a_table_while_three_processes_play_at_it_stops_them_and_keeps_e
     assert any(report["refusal"] for report in told), "nobody tried to move at the closed table"
     for report in told:
         assert report["acknowledged"] and "closed" in (report["refusal"] or "closed"), report
-        assert [answer for answer in record.actions if answer.team == report["seat"]] == report["acknowledged"], \
+        assert [answer for answer in record.actions if answer.team == report["seat"]] == report["acknowledged"], (
             f"the record does not hold team {report['seat']}'s acknowledged answers once each, in order"
+        )
     assert tables[0]["closed"] and tables[0]["actions"] == len(record.actions)
 
 
 # --- bots move for whoever touches the table next -------------------------------------------
+
 
 def bots_first(game: str, rules, seed: int, bots: dict[int, str]) -> list:
     """The moves the seeded bots make from the start until a learner's move is due (whoever looks)."""
@@ -228,14 +255,16 @@ def bots_first(game: str, rules, seed: int, bots: dict[int, str]) -> list:
     return moves
 
 
-BOT_TABLES = {"colorfox": (colorfox.Rules(players=2), {0: "RandomBot"}, 1),
-              "colourbrain": (colourbrain.Rules(teams=3), {0: "QuizBot (easy)", 1: "QuizBot (easy)"}, 2)}
+BOT_TABLES = {
+    "colorfox": (colorfox.Rules(players=2), {0: "RandomBot"}, 1),
+    "colourbrain": (colourbrain.Rules(teams=3), {0: "QuizBot (easy)", 1: "QuizBot (easy)"}, 2),
+}
 
 
 @pytest.mark.parametrize("game", sorted(BOT_TABLES))
 def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_every_time(store_url, workers, game):
     rules, bots, seed = BOT_TABLES[game]
-    table, start = table_game(game), game_spec(game).new_game(rules, seed)
+    start = game_spec(game).new_game(rules, seed)
     [(seat, name), *_] = bots.items()
     assert len({find_game(game).make_bot(name, n).act(start, seat) for n in range(20)}) > 1, "the bot has a real choice"
     expected = bots_first(game, rules, seed, bots)
@@ -251,6 +280,7 @@ def test_two_processes_that_only_look_make_the_bots_move_once_and_the_same_way_e
 
 
 # --- refusals -------------------------------------------------------------------------------
+
 
 def refused(store: TableStore, code: str, error: type, attempt, *words: str) -> str:
     """Make the attempt, expect `error` with a message holding `words`; the table must not change.
@@ -273,12 +303,12 @@ def test_wrong_tokens_are_refused(store_url):
     other = store.create("colorfox", colorfox.Rules(players=2))
     stranger = store.join(other, seat=0, name="Stranger")
     for token in ("", "not a key", seats[1].token[:-1], stranger.token, None):
-        refused(store, code, WrongToken, lambda: store.rejoin(code, token), code)
+        refused(store, code, WrongToken, lambda token=token: store.rejoin(code, token), code)
     mover = seats[to_move(seats[0].state())]
     action = GreedyBot(seed=1).act(mover.state(), mover.seat)
     for token in ("forged", seats[1 - mover.seat].token, stranger.token):
         forged = Seat(store, code, mover.seat, mover.name, token)
-        refused(store, code, WrongToken, lambda: forged.play(action, seen=mover.step), code)
+        refused(store, code, WrongToken, lambda forged=forged: forged.play(action, seen=mover.step), code)
 
 
 def test_moves_for_another_seat_are_refused(store_url):
@@ -301,7 +331,7 @@ def test_stale_moves_are_refused(store_url):
     action = bot.act(mover.state(), mover.seat)
     refused(store, code, StaleMove, lambda: mover.play(action, seen=looked), "look again")
     for never in (-1, mover.step + 1, 10**6, True, "0"):
-        refused(store, code, StaleMove, lambda: mover.play(action, seen=never))
+        refused(store, code, StaleMove, lambda never=never: mover.play(action, seen=never))
 
 
 def test_taken_seats_full_tables_and_missing_seats_are_refused(store_url):
@@ -311,7 +341,7 @@ def test_taken_seats_full_tables_and_missing_seats_are_refused(store_url):
     refused(store, code, SeatTaken, lambda: store.join(code, seat=0, name="Bob"), "Ada")
     refused(store, code, SeatTaken, lambda: store.join(code, seat=2, name="Bob"), "GreedyBot")
     for seat in (3, -1, True, "1"):
-        refused(store, code, SeatTaken, lambda: store.join(code, seat=seat, name="Bob"), code)
+        refused(store, code, SeatTaken, lambda seat=seat: store.join(code, seat=seat, name="Bob"), code)
     store.join(code, name="Cy")
     refused(store, code, SeatTaken, lambda: store.join(code, name="Bob"), "full")
 
@@ -320,8 +350,13 @@ def test_unknown_codes_are_refused(store_url):
     store, code, seats = seated(store_url, "colorfox", colorfox.Rules(players=2))
     missing = "ACDEF" if code != "ACDEF" else "ACDEG"
     for typed in (missing, "", "abc", "0OIL5", "A" * 50, None, 12345):
-        for attempt in (lambda: store.join(typed, name="Bob"), lambda: store.rejoin(typed, seats[0].token),
-                        lambda: store.record(typed), lambda: store.watch(typed), lambda: store.close(typed)):
+        for attempt in (
+            lambda typed=typed: store.join(typed, name="Bob"),
+            lambda typed=typed: store.rejoin(typed, seats[0].token),
+            lambda typed=typed: store.record(typed),
+            lambda typed=typed: store.watch(typed),
+            lambda typed=typed: store.close(typed),
+        ):
             refused(store, code, UnknownTable, attempt, "no table")
 
 

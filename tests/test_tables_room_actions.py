@@ -66,10 +66,11 @@ def test_next_moves_a_paced_quiz_on_and_the_bots_answer_the_next_question(store_
     assert TableStore(store_url).record(code).actions[2] == NextQuestion()
 
 
-@pytest.mark.parametrize("action", [Answer(0, ("red",)), ChangeRules({"pot_reading": "lost when anyone is wrong"}),
-                                    "next"])
+@pytest.mark.parametrize(
+    "action", [Answer(0, ("red",)), ChangeRules({"pot_reading": "lost when anyone is wrong"}), "next"]
+)
 def test_only_the_games_room_actions_are_taken(store_url, action):
-    store, code, seats = on_show(store_url)
+    store, code, _seats = on_show(store_url)
     before = store.record(code)
     with pytest.raises(IllegalAction, match="not for the whole room"):
         TableStore(store_url).advance(code, action)
@@ -77,7 +78,7 @@ def test_only_the_games_room_actions_are_taken(store_url, action):
 
 
 def test_next_is_refused_at_a_quiz_that_is_not_paced(store_url):
-    store, code, seats = quiz_table(store_url, paced=False)
+    _store, code, seats = quiz_table(store_url, paced=False)
     for seat in seats:
         answer(seat)
     with pytest.raises(WrongStep, match="Next comes when the answer"):
@@ -86,14 +87,14 @@ def test_next_is_refused_at_a_quiz_that_is_not_paced(store_url):
 
 
 def test_next_is_refused_while_the_teams_answer(store_url):
-    store, code, seats = quiz_table(store_url)
+    _store, code, _seats = quiz_table(store_url)
     with pytest.raises(WrongStep):
         TableStore(store_url).advance(code, NextQuestion())
     assert nexts(store_url, code) == 0
 
 
 def test_next_is_refused_at_a_closed_table_an_unstarted_one_and_an_unknown_code(store_url):
-    store, code, seats = on_show(store_url)
+    store, code, _seats = on_show(store_url)
     store.close(code)
     with pytest.raises(TableClosed):
         TableStore(store_url).advance(code, NextQuestion())
@@ -106,7 +107,7 @@ def test_next_is_refused_at_a_closed_table_an_unstarted_one_and_an_unknown_code(
 
 
 def test_a_next_pressed_on_an_older_screen_is_stale(store_url):
-    store, code, seats = quiz_table(store_url)
+    _store, code, seats = quiz_table(store_url)
     looked = seats[0].step  # the screen showed the teams answering
     for seat in seats:
         answer(seat)
@@ -118,7 +119,7 @@ def test_a_next_pressed_on_an_older_screen_is_stale(store_url):
 
 
 def test_two_screens_pressing_next_on_the_same_reveal_move_the_quiz_on_once(store_url):
-    store, code, seats = on_show(store_url)
+    _store, code, seats = on_show(store_url)
     first, second = TableStore(store_url), TableStore(store_url)
     looked = seats[0].step
     first.advance(code, NextQuestion(), seen=looked)
@@ -130,24 +131,24 @@ def test_two_screens_pressing_next_on_the_same_reveal_move_the_quiz_on_once(stor
 
 
 def test_two_kernels_pressing_next_at_the_same_moment_move_the_quiz_on_once(store_url):
-    store, code, seats = quiz_table(store_url, target=50)
+    _store, code, seats = quiz_table(store_url, target=50)
     kernels = [TableStore(store_url), TableStore(store_url)]
+
+    def press(kernel, looked, start_together, told):
+        start_together.wait()
+        try:
+            kernel.advance(code, NextQuestion(), seen=looked)
+            told.append("moved on")
+        except StaleMove:
+            told.append("stale")
+
     for question in range(1, 4):
         for seat in seats:
             answer(seat)
         looked = seats[0].step
         start_together = threading.Barrier(len(kernels))
         told = []
-
-        def press(kernel):
-            start_together.wait()
-            try:
-                kernel.advance(code, NextQuestion(), seen=looked)
-                told.append("moved on")
-            except StaleMove:
-                told.append("stale")
-
-        pressing = [threading.Thread(target=press, args=(kernel,)) for kernel in kernels]
+        pressing = [threading.Thread(target=press, args=(kernel, looked, start_together, told)) for kernel in kernels]
         for thread in pressing:
             thread.start()
         for thread in pressing:

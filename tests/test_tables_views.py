@@ -14,11 +14,11 @@ import time
 
 import pytest
 
-from colorlab import colorfox, colorform, colourbrain
+from colorlab import colorform, colorfox, colourbrain
 from colorlab.games import find_game
 from colorlab.tables import TableStore, table_game
 from tests.helpers.tables import TABLES, seated
-from tests.helpers.twins import colorfox_twin, colorform_twin, colorium_twin
+from tests.helpers.twins import colorform_twin, colorfox_twin, colorium_twin
 from tests.helpers.twins import hidden_twin as quiz_twin
 
 SEED = 8_642_097_531_864_209_753  # long enough that finding it in a view cannot be chance
@@ -40,8 +40,10 @@ def played_states(store, game, seed=SEED, moves=80):
     code, seats = seated(store, game, seed=seed)
     table = table_game(game)
     names = find_game(game).bot_names(at_table=True)
-    learners = {seat.seat: find_game(game).make_bot("RandomBot" if "RandomBot" in names else names[-1],
-                                                    seat.seat) for seat in seats}
+    learners = {
+        seat.seat: find_game(game).make_bot("RandomBot" if "RandomBot" in names else names[-1], seat.seat)
+        for seat in seats
+    }
     for _ in range(moves):
         state = seats[0].state()
         waiting = [seat for seat in seats if seat.seat in table.waiting_for(state)]
@@ -110,7 +112,8 @@ def hidden_numbers(view) -> set:
     """Every value under a "number" key anywhere in a view."""
     if isinstance(view, dict):
         return {value for key, value in view.items() if key == "number"} | {
-            number for value in view.values() for number in hidden_numbers(value)}
+            number for value in view.values() for number in hidden_numbers(value)
+        }
     if isinstance(view, list):
         return {number for value in view for number in hidden_numbers(value)}
     return set()
@@ -140,14 +143,17 @@ def test_a_seats_view_never_holds_the_seed_a_token_or_another_hand(store, game):
                 hidden = [card.number for p in range(state.players) if p != seat.seat for card in state.hands[p]]
                 hidden += [card.number for card in state.deck]
                 assert not hidden_numbers(view) & set(hidden), "a hidden card is in the view"
-                assert view["hand"] == ([] if seat.seat is None else
-                                        [{"number": c.number, "edges": [e.value for e in c.edges]}
-                                         for c in state.hands[seat.seat]])
+                assert view["hand"] == (
+                    []
+                    if seat.seat is None
+                    else [{"number": c.number, "edges": [e.value for e in c.edges]} for c in state.hands[seat.seat]]
+                )
             if game == "colourbrain" and state.step == "answering":
                 assert state.question.explanation not in text
                 assert state.questions[state.deck[1]].text not in text
                 assert [answer is not None for answer in view["answers"]] == [
-                    answer is not None and team == seat.seat for team, answer in enumerate(state.answers)]
+                    answer is not None and team == seat.seat for team, answer in enumerate(state.answers)
+                ]
             if game == "colorform":
                 assert "deck" not in view and view["figure_pile"] == len(state.figure_pile)
                 face_down = [task for pile in state.own_piles for task in pile] + list(state.task_pile)
@@ -177,7 +183,7 @@ def test_every_view_is_plain_json_values_that_read_back_the_same(store, game):
 
 
 def test_the_rooms_view_of_colorfox_shows_no_hand(store):
-    code, seats = seated(store, "colorfox", seed=SEED)
+    code, _seats = seated(store, "colorfox", seed=SEED)
     room = store.watch(code)
     view = room.view()
     state = room.state()
@@ -198,7 +204,9 @@ def test_another_teams_locked_answer_never_changes_a_teams_view_before_the_revea
         code = store.create("colourbrain", colourbrain.Rules(teams=3), seed=SEED)
         teams = [store.join(code, name=name) for name in ("Reds", "Blues", "Greens")]
         question = teams[0].state().question
-        locked = tuple((colours + tuple(c for c in colourbrain.questions.COLOURS if c not in colours))[:question.count])
+        locked = tuple(
+            (colours + tuple(c for c in colourbrain.questions.COLOURS if c not in colours))[: question.count]
+        )
         teams[0].play(colourbrain.Answer(0, locked))
         twins.append((teams, store.watch(code), locked))
     (first, first_room, a), (second, second_room, b) = twins

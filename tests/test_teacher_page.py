@@ -16,16 +16,16 @@ import zipfile
 
 import pytest
 
-from colorlab import colorfox, colorform, colourbrain
-from colorlab.games import find_game
+from colorlab import colorform, colorfox, colourbrain
+from colorlab.archive import load_records
+from colorlab.classroom import teacher
+from colorlab.classroom.teacher import TeacherPage, gate_for, room_summary
 from colorlab.colourbrain.projector import ColourbrainProjector
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.view import ColourbrainQuiz
+from colorlab.games import find_game
 from colorlab.record import GameRecord
-from colorlab.classroom import teacher
 from colorlab.tables import TableClosed, TableStore, table_game
-from colorlab.archive import load_records
-from colorlab.classroom.teacher import TeacherPage, gate_for, room_summary
 from tests.helpers.page import browser_sends
 from tests.helpers.tables import TABLES, seated
 from tests.helpers.twins import colorfox_twin
@@ -90,8 +90,13 @@ def test_before_the_key_nothing_of_the_tables_reaches_the_page(where):
     code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
     ada = kernel(where).join(code, seat=0, name="Ada")
     page = TeacherPage(kernel(where), key=KEY, environ={})
-    for intent in ({"type": "tick"}, {"type": "watch", "code": code}, {"type": "close", "code": code},
-                   {"type": "download"}, {"type": "key", "key": "open-sesame"}):
+    for intent in (
+        {"type": "tick"},
+        {"type": "watch", "code": code},
+        {"type": "close", "code": code},
+        {"type": "download"},
+        {"type": "key", "key": "open-sesame"},
+    ):
         assert sent_by(page.board, intent) == []
         text = synced(page)
         assert code not in text and "Ada" not in text and ada.token not in text and str(SEED) not in text
@@ -146,8 +151,11 @@ def test_the_list_follows_the_moves_other_seats_make(where):
     ada = kernel(where).join(code, seat=0, name="Ada")
     page = teacher_page(where)
     line = page.board.tables[0]
-    assert line["seats"] == [{"name": "Ada", "kind": "learner"}, {"name": "free seat", "kind": "free"},
-                             {"name": "GreedyBot", "kind": "bot"}]
+    assert line["seats"] == [
+        {"name": "Ada", "kind": "learner"},
+        {"name": "free seat", "kind": "free"},
+        {"name": "GreedyBot", "kind": "bot"},
+    ]
     assert line["state"] == "waiting for 1 player" and line["turn"] == [] and line["title"] == "ColorFox"
     bo = kernel(where).join(code, seat=1, name="Bo")
     changes = []
@@ -175,10 +183,11 @@ def test_the_list_follows_the_moves_other_seats_make(where):
 
 
 def test_finished_and_closed_tables_say_so(where):
-    over = kernel(where).create("colourbrain", colourbrain.Rules(teams=2, target=1),
-                                seed=SEED, bots={0: "QuizBot (hard)", 1: "QuizBot (hard)"})
+    over = kernel(where).create(
+        "colourbrain", colourbrain.Rules(teams=2, target=1), seed=SEED, bots={0: "QuizBot (hard)", 1: "QuizBot (hard)"}
+    )
     kernel(where).watch(over).view()  # a look lets the bots play the quiz through
-    code, teams = quiz(where, teams=2)
+    code, _teams = quiz(where, teams=2)
     kernel(where).close(code)
     page = teacher_page(where)
     states = {line["code"]: line for line in page.board.tables}
@@ -380,7 +389,7 @@ def test_the_projector_shows_every_reveal_in_turn_and_then_the_winner(where):
 
 def test_the_projector_is_the_rooms_screen_only(where):
     code, teams = quiz(where, teams=2)
-    with pytest.raises(ValueError, match="store.watch"):
+    with pytest.raises(ValueError, match=r"store\.watch"):
         ColourbrainProjector(teams[0])
     fox = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
     with pytest.raises(ValueError, match="colorfox"):
@@ -410,7 +419,8 @@ def test_every_game_can_be_watched_as_the_room_sees_it(where, game):
     assert watched["names"] == kernel(where).watch(code).names() and watched["step"] == seats[0].step
     assert bool(watched["picture"]) == (game != "colourbrain")
     assert [type(shown).__name__ for shown in page.stage.children] == (
-        ["ColourbrainProjector"] if game == "colourbrain" else [])
+        ["ColourbrainProjector"] if game == "colourbrain" else []
+    )
     text = synced(page)
     assert str(SEED) not in text and not [seat.token for seat in seats if seat.token in text]
     browser_sends(page.board, {"type": "stop_watching"})
@@ -504,8 +514,9 @@ def test_while_a_reveal_waits_for_next_the_next_question_changes_no_screen_twin_
     screens = []
     for seed in twin_seeds(rules):
         code = kernel(where).create("colourbrain", rules, seed=seed)
-        teams = [kernel(where).join(code, seat=team, name=name)
-                 for team, name in enumerate(("Reds", "Blues", "Greens"))]
+        teams = [
+            kernel(where).join(code, seat=team, name=name) for team, name in enumerate(("Reds", "Blues", "Greens"))
+        ]
         projector, team_screen = projector_of(where, code), ColourbrainQuiz(seat=teams[1])
         answer_all(teams)
         assert teams[0].state().step == "shown"

@@ -22,6 +22,7 @@ from tests.helpers.page import browser_sends
 def toy():
     """The toy game, declared for one test and forgotten after it."""
     import tests.toy.game
+
     game = tests.toy.game.declare(tests.toy.game.GAME)
     yield game
     forget("toy")
@@ -66,8 +67,13 @@ def test_two_seats_play_a_toy_table_to_the_end_and_its_record_replays(toy, tmp_p
 
 
 def test_an_experiment_compares_two_toy_variants_in_worker_processes(toy):
-    lab = experiments.run("toy", {"small": toy.rules_type(pile=4), "large": toy.rules_type(pile=30)},
-                          games=12, bots="CleverBot", progress=False)
+    lab = experiments.run(
+        "toy",
+        {"small": toy.rules_type(pile=4), "large": toy.rules_type(pile=30)},
+        games=12,
+        bots="CleverBot",
+        progress=False,
+    )
     frame = lab.results
     assert len(frame) == 24 and set(frame["variant"]) == {"small", "large"}
     assert lab.lineups["small"] == ("CleverBot", "CleverBot")
@@ -78,8 +84,9 @@ def test_an_experiment_compares_two_toy_variants_in_worker_processes(toy):
 
 
 def test_the_lab_widget_runs_the_toy(toy):
-    widget = VariantLab("toy", {"small": toy.rules_type(pile=4), "large": toy.rules_type(pile=30)}, games=6,
-                        executor="serial")
+    widget = VariantLab(
+        "toy", {"small": toy.rules_type(pile=4), "large": toy.rules_type(pile=30)}, games=6, executor="serial"
+    )
     assert [label for label, _ in widget.every_seat.options] == ["RandomBot", "CleverBot"]
     widget.run_button.click()
     widget.experiment.wait()

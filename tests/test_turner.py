@@ -76,7 +76,7 @@ def test_random_presses_with_mirrors_match_the_product_in_sympy():
             press(widget, {"type": "turn", "quarter_turns": quarters})
             product = product * TURN**quarters
         assert widget.element == cycle_notation(product)
-        assert product == MIRROR**int(widget.mirrored) * TURN**widget.rotation
+        assert product == MIRROR ** int(widget.mirrored) * TURN**widget.rotation
         assert widget.cells == turned(task_card(20).cells, widget.rotation, widget.mirrored)
 
 
@@ -106,8 +106,9 @@ def test_the_notebook_turns_and_mirrors_with_methods():
         widget.turn(1.5)
 
 
-@pytest.mark.parametrize("name, value", [("rotation", 4), ("rotation", -1), ("rotation", True),
-                                         ("mirrored", True), ("palette", "neon")])
+@pytest.mark.parametrize(
+    "name, value", [("rotation", 4), ("rotation", -1), ("rotation", True), ("mirrored", True), ("palette", "neon")]
+)
 def test_python_refuses_impossible_positions_too(name, value):
     widget = TaskTurner(12)
     with pytest.raises(traitlets.TraitError):
@@ -145,19 +146,22 @@ def test_a_bad_press_is_refused_in_the_widget_and_changes_nothing(intent, mirror
     assert position(widget) == before
 
 
-@pytest.mark.parametrize("update", [
-    {"rotation": 7},
-    {"rotation": "1"},
-    {"rotation": True},
-    {"rotation": 2},
-    {"mirrored": True},
-    {"element": "(0 1)"},
-    {"assets": {}},
-    {"notice": {"text": "hello"}},
-    {"secret": 1},
-    {"palette": "neon"},
-    {"rotation": 2, "palette": "colour-blind-safe"},
-])
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"rotation": 7},
+        {"rotation": "1"},
+        {"rotation": True},
+        {"rotation": 2},
+        {"mirrored": True},
+        {"element": "(0 1)"},
+        {"assets": {}},
+        {"notice": {"text": "hello"}},
+        {"secret": 1},
+        {"palette": "neon"},
+        {"rotation": 2, "palette": "colour-blind-safe"},
+    ],
+)
 def test_the_page_may_only_press_buttons_and_pick_a_known_palette(update):
     widget = TaskTurner(12)
     widget.turn()
@@ -197,12 +201,16 @@ def test_words_name_every_position_of_d4_once():
 def test_the_page_sees_only_the_card_and_fixed_drawing_data():
     widget = TaskTurner(12)
     state = widget.get_state()
-    synced = {name for name in state if not name.startswith("_") and name not in
-              {"layout", "tabbable", "tooltip", "comm_id"}}
+    synced = {
+        name for name in state if not name.startswith("_") and name not in {"layout", "tabbable", "tooltip", "comm_id"}
+    }
     assert synced == {"rotation", "mirrored", "element", "notice", "palette", "intent", "assets"}
 
 
 def test_without_a_browser_the_turner_still_says_where_the_card_lies():
     widget = TaskTurner(12)
     widget.turn(2)
-    assert repr(widget) == "TaskTurner(task card 12, mirrors=False: rotation=2, mirrored=False, element='(0 8)(1 7)(2 6)(3 5)')"
+    assert (
+        repr(widget)
+        == "TaskTurner(task card 12, mirrors=False: rotation=2, mirrored=False, element='(0 8)(1 7)(2 6)(3 5)')"
+    )

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from colorlab import colourbrain
-from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorform.view import ColorFormGame
+from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.record import Mark
@@ -42,6 +42,7 @@ def saved_text(widget: GameWidget, dropped: tuple[str, ...] = (), **changes) -> 
 
 
 # Undo and loading mark a practice game: in the view, the record and the saved file.
+
 
 @each_game
 def test_an_undo_marks_a_practice_game_in_the_view_the_record_and_the_file(game):
@@ -83,7 +84,7 @@ def right(quiz):
 
 def test_answer_read_the_solution_undo_and_answer_again_is_a_practice_game():
     quiz = TABLES["colourbrain"]()
-    wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in right(quiz)][:len(right(quiz))]
+    wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in right(quiz)][: len(right(quiz))]
     solution = right(quiz)
     browser_sends(quiz, {"type": "answer", "team": 0, "colours": wrong, "copier": False})
     browser_sends(quiz, {"type": "answer", "team": 1, "colours": wrong, "copier": False})
@@ -95,6 +96,7 @@ def test_answer_read_the_solution_undo_and_answer_again_is_a_practice_game():
 
 
 # Undo and loading switched off for a class.
+
 
 @each_game
 def test_undo_and_loading_can_be_switched_off_and_the_kernel_refuses_them(game):
@@ -123,6 +125,7 @@ def test_each_switch_works_alone(game):
 
 # Nothing a player chose stays in a synced trait, nor is echoed to the other pages.
 
+
 def capture_messages(widget) -> list[dict]:
     """Keep every message the widget would send to the pages."""
     sent: list[dict] = []
@@ -147,7 +150,7 @@ def test_a_locked_answer_leaves_no_trace_in_any_synced_trait():
         quiz = ColourbrainQuiz(colourbrain.Rules(teams=2), seed=11)
         count = len(right(quiz))
         pick = [c for c in ["red", "blue", "green", "black", "white", "pink", "brown"] if c not in colours]
-        browser_sends(quiz, {"type": "answer", "team": 0, "colours": colours + pick[:count - 1], "copier": False})
+        browser_sends(quiz, {"type": "answer", "team": 0, "colours": colours + pick[: count - 1], "copier": False})
         assert quiz.view["answered"] == [True, False]
         synced = {name: value for name, value in quiz.get_state().items() if name != "layout"}  # a model id
         states.append(json.dumps(synced, sort_keys=True))
@@ -156,24 +159,45 @@ def test_a_locked_answer_leaves_no_trace_in_any_synced_trait():
 
 # Junk from the page: a clean refusal inside the widget, never a logged traceback.
 
-LEAVES = (st.none() | st.booleans() | st.integers() | st.integers(-(10**400), 10**400) | st.floats()
-          | st.text(max_size=12) | st.sampled_from([2**53 + 1, 10**309, -(10**309), 1e308]))
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(-(10**400), 10**400)
+    | st.floats()
+    | st.text(max_size=12)
+    | st.sampled_from([2**53 + 1, 10**309, -(10**309), 1e308])
+)
 JSON_VALUES = st.recursive(
     LEAVES,
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=20)
-OF_TYPE = {int: st.integers() | st.integers(-(10**400), 10**400), float: st.floats(), bool: st.booleans(),
-           str: st.text(max_size=20) | st.sampled_from(["red", "blue", "red star", "I", "O", "R"]),
-           list: st.lists(JSON_VALUES, max_size=5)}
+    max_leaves=20,
+)
+OF_TYPE = {
+    int: st.integers() | st.integers(-(10**400), 10**400),
+    float: st.floats(),
+    bool: st.booleans(),
+    str: st.text(max_size=20) | st.sampled_from(["red", "blue", "red star", "I", "O", "R"]),
+    list: st.lists(JSON_VALUES, max_size=5),
+}
 
 
 def well_typed_intents(widget) -> st.SearchStrategy:
     """Intents of the widget's own kinds with fields of the right types but any values (saves excluded)."""
+
     def fields(spec):
-        return {name: st.one_of([OF_TYPE[kind] for kind in (kinds if isinstance(kinds, tuple) else (kinds,))])
-                for name, kinds in spec.items()}
-    return st.one_of([st.fixed_dictionaries({"type": st.just(kind), **fields(spec)})
-                      for kind, spec in widget.INTENTS.items() if kind != "save"])
+        return {
+            name: st.one_of([OF_TYPE[kind] for kind in (kinds if isinstance(kinds, tuple) else (kinds,))])
+            for name, kinds in spec.items()
+        }
+
+    return st.one_of(
+        [
+            st.fixed_dictionaries({"type": st.just(kind), **fields(spec)})
+            for kind, spec in widget.INTENTS.items()
+            if kind != "save"
+        ]
+    )
 
 
 class Recorder(logging.Handler):
@@ -194,8 +218,10 @@ def test_junk_intents_and_palettes_are_refused_cleanly(game):
     logging.getLogger("colorlab").addHandler(logged)
 
     @settings(max_examples=examples(120), deadline=None, suppress_health_check=list(HealthCheck))
-    @given(intent=JSON_VALUES | st.fixed_dictionaries({"type": JSON_VALUES}) | well_typed_intents(widget),
-           palette=JSON_VALUES)
+    @given(
+        intent=JSON_VALUES | st.fixed_dictionaries({"type": JSON_VALUES}) | well_typed_intents(widget),
+        palette=JSON_VALUES,
+    )
     def refuses_junk(intent, palette):
         record, seq = widget.record, widget.notice.get("seq")
         browser_sends(widget, intent)
@@ -233,19 +259,26 @@ def test_an_intent_type_that_is_not_text_is_refused(kind):
     assert widget.notice["kind"] == "error" and widget.record is before
 
 
-@pytest.mark.parametrize("number", [10**309, -(10**309), 2**53 + 1, 10**5000],
-                         ids=["above float", "below float", "beyond exact", "5000 digits"])
+@pytest.mark.parametrize(
+    "number",
+    [10**309, -(10**309), 2**53 + 1, 10**5000],
+    ids=["above float", "below float", "beyond exact", "5000 digits"],
+)
 def test_numbers_no_browser_could_send_are_refused(number):
     widget = TABLES["colorform"]()
     before = widget.record
-    for intent in ({"type": "tick", "time": number}, {"type": "history", "step": number},
-                   {"type": "live", "seq": number}):
+    for intent in (
+        {"type": "tick", "time": number},
+        {"type": "history", "step": number},
+        {"type": "live", "seq": number},
+    ):
         browser_sends(widget, intent)
         assert widget.notice["kind"] == "error" and widget.record is before
         assert len(widget.notice["text"]) < 300
 
 
 # Saves from the page: a download to the learner's device, by a one-off message, never a synced trait.
+
 
 @each_game
 def test_save_from_the_page_is_a_download_that_loads_back_and_writes_nothing_on_the_server(game, tmp_path, monkeypatch):
@@ -277,9 +310,11 @@ def test_nothing_the_page_sends_names_a_path(game, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     widget = TABLES[game](folder=tmp_path)
     assert widget.INTENTS["save"] == {} and widget.INTENTS["load"] == {"text": str}
-    for intent in ({"type": "save", "path": str(tmp_path / "mine.json")},
-                   {"type": "save", "folder": str(tmp_path / "sub")},
-                   {"type": "load", "path": str(tmp_path / "mine.json")}):
+    for intent in (
+        {"type": "save", "path": str(tmp_path / "mine.json")},
+        {"type": "save", "folder": str(tmp_path / "sub")},
+        {"type": "load", "path": str(tmp_path / "mine.json")},
+    ):
         browser_sends(widget, intent)
         assert widget.notice["kind"] == "error"
     assert not list(tmp_path.iterdir())
@@ -305,6 +340,7 @@ def test_a_refusal_of_a_huge_intent_stays_short():
 
 
 # A rule editor follows the game it edits.
+
 
 @each_game
 def test_the_rule_editor_follows_a_loaded_game_and_an_undo(game):

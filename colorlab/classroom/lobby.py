@@ -18,7 +18,7 @@ the table's code and the seat key, which the page shows in a folded box.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets
 import traitlets
@@ -38,7 +38,7 @@ from colorlab.tables.store import (
     clean_code,
     clean_name,
 )
-from colorlab.widgets.base import GuardedWidget, IntentError, widget_css, widget_esm
+from colorlab.widgets.base import GuardedWidget, IntentError, IntentFields, widget_css, widget_esm
 from colorlab.widgets.rule_editor import RuleEditor
 
 STATIC = Path(__file__).parent / "static"
@@ -54,9 +54,14 @@ def games_offered() -> list[Game]:
 
 def seat_list(store: TableStore, code: str) -> list[dict]:
     """Who sits where at a table: one entry per seat (its number, who sits there, and a learner's, a bot's or free)."""
-    return [{"seat": seat["seat"], "name": seat["name"] or "",
-             "kind": "free" if seat["free"] else "bot" if seat["bot"] else LEARNER}
-            for seat in table_entry(store, code)["seats"]]
+    return [
+        {
+            "seat": seat["seat"],
+            "name": seat["name"] or "",
+            "kind": "free" if seat["free"] else "bot" if seat["bot"] else LEARNER,
+        }
+        for seat in table_entry(store, code)["seats"]
+    ]
 
 
 def table_entry(store: TableStore, code: str) -> dict:
@@ -73,8 +78,9 @@ def typed_code(code: str) -> str:
         return clean_code(code)
     except UnknownTable:
         shown = " ".join(code.split())[:CODE_SHOWN] if code.isprintable() else "you typed"
-        raise UnknownTable(f"No table has the code {shown}. A code is 5 letters and numbers, such as K7MXA: "
-                           "check it and try again.") from None
+        raise UnknownTable(
+            f"No table has the code {shown}. A code is 5 letters and numbers, such as K7MXA: check it and try again."
+        ) from None
 
 
 def closed_words(code: str) -> str:
@@ -96,7 +102,7 @@ class LobbyDesk(GuardedWidget):
 
     view = traitlets.Dict().tag(sync=True)
 
-    INTENTS = {
+    INTENTS: ClassVar[IntentFields] = {
         "name": {"name": str},
         "change_name": {},
         "new_table": {},
@@ -111,7 +117,7 @@ class LobbyDesk(GuardedWidget):
         "return": {"seats": list},
         "leave": {},
     }
-    REFUSALS = GuardedWidget.REFUSALS + (TableError,)
+    REFUSALS: ClassVar[tuple[type[Exception], ...]] = GuardedWidget.REFUSALS + (TableError,)
 
     def __init__(self, lobby: Lobby, **kwargs: Any):
         super().__init__(**kwargs)
@@ -144,11 +150,12 @@ class Lobby(ipywidgets.VBox):
         self.desk = LobbyDesk(self)
         self.editor: RuleEditor | None = None
         # The lobby's own blue: white on it reads at 6.9:1, where the theme's "primary" blue gives only 3:1.
-        self.next_button = ipywidgets.Button(description="Next: who sits where", icon="arrow-right",
-                                             style={"button_color": "#0b57d0", "text_color": "white",
-                                                    "font_weight": "bold"},
-                                             layout=ipywidgets.Layout(width="auto", align_self="flex-start",
-                                                                      margin="8px 0 16px"))
+        self.next_button = ipywidgets.Button(
+            description="Next: who sits where",
+            icon="arrow-right",
+            style={"button_color": "#0b57d0", "text_color": "white", "font_weight": "bold"},
+            layout=ipywidgets.Layout(width="auto", align_self="flex-start", margin="8px 0 16px"),
+        )
         self.next_button.on_click(lambda button: self._next())
         self.rules_area = ipywidgets.VBox()
         self.game_area = ipywidgets.VBox()
@@ -176,11 +183,15 @@ class Lobby(ipywidgets.VBox):
     def show(self) -> None:
         """Send the desk what it draws now, and show the rule editor only while a table is being opened."""
         self.desk.view = {
-            "stage": self.stage, "name": self.name, "code": self.code,
+            "stage": self.stage,
+            "name": self.name,
+            "code": self.code,
             "games": [{"name": game.name, "title": game.title, "about": game.about} for game in games_offered()],
-            "game": self.game, "title": find_game(self.game).title,
+            "game": self.game,
+            "title": find_game(self.game).title,
             "bots": find_game(self.game).bot_names(at_table=True) if self.stage == "seats" else [],
-            "kinds": list(self.kinds), "seats": list(self.seats),
+            "kinds": list(self.kinds),
+            "seats": list(self.seats),
             "rules": f"Rules: {rules_in_words(self.rules)}." if self.stage == "seats" else "",
             "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
         }
@@ -229,8 +240,9 @@ class Lobby(ipywidgets.VBox):
         """Start from the game's default rules, with the learner in the first seat and learners in the others."""
         self.game = game
         rules = find_game(game).rules_type()
-        self.editor = RuleEditor(rules, on_apply=self._rules_chosen, title=f"{find_game(game).title} rules",
-                                 scopes=False)
+        self.editor = RuleEditor(
+            rules, on_apply=self._rules_chosen, title=f"{find_game(game).title} rules", scopes=False
+        )
         self.kinds = [YOU] + [LEARNER] * (rules.players - 1)
 
     def _rules_chosen(self, rules: RulesBase, changed: set[str]) -> str:
@@ -239,7 +251,7 @@ class Lobby(ipywidgets.VBox):
             table_game(self.game).table_rules(rules)
         except ValueError as error:
             raise IllegalAction(f"a table cannot use these rules: {error}") from None
-        kinds = (self.kinds + [LEARNER] * rules.players)[:rules.players]
+        kinds = (self.kinds + [LEARNER] * rules.players)[: rules.players]
         if YOU not in kinds:
             kinds[0] = YOU
         self.kinds = kinds
@@ -285,8 +297,10 @@ class Lobby(ipywidgets.VBox):
             raise TableClosed(closed_words(code))
         seats = seat_list(self.store, code)
         if not any(seat["kind"] == "free" for seat in seats):
-            raise SeatTaken(f"Table {code} is full: every seat is taken. If one of them is yours, "
-                            "use 'Come back to your seat' with your seat key.")
+            raise SeatTaken(
+                f"Table {code} is full: every seat is taken. If one of them is yours, "
+                "use 'Come back to your seat' with your seat key."
+            )
         self.code, self.seats, self.game = code, seats, entry["game"]
         self._enter("pick")
 
@@ -337,8 +351,11 @@ class Lobby(ipywidgets.VBox):
         if self.stage == "seated":
             return
         if len(seats) > MOST_SEATS_REMEMBERED or not all(
-                isinstance(kept, dict) and set(kept) == {"code", "token"} and all(
-                    isinstance(value, str) for value in kept.values()) for kept in seats):
+            isinstance(kept, dict)
+            and set(kept) == {"code", "token"}
+            and all(isinstance(value, str) for value in kept.values())
+            for kept in seats
+        ):
             raise IntentError("the page sent seats to come back to that are not codes with keys")
         for kept in seats:
             try:

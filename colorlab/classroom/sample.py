@@ -24,17 +24,27 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from colorlab.agents import ready, seat_bot
 from colorlab.games import find_game
+from colorlab.rules import RulesBase
 from colorlab.tables import TableStore, table_game
 
 FOLDER = Path(__file__).parents[1] / "data" / "class-sample"
 
 
-def rules(game: str, **changes):
+def rules(game: str, **changes: Any) -> RulesBase:
     """The rules of `game`, the default edition with these changes."""
     return find_game(game).rules_type(**changes)
+
+
+def junior_rules(game: str) -> RulesBase:
+    """The junior edition of `game` (Col-Or-Form's is FIKOLO JUNIOR, played in turns)."""
+    rules_type = find_game(game).rules_type
+    if not hasattr(rules_type, "junior"):
+        raise LookupError(f"{game} has no junior edition")
+    return rules_type.junior()
 
 
 # (game, rules, the table's bots by seat, the learners by seat with the bot that chooses their moves, seeds):
@@ -47,15 +57,22 @@ TABLES = [
     ("colourbrain", rules("colourbrain"), {}, {0: "QuizBot", 1: "QuizBot (hard)"}, range(306, 311)),
     ("colorium", rules("colorium"), {1: "GreedyBot"}, {0: "MissionBot"}, range(401, 404)),
     ("colorium", rules("colorium"), {}, {0: "GreedyBot", 1: "MissionBot"}, range(404, 407)),
-    ("colorform", find_game("colorform").rules_type.junior(), {0: "ReactionBot"}, {1: "ReactionBot (hard)"},
-     range(501, 505)),
+    ("colorform", junior_rules("colorform"), {0: "ReactionBot"}, {1: "ReactionBot (hard)"}, range(501, 505)),
 ]
 LEFT_EARLY = ("colorfox", rules("colorfox"), {1: "GreedyBot"}, {0: "GreedyBot"}, 601, 3)  # a learner left after 3 moves
 SEAT_FREE = ("colorium", rules("colorium"), {0: "GreedyBot"}, 701)  # nobody ever sat in seat 1
 NAMES = ("Ada", "Bo", "Cy")  # the learners', by seat
 
 
-def play(store: TableStore, game: str, rules, bots: dict, learners: dict, seed: int, moves: int | None = None) -> str:
+def play(
+    store: TableStore,
+    game: str,
+    rules: RulesBase,
+    bots: dict[int, str],
+    learners: dict[int, str],
+    seed: int,
+    moves: int | None = None,
+) -> str:
     """Open a table and play it, to the end or for `moves` actions, and return its code.
 
     The table's bots move by themselves; each learner sits down and sends the moves its bot
@@ -80,8 +97,8 @@ def make_sample(folder: str | Path) -> list[Path]:
             for game, rules, bots, learners, seeds in TABLES:
                 for seed in seeds:
                     play(store, game, rules, bots, learners, seed)
-            *left_early, moves = LEFT_EARLY
-            store.close(play(store, *left_early, moves=moves))
+            game, rules, bots, learners, seed, moves = LEFT_EARLY
+            store.close(play(store, game, rules, bots, learners, seed, moves=moves))
             game, rules, bots, seed = SEAT_FREE
             store.create(game, rules, seed=seed, bots=bots)
             for old in folder.glob("*.json"):

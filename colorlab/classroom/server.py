@@ -81,9 +81,11 @@ def sqlite_file(where: str) -> Path | None:
 
 def is_inside(path: Path, folder: Path) -> bool:
     """Is `path` in `folder`, as written or once links are followed?"""
-    return any(inside.is_relative_to(around)
-               for inside in (Path(os.path.abspath(path)), path.resolve())
-               for around in (Path(os.path.abspath(folder)), folder.resolve()))
+    return any(
+        inside.is_relative_to(around)
+        for inside in (Path(os.path.abspath(path)), path.resolve())
+        for around in (Path(os.path.abspath(folder)), folder.resolve())
+    )
 
 
 def store_location(where: str | None, served: Path) -> str:
@@ -93,8 +95,10 @@ def store_location(where: str | None, served: Path) -> str:
     if file is None:
         return where
     if is_inside(file, served):
-        raise ClassroomError(f"the tables database {file} is inside the folder served to the class ({served}), "
-                             "where learners could fetch it: choose a CLASSROOM_DB outside that folder")
+        raise ClassroomError(
+            f"the tables database {file} is inside the folder served to the class ({served}), "
+            "where learners could fetch it: choose a CLASSROOM_DB outside that folder"
+        )
     return str(file.resolve())
 
 
@@ -116,32 +120,44 @@ def check_port_free(port: int) -> None:
         except OSError as error:
             if error.errno != errno.EADDRINUSE:
                 raise
-            raise ClassroomError(f"port {port} is already in use (another class server?): stop it, "
-                                 f"or choose another port with CLASSROOM_PORT={port + 1}") from None
+            raise ClassroomError(
+                f"port {port} is already in use (another class server?): stop it, "
+                f"or choose another port with CLASSROOM_PORT={port + 1}"
+            ) from None
 
 
 def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[str]) -> list[str]:
     """Voila's command line: the whole folder, on every interface, behind the class key."""
-    return [str(served), "--Voila.ip=0.0.0.0", f"--port={port}", "--Voila.port_retries=0",
-            f"--token={key}", "--no-browser", f"--Voila.custom_display_url=http://{host}:{port}", *extra]
+    return [
+        str(served),
+        "--Voila.ip=0.0.0.0",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        f"--token={key}",
+        "--no-browser",
+        f"--Voila.custom_display_url=http://{host}:{port}",
+        *extra,
+    ]
 
 
 def announcement(host: str, port: int, key: str, teacher_key: str) -> str:
     """What the teacher reads: the learners' address, the teacher's address and the teacher key."""
-    return "\n".join([
-        "",
-        "The class is served. Give learners this address (it holds the class key):",
-        "",
-        f"    {page_address(host, port, LOBBY_PAGE, key)}",
-        "",
-        "For you, the teacher's page, and the teacher key it asks for (keep it to yourself):",
-        "",
-        f"    {page_address(host, port, TEACHER_PAGE, key)}",
-        f"    teacher key: {teacher_key}",
-        "",
-        "Stop the class with Ctrl+C.",
-        "",
-    ])
+    return "\n".join(
+        [
+            "",
+            "The class is served. Give learners this address (it holds the class key):",
+            "",
+            f"    {page_address(host, port, LOBBY_PAGE, key)}",
+            "",
+            "For you, the teacher's page, and the teacher key it asks for (keep it to yourself):",
+            "",
+            f"    {page_address(host, port, TEACHER_PAGE, key)}",
+            f"    teacher key: {teacher_key}",
+            "",
+            "Stop the class with Ctrl+C.",
+            "",
+        ]
+    )
 
 
 def missing_pages(served: Path) -> list[str]:

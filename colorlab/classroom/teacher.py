@@ -26,7 +26,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets
 import traitlets
@@ -36,15 +36,17 @@ from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE,
 from colorlab.games import find_game
 from colorlab.rules import IllegalAction
 from colorlab.tables.store import Seat, TableError, TableStore, clean_code
-from colorlab.widgets.base import GuardedWidget, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import GuardedWidget, IntentFields, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 EVENTS_SHOWN = 4
 RECORD_DOWNLOADS = itertools.count(1)
 KEY_FIRST = "Type the teacher key first."
-SEALED = ("This page stays locked: the class's server was started without a teacher key "
-          f"(set {TEACHER_KEY_VARIABLE} where the server starts).")
+SEALED = (
+    "This page stays locked: the class's server was started without a teacher key "
+    f"(set {TEACHER_KEY_VARIABLE} where the server starts)."
+)
 
 
 def served_to_others(environ: Mapping[str, str]) -> bool:
@@ -85,24 +87,42 @@ def table_line(entry: dict) -> dict:
     names = [seat["name"] or "free seat" for seat in entry["seats"]]
     waiting = entry["started"] and not entry["over"] and not entry["closed"]
     state = table_state(entry["closed"], entry["over"], sum(seat["free"] for seat in entry["seats"]))
-    return {"code": entry["code"], "game": entry["game"], "title": title(entry["game"]),
-            "seats": [seat_line(seat) for seat in entry["seats"]], "scores": entry["scores"],
-            "turn": [names[seat] for seat in entry["waiting_for"]] if waiting else [], "moves": entry["actions"],
-            "state": state, "over": entry["over"], "closed": entry["closed"]}
+    return {
+        "code": entry["code"],
+        "game": entry["game"],
+        "title": title(entry["game"]),
+        "seats": [seat_line(seat) for seat in entry["seats"]],
+        "scores": entry["scores"],
+        "turn": [names[seat] for seat in entry["waiting_for"]] if waiting else [],
+        "moves": entry["actions"],
+        "state": state,
+        "over": entry["over"],
+        "closed": entry["closed"],
+    }
 
 
 def room_summary(view: dict) -> dict:
     """What the teacher sees of a watched table, from a watcher's view (no hand, no seed): words and a still picture."""
     seating = view["seating"]
     names = seating["names"]
-    events = [with_names(text, names, you=None, seat_word=find_game(seating["game"]).seat_word)
-              for text in view.get("events", [])][-EVENTS_SHOWN:]
+    events = [
+        with_names(text, names, you=None, seat_word=find_game(seating["game"]).seat_word)
+        for text in view.get("events", [])
+    ][-EVENTS_SHOWN:]
     state = table_state(seating["closed"], view.get("over", False), seating["free_seats"])
     playing = state == "playing"
-    return {"code": seating["code"], "game": seating["game"], "title": title(seating["game"]),
-            "names": names, "scores": view.get("scores", []), "step": seating["step"], "state": state,
-            "turn": [names[seat] for seat in seating["waiting_for"]] if playing else [],
-            "events": events, "picture": room_picture(seating["game"], view, names)}
+    return {
+        "code": seating["code"],
+        "game": seating["game"],
+        "title": title(seating["game"]),
+        "names": names,
+        "scores": view.get("scores", []),
+        "step": seating["step"],
+        "state": state,
+        "turn": [names[seat] for seat in seating["waiting_for"]] if playing else [],
+        "events": events,
+        "picture": room_picture(seating["game"], view, names),
+    }
 
 
 def room_picture(game: str, view: dict, names: list[str]) -> str:
@@ -121,8 +141,9 @@ def title(game: str) -> str:
 
 def class_records_zip(store: TableStore) -> bytes:
     """Every table's record as a zip of JSON files, named as ``store.export`` names them."""
-    return records_zip({record_file_name(entry["game"], entry["code"]): store.record(entry["code"])
-                        for entry in store.tables()})
+    return records_zip(
+        {record_file_name(entry["game"], entry["code"]): store.record(entry["code"]) for entry in store.tables()}
+    )
 
 
 class TablesBoard(GuardedWidget):
@@ -136,9 +157,17 @@ class TablesBoard(GuardedWidget):
     watched = traitlets.Dict().tag(sync=True)
     confirming = traitlets.Unicode("").tag(sync=True)
 
-    INTENTS = {"key": {"key": str}, "tick": {}, "watch": {"code": str}, "stop_watching": {}, "close": {"code": str},
-               "confirm_close": {"code": str}, "keep_open": {}, "download": {}}
-    REFUSALS = GuardedWidget.REFUSALS + (TableError,)
+    INTENTS: ClassVar[IntentFields] = {
+        "key": {"key": str},
+        "tick": {},
+        "watch": {"code": str},
+        "stop_watching": {},
+        "close": {"code": str},
+        "confirm_close": {"code": str},
+        "keep_open": {},
+        "download": {},
+    }
+    REFUSALS: ClassVar[tuple[type[Exception], ...]] = GuardedWidget.REFUSALS + (TableError,)
 
     def __init__(self, store: TableStore, key: str | None, gate: str, stage: ipywidgets.Box, **kwargs: Any):
         super().__init__(**kwargs)
@@ -228,8 +257,9 @@ class TablesBoard(GuardedWidget):
 class TeacherPage(ipywidgets.VBox):
     """The teacher's page: the tables board, and below it the projector of a watched Colourbrain table."""
 
-    def __init__(self, store: TableStore | None = None, key: str | None = None,
-                 environ: Mapping[str, str] | None = None):
+    def __init__(
+        self, store: TableStore | None = None, key: str | None = None, environ: Mapping[str, str] | None = None
+    ):
         environ = os.environ if environ is None else environ
         key = environ.get(TEACHER_KEY_VARIABLE) if key is None else key
         self.stage = ipywidgets.Box(layout=ipywidgets.Layout(flex_flow="column"))

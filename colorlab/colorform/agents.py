@@ -110,8 +110,10 @@ class ReactionBot(SeededAgent):
         ease = LEVELS[self.level].most_cards
         seconds = seconds_table(reaction_seconds, ease)
         # Sorted by (hard, seconds, order): every easy way comes before any hard one, the earlier on a tie.
-        ways = [(cards > ease, seconds[task.size, rotation, cards, mirrored], order)
-                for order, (task, rotation, mirrored, _, cards) in enumerate(state.hopeful[player])]
+        ways = [
+            (cards > ease, seconds[task.size, rotation, cards, mirrored], order)
+            for order, (task, rotation, mirrored, _, cards) in enumerate(state.hopeful[player])
+        ]
         if not ways:
             return None
         # Only the ways tried get their hand cards found; the quickest usually works, so it is tried before sorting.
@@ -170,8 +172,11 @@ def _no_claim(state: State, agents: list) -> Exception:
         return GameOver(f"the game is over ({state.end_reason})")
     able = [seat for seat in range(state.players) if can_solve(state, seat)]
     if not able:
-        return ValueError("nobody can solve a revealed task, so play would already have ended this round: "
-                          "this state was not reached by play")
+        return ValueError(
+            "nobody can solve a revealed task, so play would already have ended this round: "
+            "this state was not reached by play"
+        )
     names = ", ".join(f"player {seat} ({agents[seat].name})" for seat in able)
-    return MissedSolution(f"no agent calls STOP, but {names} can solve a revealed task: "
-                          "an agent missed a solution that exists")
+    return MissedSolution(
+        f"no agent calls STOP, but {names} can solve a revealed task: an agent missed a solution that exists"
+    )

@@ -63,8 +63,7 @@ class Figure(int):
     def of(cls, shape: Shape, hue: Colour) -> Figure:
         """Which figure has this shape and this colour?"""
         if hue not in COLOURS:
-            raise ValueError(f"{hue} is not a Col-Or-Form colour; choose one of "
-                             f"{', '.join(map(str, COLOURS))}")
+            raise ValueError(f"{hue} is not a Col-Or-Form colour; choose one of {', '.join(map(str, COLOURS))}")
         return FIGURES[SHAPES.index(shape) * 6 + COLOURS.index(hue)]
 
     @property
@@ -112,8 +111,7 @@ def _parse_figure(text: str) -> Figure:
     try:
         shape = Shape(words[1])
     except ValueError:
-        raise ValueError(f"{words[1]!r} is not a shape; choose one of "
-                         f"{', '.join(map(str, SHAPES))}") from None
+        raise ValueError(f"{words[1]!r} is not a shape; choose one of {', '.join(map(str, SHAPES))}") from None
     return Figure.of(shape, colour(words[0]))
 
 
@@ -140,22 +138,28 @@ class TaskCard:
     @cached_property
     def images(self) -> dict[tuple[bool, bool], tuple]:
         """For each (rotations, mirrors) rule pair: (rotation, mirrored, (cell, figure) pairs) per allowed turn."""
-        return {rules: tuple((k, m, tuple((destination[cell], fig) for cell, fig in self.figures))
-                             for k, m, destination in allowed)
-                for rules, allowed in TRANSFORMS.items()}
+        return {
+            rules: tuple(
+                (k, m, tuple((destination[cell], fig) for cell, fig in self.figures)) for k, m, destination in allowed
+            )
+            for rules, allowed in TRANSFORMS.items()
+        }
 
     @cached_property
     def image_bits(self) -> dict[tuple[bool, bool], tuple]:
         """The same images, each with its pairs as bits: bit ``36 * cell + figure`` (what the solver tests)."""
-        return {rules: tuple((k, m, placed, sum(1 << (36 * cell + fig) for cell, fig in placed))
-                             for k, m, placed in images)
-                for rules, images in self.images.items()}
+        return {
+            rules: tuple((k, m, placed, sum(1 << (36 * cell + fig) for cell, fig in placed)) for k, m, placed in images)
+            for rules, images in self.images.items()
+        }
 
     @cached_property
     def turns(self) -> dict[tuple[bool, bool], tuple]:
         """The same images as ((task, rotation, mirrored, pairs), bits): the first part names a turn for the solver."""
-        return {rules: tuple(((self, k, m, placed), bits) for k, m, placed, bits in images)
-                for rules, images in self.image_bits.items()}
+        return {
+            rules: tuple(((self, k, m, placed), bits) for k, m, placed, bits in images)
+            for rules, images in self.image_bits.items()
+        }
 
     @cached_property
     def turn_bits(self) -> dict[tuple[int, bool], int]:
@@ -170,8 +174,9 @@ def draw_grid(cells: Grid) -> str:
     """Draw nine cells as three lines of text, ``.`` for a white cell."""
     names = [str(fig) if fig is not None else "." for fig in cells]
     width = max(map(len, names))
-    return "\n".join(" | ".join(name.ljust(width) for name in names[row * 3: row * 3 + 3]).rstrip()
-                     for row in range(3))
+    return "\n".join(
+        " | ".join(name.ljust(width) for name in names[row * 3 : row * 3 + 3]).rstrip() for row in range(3)
+    )
 
 
 def quarter_turn(cell: int) -> int:
@@ -211,14 +216,18 @@ def transform_cells(quarter_turns: int, mirrored: bool) -> tuple[int, ...]:
 
 
 DESTINATIONS: dict[tuple[int, bool], tuple[int, ...]] = {
-    (k, m): transform_cells(k, m) for k in range(4) for m in (False, True)}
+    (k, m): transform_cells(k, m) for k in range(4) for m in (False, True)
+}
 
 # For each (rotations allowed, mirrors allowed): the allowed (rotation, mirrored, destination).
 TRANSFORMS: dict[tuple[bool, bool], tuple[tuple[int, bool, tuple[int, ...]], ...]] = {
-    (rotations, mirrors): tuple((k, m, DESTINATIONS[k, m])
-                                for m in ((False, True) if mirrors else (False,))
-                                for k in (range(4) if rotations else (0,)))
-    for rotations in (False, True) for mirrors in (False, True)
+    (rotations, mirrors): tuple(
+        (k, m, DESTINATIONS[k, m])
+        for m in ((False, True) if mirrors else (False,))
+        for k in (range(4) if rotations else (0,))
+    )
+    for rotations in (False, True)
+    for mirrors in (False, True)
 }
 
 
@@ -248,10 +257,13 @@ def generate_task_cards(seed: int = TASK_SEED, sizes: dict[int, int] = TASK_SIZE
 
 def task_cards_to_json(cards: list[TaskCard]) -> str:
     """Write task cards as readable JSON: each card's grid as three rows of names."""
-    rows = [{"number": card.number,
-             "rows": [[None if fig is None else str(fig) for fig in card.cells[r * 3: r * 3 + 3]]
-                      for r in range(3)]}
-            for card in cards]
+    rows = [
+        {
+            "number": card.number,
+            "rows": [[None if fig is None else str(fig) for fig in card.cells[r * 3 : r * 3 + 3]] for r in range(3)],
+        }
+        for card in cards
+    ]
     return json.dumps({"task_cards": rows}, indent=1) + "\n"
 
 

@@ -102,12 +102,27 @@ class Claim:
         object.__setattr__(self, "placements", tuple((cell, _figure(card)) for cell, card in pairs))
 
     @classmethod
-    def of_figures(cls, player: int, task: int, rotation: int, placements: dict[int, Figure], mirrored: bool,
-                   time: float, seconds_shown: float) -> Claim:
-        """A claim whose cards are Figures already, made without reading each card again (a bot makes one every move)."""
+    def of_figures(
+        cls,
+        player: int,
+        task: int,
+        rotation: int,
+        placements: dict[int, Figure],
+        mirrored: bool,
+        time: float,
+        seconds_shown: float,
+    ) -> Claim:
+        """A claim whose cards are Figures already, made without reading each card again (bots make one every move)."""
         claim = object.__new__(cls)
-        claim.__dict__.update(player=player, task=task, rotation=rotation, placements=tuple(placements.items()),
-                              mirrored=mirrored, time=time, seconds_shown=seconds_shown)
+        claim.__dict__.update(
+            player=player,
+            task=task,
+            rotation=rotation,
+            placements=tuple(placements.items()),
+            mirrored=mirrored,
+            time=time,
+            seconds_shown=seconds_shown,
+        )
         return claim
 
 
@@ -221,8 +236,11 @@ class State:
 
 
 # What a state works out and keeps, and the fields each value reads.
-WORKED_OUT = {"tops": frozenset({"layout"}), "fitting": frozenset({"layout", "rules"}),
-              "hopeful": frozenset({"layout", "hands", "revealed", "rules"})}
+WORKED_OUT = {
+    "tops": frozenset({"layout"}),
+    "fitting": frozenset({"layout", "rules"}),
+    "hopeful": frozenset({"layout", "hands", "revealed", "rules"}),
+}
 WORKED_OUT_FROM = frozenset().union(*WORKED_OUT.values())
 
 
@@ -253,19 +271,28 @@ def deal(rules: Rules = Rules(), seed: int = 0) -> State:
     rng = random.Random(f"{seed}/setup")
     figures = rng.sample(FIGURES, len(FIGURES))
     layout, figures = tuple((card,) for card in figures[:9]), figures[9:]
-    hands = tuple(tuple(figures[p * rules.hand_size:(p + 1) * rules.hand_size]) for p in range(rules.players))
-    pile = tuple(figures[rules.players * rules.hand_size:])
+    hands = tuple(tuple(figures[p * rules.hand_size : (p + 1) * rules.hand_size]) for p in range(rules.players))
+    pile = tuple(figures[rules.players * rules.hand_size :])
     in_play = [card for card in task_cards() if card.size <= rules.largest_task]
     box = tuple(card for card in task_cards() if card.size > rules.largest_task)
     rng.shuffle(in_play)
     empty = tuple(() for _ in range(rules.players))
-    state = State(rules=rules, seed=seed, layout=layout, figure_pile=pile, hands=hands,
-                  task_pile=tuple(in_play), revealed=empty, own_piles=empty, won=empty,
-                  box=box)
+    state = State(
+        rules=rules,
+        seed=seed,
+        layout=layout,
+        figure_pile=pile,
+        hands=hands,
+        task_pile=tuple(in_play),
+        revealed=empty,
+        own_piles=empty,
+        won=empty,
+        box=box,
+    )
     if rules.variant == "junior":
         n = rules.tasks_per_player
-        own = tuple(tuple(in_play[p * n:(p + 1) * n]) for p in range(rules.players))
-        state = evolve(state, own_piles=own, task_pile=(), box=box + tuple(in_play[rules.players * n:]))
+        own = tuple(tuple(in_play[p * n : (p + 1) * n]) for p in range(rules.players))
+        state = evolve(state, own_piles=own, task_pile=(), box=box + tuple(in_play[rules.players * n :]))
     return state
 
 
@@ -285,9 +312,11 @@ def play(state: State, action: Action) -> State:
         action = Stop((action,))
     if isinstance(action, Stop):
         return _stop(state, action)
-    raise IllegalAction(f"{type(action).__name__ if action is not None else 'None'} is not a "
-                        "base-game action: call STOP with claims (a round ends by itself when "
-                        "nobody can solve a revealed task)")
+    raise IllegalAction(
+        f"{type(action).__name__ if action is not None else 'None'} is not a "
+        "base-game action: call STOP with claims (a round ends by itself when "
+        "nobody can solve a revealed task)"
+    )
 
 
 def _change_rules(state: State, action: ChangeRules) -> State:
@@ -304,9 +333,13 @@ def observation(state: State, player: int) -> dict:
     left count the card it has turned up, which goes back under its pile if
     unsolved.
     """
+
     def task_json(card: TaskCard) -> dict:
-        return {"number": card.number, "size": card.size,
-                "cells": [None if fig is None else str(fig) for fig in card.cells]}
+        return {
+            "number": card.number,
+            "size": card.size,
+            "cells": [None if fig is None else str(fig) for fig in card.cells],
+        }
 
     return {
         "game": "colorform",
@@ -316,11 +349,15 @@ def observation(state: State, player: int) -> dict:
         "active": state.active,
         "layout": [{"top": str(stack[-1]), "under": len(stack) - 1} for stack in state.layout],
         "hands": [[str(card) for card in hand] for hand in state.hands],
-        "tasks": [dict(task_json(card), owner=seat) for seat, cards in enumerate(state.revealed)
-                  for card in cards],
-        "piles": [{"face_down": sum(not up for _, up in won), "face_up": [task_json(c) for c, up in won if up],
-                   "tasks_left": len(state.own_piles[seat]) + (len(state.revealed[seat]) if state.junior else 0)}
-                  for seat, won in enumerate(state.won)],
+        "tasks": [dict(task_json(card), owner=seat) for seat, cards in enumerate(state.revealed) for card in cards],
+        "piles": [
+            {
+                "face_down": sum(not up for _, up in won),
+                "face_up": [task_json(c) for c, up in won if up],
+                "tasks_left": len(state.own_piles[seat]) + (len(state.revealed[seat]) if state.junior else 0),
+            }
+            for seat, won in enumerate(state.won)
+        ],
         "scores": scores(state),
         "figure_pile": len(state.figure_pile),
         "task_pile": len(state.task_pile),
@@ -401,8 +438,11 @@ def _check_claim(state: State, claim: Claim) -> TaskCard:
         if cells.count(cell) > 1:
             raise CellTaken(f"two cards are put on cell {cell}")
         if card not in hand:
-            raise CardNotInHand(f"player {claim.player} does not hold {card}"
-                                if card not in state.hands[claim.player] else f"{card} is used twice")
+            raise CardNotInHand(
+                f"player {claim.player} does not hold {card}"
+                if card not in state.hands[claim.player]
+                else f"{card} is used twice"
+            )
         hand.remove(card)
     destination = DESTINATIONS[claim.rotation, claim.mirrored]
     covered = {destination[cell] for cell, _ in task.figures}
@@ -430,8 +470,9 @@ def faults(tops: tuple[Figure, ...], task: TaskCard, claim: Claim, rules: Rules)
 def _fits(state: State, task: TaskCard, claim: Claim) -> bool:
     """Does every figure of the turned task fit the card under it, the claim's cards laid? (Like ``why_not``.)"""
     # The claim has passed its checks: one card a cell, each on a cell the turned task shows a figure over.
-    return not task.turn_bits[claim.rotation, claim.mirrored] & ~laid(state.fitting, claim.placements,
-                                                                       state.rules.matching)
+    return not task.turn_bits[claim.rotation, claim.mirrored] & ~laid(
+        state.fitting, claim.placements, state.rules.matching
+    )
 
 
 def _take_task(revealed: tuple, task: TaskCard) -> tuple:
@@ -452,13 +493,19 @@ def _solved(state: State, claim: Claim, task: TaskCard) -> State:
         layout[cell] = layout[cell] + (card,)
         tops[cell] = card
         hand.remove(card)
-    return evolve(state, layout=tuple(layout), tops=tuple(tops),
-                  fitting=laid(state.fitting, claim.placements, state.rules.matching),
-                  hands=_with(state.hands, claim.player, tuple(hand)), revealed=revealed, won=won)
+    return evolve(
+        state,
+        layout=tuple(layout),
+        tops=tuple(tops),
+        fitting=laid(state.fitting, claim.placements, state.rules.matching),
+        hands=_with(state.hands, claim.player, tuple(hand)),
+        revealed=revealed,
+        won=won,
+    )
 
 
 def _with(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def _stop(state: State, stop: Stop) -> State:
@@ -502,8 +549,10 @@ def _check_simultaneous(state: State, claims: tuple[Claim, ...]) -> None:
     first = min(claim.time for claim in claims)
     late = [claim for claim in claims if claim.time - first > state.rules.stop_window]
     if late:
-        raise BadStop(f"player {late[0].player} called {late[0].time - first:g} s after the first STOP; "
-                      f"only calls within {state.rules.stop_window:g} s count as simultaneous")
+        raise BadStop(
+            f"player {late[0].player} called {late[0].time - first:g} s after the first STOP; "
+            f"only calls within {state.rules.stop_window:g} s count as simultaneous"
+        )
 
 
 def can_solve(state: State, player: int) -> bool:
@@ -591,16 +640,32 @@ def _end_round(state: State, events: tuple[str, ...]) -> State:
     events += (round_end_event(state.round, unsolved),)
     task_pile, cleared = state.task_pile + unsolved, tuple(() for _ in range(state.players))
     if state.last_round:
-        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason=PILE_RAN_OUT,
-                      events=events + (game_over_event(PILE_RAN_OUT),))
+        return evolve(
+            state,
+            task_pile=task_pile,
+            revealed=cleared,
+            over=True,
+            end_reason=PILE_RAN_OUT,
+            events=events + (game_over_event(PILE_RAN_OUT),),
+        )
     if _unsolvable_for_too_long(state):
         reason = unsolvable_end(state.rules)
-        return evolve(state, task_pile=task_pile, revealed=cleared, over=True, end_reason=reason,
-                      events=events + (game_over_event(reason),))
+        return evolve(
+            state,
+            task_pile=task_pile,
+            revealed=cleared,
+            over=True,
+            end_reason=reason,
+            events=events + (game_over_event(reason),),
+        )
     # The next round in one new state: hands refilled, then task cards dealt from the pile the unsolved joined.
-    return evolve(state, round=state.round + 1, **_refilled(state, range(state.players)),
-                  **_dealt(task_pile, state.players, state.rules.tasks_per_player),
-                  events=events + (new_round_event(state.round + 1),))
+    return evolve(
+        state,
+        round=state.round + 1,
+        **_refilled(state, range(state.players)),
+        **_dealt(task_pile, state.players, state.rules.tasks_per_player),
+        events=events + (new_round_event(state.round + 1),),
+    )
 
 
 def _deal_tasks(state: State, events: tuple[str, ...]) -> State:
@@ -609,9 +674,11 @@ def _deal_tasks(state: State, events: tuple[str, ...]) -> State:
 
 def _dealt(task_pile: tuple[TaskCard, ...], players: int, each: int) -> dict:
     """The changes that reveal `each` task cards from the top of the pile in front of every player."""
-    return {"task_pile": task_pile[players * each:],
-            "revealed": tuple(task_pile[seat * each:(seat + 1) * each] for seat in range(players)),
-            "last_round": not task_pile[players * each:]}
+    return {
+        "task_pile": task_pile[players * each :],
+        "revealed": tuple(task_pile[seat * each : (seat + 1) * each] for seat in range(players)),
+        "last_round": not task_pile[players * each :],
+    }
 
 
 def _refill(state: State, seats: Iterable[int]) -> State:
@@ -642,8 +709,9 @@ def _reveal_for(state: State, seat: int, events: tuple[str, ...]) -> State:
     """Junior: make `seat` active and turn up the top card of its own pile."""
     pile = state.own_piles[seat]
     revealed = _with(tuple(() for _ in range(state.players)), seat, pile[:1])
-    state = evolve(state, active=seat, revealed=revealed,
-                   own_piles=_with(state.own_piles, seat, pile[1:]), events=events)
+    state = evolve(
+        state, active=seat, revealed=revealed, own_piles=_with(state.own_piles, seat, pile[1:]), events=events
+    )
     if solvable(state.tops, state.hands[seat], pile[0], state.rules):
         state = evolve(state, solvable_round=state.round)
     return state
@@ -653,8 +721,9 @@ def _junior_claim(state: State, claim: Claim) -> State:
     task = _check_claim(state, claim)
     problems = _verdict(state, claim, task)
     if problems:
-        return _junior_not_solved(state, task, (f"Player {claim.player}: task {task.number} not solved "
-                                                f"({'; '.join(problems)}).",))
+        return _junior_not_solved(
+            state, task, (f"Player {claim.player}: task {task.number} not solved ({'; '.join(problems)}).",)
+        )
     state = _solved(state, claim, task)
     events = (f"Player {claim.player}: task {task.number} solved; it leaves the game.",)
     if not state.own_piles[claim.player]:
@@ -674,8 +743,11 @@ def _junior_pass(state: State, action: Pass) -> State:
 
 def _junior_not_solved(state: State, task: TaskCard, events: tuple[str, ...]) -> State:
     seat = state.active
-    state = evolve(state, revealed=_take_task(state.revealed, task),
-                   own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)))
+    state = evolve(
+        state,
+        revealed=_take_task(state.revealed, task),
+        own_piles=_with(state.own_piles, seat, state.own_piles[seat] + (task,)),
+    )
     return _next_turn(state, events)
 
 
@@ -687,13 +759,22 @@ def _next_turn(state: State, events: tuple[str, ...]) -> State:
         seat = (seat + 1) % state.players
         if seat == 0:
             if state.finished:
-                return evolve(state, over=True, end_reason="a player solved their last task card",
-                              revealed=tuple(() for _ in range(state.players)),
-                              events=events + ("The game is over.",))
+                return evolve(
+                    state,
+                    over=True,
+                    end_reason="a player solved their last task card",
+                    revealed=tuple(() for _ in range(state.players)),
+                    events=events + ("The game is over.",),
+                )
             if _unsolvable_for_too_long(state):
                 reason = unsolvable_end(state.rules)
-                return evolve(state, over=True, end_reason=reason, revealed=tuple(() for _ in range(state.players)),
-                              events=events + (game_over_event(reason),))
+                return evolve(
+                    state,
+                    over=True,
+                    end_reason=reason,
+                    revealed=tuple(() for _ in range(state.players)),
+                    events=events + (game_over_event(reason),),
+                )
             state = evolve(state, round=state.round + 1)
         if state.own_piles[seat]:
             return _reveal_for(state, seat, events)
@@ -702,10 +783,16 @@ def _next_turn(state: State, events: tuple[str, ...]) -> State:
 def action_to_dict(action: Action) -> dict:
     """Which plain JSON values describe this action?"""
     if isinstance(action, Claim):
-        return {"type": "claim", "player": action.player, "task": action.task,
-                "rotation": action.rotation, "mirrored": action.mirrored,
-                "placements": [[cell, str(card)] for cell, card in action.placements],
-                "time": action.time, "seconds_shown": action.seconds_shown}
+        return {
+            "type": "claim",
+            "player": action.player,
+            "task": action.task,
+            "rotation": action.rotation,
+            "mirrored": action.mirrored,
+            "placements": [[cell, str(card)] for cell, card in action.placements],
+            "time": action.time,
+            "seconds_shown": action.seconds_shown,
+        }
     if isinstance(action, Stop):
         return {"type": "stop", "claims": [action_to_dict(claim) for claim in action.claims]}
     if isinstance(action, Pass):
@@ -716,8 +803,10 @@ def action_to_dict(action: Action) -> dict:
 
 
 # Older colorlab let players give up on a round; a save holding that action cannot be replayed now.
-GIVING_UP_RETIRED = ("it gives up on a round, which older colorlab allowed; now a round ends only when every "
-                     "revealed task is taken or nobody can solve one, so this save cannot be replayed")
+GIVING_UP_RETIRED = (
+    "it gives up on a round, which older colorlab allowed; now a round ends only when every "
+    "revealed task is taken or nobody can solve one, so this save cannot be replayed"
+)
 
 _FIELDS = {
     "claim": {"type", "player", "task", "rotation", "mirrored", "placements", "time", "seconds_shown"},
@@ -749,11 +838,15 @@ def action_from_dict(data: dict) -> Action:
         raise ValueError("placements must be a list of [cell, figure] pairs")
     if not isinstance(data["mirrored"], bool):
         raise ValueError("mirrored must be true or false")
-    return Claim(player=_int(data["player"], "player"), task=_int(data["task"], "task"),
-                 rotation=_int(data["rotation"], "rotation"),
-                 placements=tuple((_int(cell, "cell"), figure(card)) for cell, card in placements),
-                 mirrored=data["mirrored"], time=_number(data["time"], "time"),
-                 seconds_shown=_number(data["seconds_shown"], "seconds_shown"))
+    return Claim(
+        player=_int(data["player"], "player"),
+        task=_int(data["task"], "task"),
+        rotation=_int(data["rotation"], "rotation"),
+        placements=tuple((_int(cell, "cell"), figure(card)) for cell, card in placements),
+        mirrored=data["mirrored"],
+        time=_number(data["time"], "time"),
+        seconds_shown=_number(data["seconds_shown"], "seconds_shown"),
+    )
 
 
 def _int(value, name: str) -> int:
@@ -768,9 +861,15 @@ def _number(value, name: str) -> float:
     return float(value)
 
 
-
 def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game."""
     solved = sum(not face_up for won in final.won for _, face_up in won)
-    return {"scores": scores(final), "winners": winners(final), "rounds": final.round, "actions": actions,
-            "end": final.end_reason, "tasks solved": solved, "tasks solved per round": solved / final.round}
+    return {
+        "scores": scores(final),
+        "winners": winners(final),
+        "rounds": final.round,
+        "actions": actions,
+        "end": final.end_reason,
+        "tasks solved": solved,
+        "tasks solved per round": solved / final.round,
+    }

@@ -73,8 +73,13 @@ by_liking = operator.itemgetter(0)
 @functools.cache
 def _ranked_seconds(seconds_of: Callable) -> tuple[dict[float, int], tuple[float, ...]]:
     """Every seconds value the levels' tables hold, each with its rank, and the values in rank order."""
-    values = sorted({seconds for level in agents.LEVELS.values()
-                     for seconds in agents.seconds_table(seconds_of, level.most_cards).values()})
+    values = sorted(
+        {
+            seconds
+            for level in agents.LEVELS.values()
+            for seconds in agents.seconds_table(seconds_of, level.most_cards).values()
+        }
+    )
     return {seconds: rank for rank, seconds in enumerate(values)}, tuple(values)
 
 
@@ -84,10 +89,21 @@ def way_likings(seconds_of: Callable, ease: int, turns: tuple[bool, bool]) -> di
     hand cards, and the turn: (task, rotation, mirrored, (cell, figure) pairs, :func:`pair_places`)."""
     table = agents.seconds_table(seconds_of, ease)
     rank, _ = _ranked_seconds(seconds_of)
-    return {task.number: tuple((bits, tuple((cards > ease) << RANK_BITS | rank[table[task.size, rotation, cards, mirrored]]
-                                            for cards in range(10)), (*turn, pair_places(turn[3])))
-                               for turn, bits in task.turns[turns] for _, rotation, mirrored, _ in [turn])
-            for task in task_cards()}
+    return {
+        task.number: tuple(
+            (
+                bits,
+                tuple(
+                    (cards > ease) << RANK_BITS | rank[table[task.size, rotation, cards, mirrored]]
+                    for cards in range(10)
+                ),
+                (*turn, pair_places(turn[3])),
+            )
+            for turn, bits in task.turns[turns]
+            for _, rotation, mirrored, _ in [turn]
+        )
+        for task in task_cards()
+    }
 
 
 def pair_places(pairs: tuple) -> tuple[int, ...]:
@@ -95,8 +111,9 @@ def pair_places(pairs: tuple) -> tuple[int, ...]:
     return tuple(next((at for at, (spot, _) in enumerate(pairs) if spot == cell), 9) for cell in range(9))
 
 
-def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
-              max_actions: int = 10_000) -> GameRecord:
+def play_game(
+    rules: Rules = Rules(), agents: list | None = None, seed: int = 0, max_actions: int = 10_000
+) -> GameRecord:
     """Play a whole game between bots (by default a medium ReactionBot at every seat) and return its record
     (a base game of ReactionBots here, on plain numbers)."""
     agents = agents or seated_bots([ReactionBot] * rules.players, seed)
@@ -105,8 +122,9 @@ def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
     return play_out("colorform", rules, agents, seed, next_action, max_actions)
 
 
-def play_reaction_bots(rules: Rules, bots: Sequence[agents.ReactionBot], seed: int = 0,
-                       max_actions: int = 10_000) -> GameRecord:
+def play_reaction_bots(
+    rules: Rules, bots: Sequence[agents.ReactionBot], seed: int = 0, max_actions: int = 10_000
+) -> GameRecord:
     """Play a base game between ReactionBots, one a seat, and return its record (the model's game, seed for seed)."""
     if rules.variant != "base":
         raise ValueError(f"only the base game is played here, not {rules.variant!r}")
@@ -172,8 +190,11 @@ class _Table:
         # A turn's missing bits are its (cell, figure) pairs the layout does not fit: a hand card each.
         ranked = []
         for likings in self.likings:
-            ways = [(liking[(cards := (missing := bits & unfitting).bit_count())], missing, cards, turn)
-                    for of_task in likings for bits, liking, turn in of_task]
+            ways = [
+                (liking[(cards := (missing := bits & unfitting).bit_count())], missing, cards, turn)
+                for of_task in likings
+                for bits, liking, turn in of_task
+            ]
             ways.sort(key=by_liking)
             ranked.append(ways)
         plans = []
@@ -196,10 +217,15 @@ class _Table:
                     low = missing & -missing
                     one = divmod(low.bit_length() - 1, FIGURE_COUNT)
                     other = divmod((missing ^ low).bit_length() - 1, FIGURE_COUNT)
-                    placements = assign([one, other] if places[one[0]] < places[other[0]] else [other, one], hand, accepts)
+                    placements = assign(
+                        [one, other] if places[one[0]] < places[other[0]] else [other, one], hand, accepts
+                    )
                 else:  # the missing pairs in the order the turned task lists them, as cover tries them
-                    placements = assign([(cell, want) for cell, want in placed
-                                         if missing >> FIGURE_COUNT * cell + want & 1], hand, accepts)
+                    placements = assign(
+                        [(cell, want) for cell, want in placed if missing >> FIGURE_COUNT * cell + want & 1],
+                        hand,
+                        accepts,
+                    )
                 if placements is not None:
                     plan = seconds[liking & RANK], task, rotation, mirrored, placements
                     break
@@ -219,7 +245,14 @@ class _Table:
     def play(self, max_actions: int) -> list[Stop]:
         """Play STOP after STOP to the end of the game; return them."""
         rules, bots, shown, likings = self.rules, self.bots, self.shown, self.likings
-        hands, unheld_of, won, stacks, tops, accepts = self.hands, self.unheld, self.won, self.stacks, self.tops, self.accepts
+        hands, unheld_of, won, stacks, tops, accepts = (
+            self.hands,
+            self.unheld,
+            self.won,
+            self.stacks,
+            self.tops,
+            self.accepts,
+        )
         window, matching, time_to_show = rules.stop_window, rules.matching, rules.seconds_to_show
         seats, plans, actions, chances = range(rules.players), self.plans, [], self.chances
         while not self.over:
@@ -247,8 +280,10 @@ class _Table:
                 first = min([call[0] for call in calls])
                 calls = [call for call in calls if call[0] - first <= window]
             # The claims, each with its task, then in time order (ties by seat) to be judged.
-            judged = [(agents.claim_on(player, plan, time, made), plan[1]) if plan else (made, _numbered(shown, made.task))
-                      for time, player, plan, made in calls]
+            judged = [
+                (agents.claim_on(player, plan, time, made), plan[1]) if plan else (made, _numbered(shown, made.task))
+                for time, player, plan, made in calls
+            ]
             if len(judged) == 1:
                 actions.append(Stop.of_claims((judged[0][0],)))
             else:
@@ -261,7 +296,10 @@ class _Table:
                     events.append((void_event, player, task))
                     continue
                 fitting = laid(self.fitting, placements, matching) if placements else self.fitting
-                if claim.seconds_shown <= time_to_show and not task.turn_bits[claim.rotation, claim.mirrored] & ~fitting:
+                if (
+                    claim.seconds_shown <= time_to_show
+                    and not task.turn_bits[claim.rotation, claim.mirrored] & ~fitting
+                ):
                     won[player].append((task, False))
                     if placements:
                         hand = hands[player]
@@ -296,7 +334,7 @@ class _Table:
         return actions
 
     def _end_round(self) -> None:
-        """Put the tasks nobody can solve under the pile, then end the game or start a new round (see ``_end_round``)."""
+        """Put the unsolvable tasks under the pile, then end the game or start a new round (see ``_end_round``)."""
         rules = self.rules
         self.events.append((round_end_event, self.round, tuple(self.shown)))
         self.task_pile += self.shown
@@ -328,11 +366,22 @@ class _Table:
 
     def final(self) -> State:
         """The state the game ended in, as the model would have it."""
-        return evolve(self.start, layout=tuple(map(tuple, self.stacks)), figure_pile=tuple(self.figure_pile),
-                      hands=tuple(map(tuple, self.hands)), task_pile=tuple(self.task_pile),
-                      revealed=((),) * self.rules.players, won=tuple(map(tuple, self.won)), round=self.round,
-                      last_round=self.last_round, shuffles=self.shuffles, solvable_round=self.solvable_round,
-                      over=True, end_reason=self.end_reason, events=tuple(say(*of) for say, *of in self.events))
+        return evolve(
+            self.start,
+            layout=tuple(map(tuple, self.stacks)),
+            figure_pile=tuple(self.figure_pile),
+            hands=tuple(map(tuple, self.hands)),
+            task_pile=tuple(self.task_pile),
+            revealed=((),) * self.rules.players,
+            won=tuple(map(tuple, self.won)),
+            round=self.round,
+            last_round=self.last_round,
+            shuffles=self.shuffles,
+            solvable_round=self.solvable_round,
+            over=True,
+            end_reason=self.end_reason,
+            events=tuple(say(*of) for say, *of in self.events),
+        )
 
 
 def _said_wrong(player: int, task, tops: tuple, claim, rules: Rules) -> str:

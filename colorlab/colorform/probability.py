@@ -62,8 +62,10 @@ def count_fillings(allowed: Sequence[int]) -> int:
     >>> count_fillings([0b111, 0b111, 0b111])
     6
     """
-    cells_allowing = [[cell for cell, cards in enumerate(allowed) if cards >> card & 1]
-                      for card in range(max(allowed, default=0).bit_length())]
+    cells_allowing = [
+        [cell for cell, cards in enumerate(allowed) if cards >> card & 1]
+        for card in range(max(allowed, default=0).bit_length())
+    ]
     counts = {0: 1}
     for cells in filter(None, cells_allowing):
         step = dict(counts)
@@ -75,8 +77,9 @@ def count_fillings(allowed: Sequence[int]) -> int:
     return counts.get((1 << len(allowed)) - 1, 0)
 
 
-def chance_all_fit(task: TaskCard | Sequence, destinations: Sequence[tuple[int, ...]],
-                   rules: Rules = Rules()) -> Fraction:
+def chance_all_fit(
+    task: TaskCard | Sequence, destinations: Sequence[tuple[int, ...]], rules: Rules = Rules()
+) -> Fraction:
     """What is the chance that a random layout fits `task` laid in each of these ways at once?
 
     A way of laying the card is given by its destinations: where each of its nine
@@ -106,9 +109,14 @@ def chance_all_fit(task: TaskCard | Sequence, destinations: Sequence[tuple[int, 
 def chance_layout_fits(task: TaskCard | Sequence, rules: Rules = Rules()) -> Fraction:
     """What is the chance that a random layout fits `task` in some allowed turn, with no hand cards?"""
     destinations = [destination for _, _, destination in TRANSFORMS[rules.rotations, rules.mirror_images]]
-    return sum((Fraction((-1) ** (size + 1)) * chance_all_fit(task, chosen, rules)
-                for size in range(1, len(destinations) + 1)
-                for chosen in combinations(destinations, size)), Fraction(0))
+    return sum(
+        (
+            Fraction((-1) ** (size + 1)) * chance_all_fit(task, chosen, rules)
+            for size in range(1, len(destinations) + 1)
+            for chosen in combinations(destinations, size)
+        ),
+        Fraction(0),
+    )
 
 
 def chance_random_task_fits(rules: Rules = Rules()) -> Fraction:

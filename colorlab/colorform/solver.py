@@ -10,11 +10,18 @@ Examples
 ========
 
 >>> from colorlab.colorform import solve
->>> layout = ["blue star", "red heart", "green moon",
-...           "black circle", "purple moon", "yellow square",
-...           "red circle", "green heart", "blue circle"]
->>> task = ["red star", None, None, "black triangle", "purple moon", None,
-...         None, None, None]
+>>> layout = [
+...     "blue star",
+...     "red heart",
+...     "green moon",
+...     "black circle",
+...     "purple moon",
+...     "yellow square",
+...     "red circle",
+...     "green heart",
+...     "blue circle",
+... ]
+>>> task = ["red star", None, None, "black triangle", "purple moon", None, None, None, None]
 >>> best = solve(layout, [], task)[0]
 >>> best.rotation, best.placements
 (0, {})
@@ -42,8 +49,7 @@ def _accepts(mode: str, wanted: Figure, card: Figure) -> bool:
 
 
 ACCEPTS: dict[str, tuple[int, ...]] = {
-    mode: tuple(sum(1 << card for card in range(36) if _accepts(mode, wanted, card))
-                for wanted in range(36))
+    mode: tuple(sum(1 << card for card in range(36) if _accepts(mode, wanted, card)) for wanted in range(36))
     for mode in MATCHING
 }
 
@@ -92,8 +98,9 @@ class Solution:
     def matches(self) -> tuple[Match, ...]:
         """Which card fits each figure of the task, and by what?"""
         cards = [(cell, want, self.placements.get(cell, self.layout[cell])) for cell, want in sorted(self.placed)]
-        return tuple(Match(cell, want, card, match_kind(want, card), cell in self.placements)
-                     for cell, want, card in cards)
+        return tuple(
+            Match(cell, want, card, match_kind(want, card), cell in self.placements) for cell, want, card in cards
+        )
 
     def explain(self) -> str:
         """Say in words why this solution works, figure by figure."""
@@ -131,8 +138,7 @@ def _unnumbered_task(cells: tuple) -> TaskCard:
     return TaskCard(0, cells)
 
 
-def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
-          rules: Rules = Rules()) -> list[Solution]:
+def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence, rules: Rules = Rules()) -> list[Solution]:
     """List every minimal solution of `task`, fewest hand cards first."""
     layout = as_layout(layout)
     hand = tuple(card if type(card) is Figure else figure(card) for card in hand)
@@ -148,15 +154,21 @@ def solve(layout: Sequence, hand: Iterable, task: TaskCard | Sequence,
     return found
 
 
-def ways(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
-         rules: Rules, most_cards: int = 9) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
+def ways(
+    layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple, rules: Rules, most_cards: int = 9
+) -> Iterator[tuple[int, bool, dict[int, Figure]]]:
     """Yield (rotation, mirrored, placements): one fewest-card way for each turn that works."""
     for _, rotation, mirrored, placements in table_ways(layout, hand, [task], rules, most_cards):
         yield rotation, mirrored, placements
 
 
-def table_ways(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
-               rules: Rules, most_cards: int = 9) -> Iterator[tuple[TaskCard, int, bool, dict[int, Figure]]]:
+def table_ways(
+    layout: Sequence[Figure],
+    hand: Sequence[Figure],
+    tasks: Iterable[TaskCard | tuple],
+    rules: Rules,
+    most_cards: int = 9,
+) -> Iterator[tuple[TaskCard, int, bool, dict[int, Figure]]]:
     """Yield (task, rotation, mirrored, placements): the :func:`ways` of each task, task after task.
 
     Examples
@@ -167,14 +179,31 @@ def table_ways(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable
 
     >>> from colorlab.colorform import Rules, figure, solve, task_cards
     >>> from colorlab.colorform.solver import table_ways
-    >>> layout = [figure(name) for name in ["blue star", "red heart", "green moon", "black circle",
-    ...           "purple moon", "yellow square", "red circle", "green heart", "blue circle"]]
+    >>> layout = [
+    ...     figure(name)
+    ...     for name in [
+    ...         "blue star",
+    ...         "red heart",
+    ...         "green moon",
+    ...         "black circle",
+    ...         "purple moon",
+    ...         "yellow square",
+    ...         "red circle",
+    ...         "green heart",
+    ...         "blue circle",
+    ...     ]
+    ... ]
     >>> hand = [figure("red star"), figure("black triangle")]
     >>> tasks = task_cards()[:12]
-    >>> found = {(task.number, rotation, mirrored, tuple(sorted(placements.items())))
-    ...          for task, rotation, mirrored, placements in table_ways(layout, hand, tasks, Rules())}
-    >>> solved = {(task.number, s.rotation, s.mirrored, tuple(sorted(s.placements.items())))
-    ...           for task in tasks for s in solve(layout, hand, task)}
+    >>> found = {
+    ...     (task.number, rotation, mirrored, tuple(sorted(placements.items())))
+    ...     for task, rotation, mirrored, placements in table_ways(layout, hand, tasks, Rules())
+    ... }
+    >>> solved = {
+    ...     (task.number, s.rotation, s.mirrored, tuple(sorted(s.placements.items())))
+    ...     for task in tasks
+    ...     for s in solve(layout, hand, task)
+    ... }
     >>> found <= solved and {way[:3] for way in found} == {way[:3] for way in solved}
     True
     """
@@ -184,8 +213,13 @@ def table_ways(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable
             yield task, rotation, mirrored, placements
 
 
-def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Iterable[TaskCard | tuple],
-                  rules: Rules, most_cards: int = 9) -> Iterator[tuple[TaskCard, int, bool, tuple, int]]:
+def hopeful_turns(
+    layout: Sequence[Figure],
+    hand: Sequence[Figure],
+    tasks: Iterable[TaskCard | tuple],
+    rules: Rules,
+    most_cards: int = 9,
+) -> Iterator[tuple[TaskCard, int, bool, tuple, int]]:
     """Yield (task, rotation, mirrored, (cell, figure) pairs, cards needed) for each turn that may work.
 
     A turn may work when it needs at most `most_cards` hand cards and each cell it needs one for
@@ -196,8 +230,9 @@ def hopeful_turns(layout: Sequence[Figure], hand: Sequence[Figure], tasks: Itera
     return iter([turn for turn in turns if turn[4] <= most_cards])
 
 
-def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Sequence[Figure]],
-                     rules: Rules) -> tuple[tuple[tuple[TaskCard, int, bool, tuple, int], ...], ...]:
+def hopeful_of_hands(
+    fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Sequence[Figure]], rules: Rules
+) -> tuple[tuple[tuple[TaskCard, int, bool, tuple, int], ...], ...]:
     """The :func:`hopeful_turns` of each hand (of any size), the layout given by its :func:`fitting_bits`."""
     # Each turn of a task is tried on all its cells at once, with bits: one bit per (cell, figure) pair,
     # set in `fitting` where the layout's card fits that figure. The pairs a turn needs hand cards for are
@@ -210,8 +245,15 @@ def hopeful_of_hands(fitting: int, tasks: Iterable[TaskCard], hands: Sequence[Se
     for hand in hands:
         unreachable = unfitting & ~(_held_accepts(hand, accepts) * EVERY_CELL)
         limit = len(hand)
-        found.append(tuple([turn + (count,) for turn, bits in turns
-                            if not bits & unreachable and (count := (bits & unfitting).bit_count()) <= limit]))
+        found.append(
+            tuple(
+                [
+                    turn + (count,)
+                    for turn, bits in turns
+                    if not bits & unreachable and (count := (bits & unfitting).bit_count()) <= limit
+                ]
+            )
+        )
     return tuple(found)
 
 
@@ -221,8 +263,9 @@ def cover(layout: Sequence[Figure], hand: Sequence[Figure], placed: tuple, rules
     return assign([(spot, want) for spot, want in placed if not accepts[want] >> layout[spot] & 1], hand, accepts)
 
 
-def assign(needs: list[tuple[int, Figure]], hand: Sequence[Figure],
-           accepts: tuple[int, ...]) -> dict[int, Figure] | None:
+def assign(
+    needs: list[tuple[int, Figure]], hand: Sequence[Figure], accepts: tuple[int, ...]
+) -> dict[int, Figure] | None:
     """Give each needy (cell, figure) pair its own hand card that fits it, the first way found (None: no way)."""
     if not needs:
         return {}
@@ -278,8 +321,7 @@ def laid(fitting: int, placements: Iterable[tuple[int, Figure]], matching: str) 
     return fitting
 
 
-def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple,
-             rules: Rules) -> bool:
+def solvable(layout: Sequence[Figure], hand: Sequence[Figure], task: TaskCard | tuple, rules: Rules) -> bool:
     """Can this hand solve this task at all? (Figures only: a fast yes or no.)"""
     return next(ways(layout, hand, task, rules), None) is not None
 
@@ -310,8 +352,14 @@ def _first_assignment(needs: list, hand: tuple, accepts: tuple, used: int) -> di
     return None
 
 
-def why_not(layout: Sequence, task: TaskCard | Sequence, rotation: int, placements: dict,
-            mirrored: bool = False, rules: Rules = Rules()) -> list[str]:
+def why_not(
+    layout: Sequence,
+    task: TaskCard | Sequence,
+    rotation: int,
+    placements: dict,
+    mirrored: bool = False,
+    rules: Rules = Rules(),
+) -> list[str]:
     """Which figures does a claimed solution fail, and why? (Empty when it works.)"""
     layout = as_layout(layout)
     destination = DESTINATIONS[rotation % 4, mirrored]
@@ -321,6 +369,5 @@ def why_not(layout: Sequence, task: TaskCard | Sequence, rotation: int, placemen
     for cell, want in sorted(shown):
         card = placements.get(cell, layout[cell])
         if not accepts[want] >> card & 1:
-            problems.append(f"cell {cell}: {want} does not fit {card} "
-                            f"(matching is '{rules.matching}')")
+            problems.append(f"cell {cell}: {want} does not fit {card} (matching is '{rules.matching}')")
     return problems

@@ -45,8 +45,11 @@ def next_auto(state: State, bots: Mapping[int, Agent], calls: list[Call], second
     if state.junior:
         bot = bots.get(state.active)
         return None if bot is None else bot.act(state, state.active) or Pass(state.active)
-    plans = [Call(seat, claim, claim.time) for seat, bot in bots.items()
-             if (claim := bot.act(state, seat)) is not None and claim.time <= seconds]
+    plans = [
+        Call(seat, claim, claim.time)
+        for seat, bot in bots.items()
+        if (claim := bot.act(state, seat)) is not None and claim.time <= seconds
+    ]
     made = sorted(calls + plans, key=lambda call: (call.seconds, call.seat))
     if not made:
         return None

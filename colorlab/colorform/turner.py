@@ -16,7 +16,7 @@ rule that makes D4 a non-commutative group.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import traitlets
 
@@ -27,6 +27,7 @@ from colorlab.rules import IllegalAction
 from colorlab.widgets.base import (
     GuardedWidget,
     IntentError,
+    IntentFields,
     palette_assets,
     widget_css,
     widget_esm,
@@ -34,8 +35,12 @@ from colorlab.widgets.base import (
 
 STATIC = Path(__file__).parent / "static"
 
-QUARTER_TURNS = ("the identity: every cell stays put", "a quarter turn clockwise", "a half turn",
-                 "three quarter turns clockwise (a quarter turn anticlockwise)")
+QUARTER_TURNS = (
+    "the identity: every cell stays put",
+    "a quarter turn clockwise",
+    "a half turn",
+    "three quarter turns clockwise (a quarter turn anticlockwise)",
+)
 
 # A mirror image of a 3x3 card keeps the cells on one line through the centre where they are.
 MIRROR_LINES = {
@@ -96,7 +101,7 @@ class TaskTurner(GuardedWidget):
     mirrored = traitlets.Bool(False).tag(sync=True)
     element = traitlets.Unicode("()").tag(sync=True)
 
-    INTENTS: dict[str, dict[str, type | tuple]] = {"turn": {"quarter_turns": int}, "mirror": {}, "reset": {}}
+    INTENTS: ClassVar[IntentFields] = {"turn": {"quarter_turns": int}, "mirror": {}, "reset": {}}
     TURNS_PER_PRESS = range(-3, 4)
 
     def __init__(self, task: TaskCard | int, mirrors: bool = False, **kwargs: Any):
@@ -109,11 +114,18 @@ class TaskTurner(GuardedWidget):
     def static_assets(self) -> dict:
         """What fixed drawing data does the page need: the card, the shapes, and every position's names?"""
         positions = [(k, m) for m in ((False, True) if self.mirrors else (False,)) for k in range(4)]
-        return {**palette_assets(), "shapes": SHAPE_PATHS, "mirrors": self.mirrors,
-                "card": {"number": self.card.number, "size": self.card.size,
-                         "cells": [None if fig is None else str(fig) for fig in self.card.cells]},
-                "destinations": {f"{k},{int(m)}": list(DESTINATIONS[k, m]) for k, m in positions},
-                "words": {f"{k},{int(m)}": turn_words(k, m) for k, m in positions}}
+        return {
+            **palette_assets(),
+            "shapes": SHAPE_PATHS,
+            "mirrors": self.mirrors,
+            "card": {
+                "number": self.card.number,
+                "size": self.card.size,
+                "cells": [None if fig is None else str(fig) for fig in self.card.cells],
+            },
+            "destinations": {f"{k},{int(m)}": list(DESTINATIONS[k, m]) for k, m in positions},
+            "words": {f"{k},{int(m)}": turn_words(k, m) for k, m in positions},
+        }
 
     @property
     def destinations(self) -> tuple[int, ...]:
@@ -129,8 +141,10 @@ class TaskTurner(GuardedWidget):
         return tuple(grid)
 
     def __repr__(self) -> str:
-        return (f"TaskTurner(task card {self.card.number}, mirrors={self.mirrors}: "
-                f"rotation={self.rotation}, mirrored={self.mirrored}, element={self.element!r})")
+        return (
+            f"TaskTurner(task card {self.card.number}, mirrors={self.mirrors}: "
+            f"rotation={self.rotation}, mirrored={self.mirrored}, element={self.element!r})"
+        )
 
     # --- the notebook's side ---------------------------------------------------------------
 

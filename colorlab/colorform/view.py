@@ -27,9 +27,9 @@ table; the junior variant is played turn by turn.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from colorlab.agents import ready, seat_bots
 from colorlab.colorform.agents import ReactionBot
@@ -44,6 +44,7 @@ from colorlab.rules import GameOver, IllegalAction
 from colorlab.widgets.base import (
     GameWidget,
     IntentError,
+    IntentFields,
     new_game_record,
     palette_assets,
     widget_css,
@@ -72,7 +73,7 @@ def turn_words(rotation: int, mirrored: bool) -> str:
     """How is a task card turned, in words a learner reads?
 
     Examples
-    --------
+    ========
     >>> from colorlab.colorform.view import turn_words
     >>> turn_words(1, False), turn_words(0, True), turn_words(3, True)
     ('Turned a quarter to the right', 'Mirrored', 'Mirrored, then turned a quarter to the left')
@@ -108,11 +109,11 @@ class ColorFormGame(GameWidget):
 
     title = "Col-Or-Form"
     game = "colorform"
-    REFUSED_AT_A_TABLE = {**GameWidget.REFUSED_AT_A_TABLE, **AT_A_TABLE}
+    REFUSED_AT_A_TABLE: ClassVar[Mapping[str, str]] = {**GameWidget.REFUSED_AT_A_TABLE, **AT_A_TABLE}
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
-    INTENTS = {
+    INTENTS: ClassVar[IntentFields] = {
         **GameWidget.INTENTS,
         "claim": {"task": int, "rotation": int, "mirrored": bool, "placements": list},
         "stop": {},
@@ -123,9 +124,18 @@ class ColorFormGame(GameWidget):
         "hint": {},
     }
 
-    def __init__(self, rules: Rules | None = None, bots: int = 2, level: str = "medium",
-                 seed: int | None = None, bots_wait: bool = False,
-                 clock: Callable[[], float] = time.monotonic, *, seat: Seat | None = None, **kwargs):
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        bots: int = 2,
+        level: str = "medium",
+        seed: int | None = None,
+        bots_wait: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        seat: Seat | None = None,
+        **kwargs,
+    ):
         if level not in ReactionBot.levels:
             raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(ReactionBot.levels)}")
         self.level, self.bots_wait, self.clock = level, bots_wait, clock
@@ -133,8 +143,9 @@ class ColorFormGame(GameWidget):
         self.started_round: int | None = None
         self._no_task_notice = None
         self.phase_began, self.stop_called = clock(), None
-        super().__init__(lambda: new_game_record(self.game, rules or Rules(players=bots + 1), seed), seat=seat,
-                         **kwargs)
+        super().__init__(
+            lambda: new_game_record(self.game, rules or Rules(players=bots + 1), seed), seat=seat, **kwargs
+        )
         self._make_bots()
         self._begin_phase()
         self.refresh()
@@ -142,9 +153,12 @@ class ColorFormGame(GameWidget):
     # --- what the page may see -------------------------------------------------------------
 
     def static_assets(self) -> dict:
-        return {**palette_assets(), "shapes": SHAPE_PATHS,
-                "destinations": {f"{k},{int(m)}": list(DESTINATIONS[k, m]) for k in range(4) for m in (0, 1)},
-                "turns": {f"{k},{int(m)}": turn_words(k, m) for k in range(4) for m in (0, 1)}}
+        return {
+            **palette_assets(),
+            "shapes": SHAPE_PATHS,
+            "destinations": {f"{k},{int(m)}": list(DESTINATIONS[k, m]) for k in range(4) for m in (0, 1)},
+            "turns": {f"{k},{int(m)}": turn_words(k, m) for k in range(4) for m in (0, 1)},
+        }
 
     def snapshot(self, state) -> dict:
         view = observation(state, self.you)
@@ -162,7 +176,9 @@ class ColorFormGame(GameWidget):
             changed_rules=sorted(state.rules.differences()),
             hint=self.hint if live else None,
             only_you_can_solve=live and self.source.permits("skip") and only_you_can_solve(state, self.you),
-            final_ranking=[f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]],
+            final_ranking=[
+                f"{place}. {names[seat]}: {points(view['scores'][seat])}" for place, seat in view["ranking"]
+            ],
         )
         return view
 
@@ -182,8 +198,7 @@ class ColorFormGame(GameWidget):
     def handle(self, intent: dict) -> None:
         kind = intent["type"]
         if kind == "claim":
-            self.claim(intent["task"], intent["rotation"], self._placements(intent["placements"]),
-                       intent["mirrored"])
+            self.claim(intent["task"], intent["rotation"], self._placements(intent["placements"]), intent["mirrored"])
         elif kind == "stop":
             self.call_stop()
         elif kind == "tick":
@@ -355,10 +370,14 @@ class ColorFormGame(GameWidget):
             self._no_task_notice = self.notice["seq"]
             return
         best, task = min(options, key=lambda pair: (pair[0].cards_used, pair[0].rotation))
-        self.hint = {"task": task.number, "rotation": best.rotation, "mirrored": best.mirrored,
-                     "turn": turn_words(best.rotation, best.mirrored),
-                     "placements": [[cell, str(card)] for cell, card in sorted(best.placements.items())],
-                     "reasons": [str(m) for m in best.matches]}
+        self.hint = {
+            "task": task.number,
+            "rotation": best.rotation,
+            "mirrored": best.mirrored,
+            "turn": turn_words(best.rotation, best.mirrored),
+            "placements": [[cell, str(card)] for cell, card in sorted(best.placements.items())],
+            "reasons": [str(m) for m in best.matches],
+        }
         self.say(f"Hint: look at task {task.number}; the reasons are listed under the buttons.")
 
     # --- bookkeeping -----------------------------------------------------------------------
@@ -377,8 +396,12 @@ class ColorFormGame(GameWidget):
         if self.seat is not None:
             return
         record = self.record
-        self.bots = seat_bots(find_game(self.game).bots[f"ReactionBot ({self.level})"], record.seed,
-                              range(1, record.rules.players), record.seeding)
+        self.bots = seat_bots(
+            find_game(self.game).bots[f"ReactionBot ({self.level})"],
+            record.seed,
+            range(1, record.rules.players),
+            record.seeding,
+        )
 
     def _bot_at(self, seat: int) -> ReactionBot:
         """The bot at `seat`, ready to move now (its chance drawn for this step, as its seeding says)."""

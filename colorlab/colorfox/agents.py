@@ -21,10 +21,31 @@ import random
 import statistics
 
 from colorlab.agents import SeededAgent, play_out, seated_bots
-from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, Position, State,
-                                     evolve, exchange_of, exchange_terms, hand_backs, legal_actions, legal_exchanges,
-                                     legal_places, legal_spots, observation, play, random_spot, scores, sticks_taken,
-                                     to_move)
+from colorlab.colorfox.model import (
+    COLOUR_NAMES,
+    Done,
+    Exchange,
+    HandBack,
+    Offer,
+    Pass,
+    Place,
+    Position,
+    State,
+    evolve,
+    exchange_of,
+    exchange_terms,
+    hand_backs,
+    legal_actions,
+    legal_exchanges,
+    legal_places,
+    legal_spots,
+    observation,
+    play,
+    random_spot,
+    scores,
+    sticks_taken,
+    to_move,
+)
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import score_counts, score_sticks
 from colorlab.record import GameRecord
@@ -80,8 +101,11 @@ def cell_values(state: State, player: int, cells) -> dict[Position, tuple[int, i
 
 def answers(state: State, offer: Offer) -> list[Exchange]:
     """Which exchanges could an offer become, one per stick the opponent might hand back?"""
-    return [Exchange(offer.player, offer.opponent, offer.give, name)
-            for name, n in zip(COLOUR_NAMES, state.sticks[offer.opponent]) if n and name != offer.give]
+    return [
+        Exchange(offer.player, offer.opponent, offer.give, name)
+        for name, n in zip(COLOUR_NAMES, state.sticks[offer.opponent])
+        if n and name != offer.give
+    ]
 
 
 class RandomBot(SeededAgent):
@@ -92,8 +116,7 @@ class RandomBot(SeededAgent):
             return HandBack(player, self.stick_to_hand_back(state, player))
         if state.exchanges_left:
             options = exchange_terms(state)  # plain tuples: only the exchange chosen is made
-            return exchange_of(state, self.rng.choice(options)) if options and self.rng.random() < 0.5 \
-                else Done(player)
+            return exchange_of(state, self.rng.choice(options)) if options and self.rng.random() < 0.5 else Done(player)
         spot = random_spot(state, player, self.rng)
         return Pass(player) if spot is None else Place(player, *spot)
 
@@ -164,8 +187,9 @@ def next_action(state: State, agents: list):
     return agents[seat].act(state, seat)
 
 
-def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
-              max_actions: int = 2_000) -> GameRecord:
+def play_game(
+    rules: Rules = Rules(), agents: list | None = None, seed: int = 0, max_actions: int = 2_000
+) -> GameRecord:
     """Play a whole game between bots (by default a GreedyBot at every seat) and return its record."""
     agents = agents or seated_bots([GreedyBot] * rules.players, seed)
     return play_out("colorfox", rules, agents, seed, next_action, max_actions)
@@ -181,7 +205,7 @@ def determinise(state: State, player: int, rng: random.Random) -> State:
         if p == player:
             hands.append(hand)
         else:
-            hands.append(tuple(unseen[dealt:dealt + len(hand)]))
+            hands.append(tuple(unseen[dealt : dealt + len(hand)]))
             dealt += len(hand)
     return evolve(state, hands=tuple(hands), deck=tuple(unseen[dealt:]), seed=0)
 
@@ -191,9 +215,11 @@ def result(state: State) -> list[float]:
     points = scores(state)
     top = max(points)
     leaders = points.count(top)
-    return [WIN_WEIGHT * (points[p] == top) / leaders
-            + (1 - WIN_WEIGHT) * (0.5 + 0.5 * math.tanh((points[p] - max(points[:p] + points[p + 1:])) / MARGIN_SCALE))
-            for p in range(state.players)]
+    return [
+        WIN_WEIGHT * (points[p] == top) / leaders
+        + (1 - WIN_WEIGHT) * (0.5 + 0.5 * math.tanh((points[p] - max(points[:p] + points[p + 1 :])) / MARGIN_SCALE))
+        for p in range(state.players)
+    ]
 
 
 def ranked_actions(state: State) -> list:
@@ -220,8 +246,9 @@ def swap_value(state: State, gains: dict[tuple[str, str], int], terms: tuple) ->
     if len(terms) == 3:
         return gains[terms[1], terms[2]]
     opponent, give = terms
-    return statistics.fmean(gains[give, name] for name, n in zip(COLOUR_NAMES, state.sticks[opponent])
-                            if n and name != give)
+    return statistics.fmean(
+        gains[give, name] for name, n in zip(COLOUR_NAMES, state.sticks[opponent]) if n and name != give
+    )
 
 
 def playout_action(state: State, rng: random.Random):
@@ -244,8 +271,15 @@ def playout_action(state: State, rng: random.Random):
 SETS = SetBuilder()
 WIN_WEIGHT = 0.8
 MARGIN_SCALE = 8.0
-SEARCH_GAME = SearchGame(to_move=to_move, actions=ranked_actions, play=play, is_over=lambda state: state.over,
-                         reward=result, determinise=determinise, playout_action=playout_action)
+SEARCH_GAME = SearchGame(
+    to_move=to_move,
+    actions=ranked_actions,
+    play=play,
+    is_over=lambda state: state.over,
+    reward=result,
+    determinise=determinise,
+    playout_action=playout_action,
+)
 
 
 class SearchBot(SearchAgent):

@@ -71,10 +71,10 @@ class Card:
     edges: Edges
 
     def __post_init__(self) -> None:
-        if (not isinstance(self.edges, tuple) or len(self.edges) != 4
-                or any(edge not in COLOURS for edge in self.edges)):
-            raise ValueError(f"card {self.number} needs 4 edges, each one of "
-                             f"{', '.join(map(str, COLOURS))}; got {self.edges!r}")
+        if not isinstance(self.edges, tuple) or len(self.edges) != 4 or any(edge not in COLOURS for edge in self.edges):
+            raise ValueError(
+                f"card {self.number} needs 4 edges, each one of {', '.join(map(str, COLOURS))}; got {self.edges!r}"
+            )
 
     def edge(self, side: str) -> Colour:
         """Which colour does this card show on this side?"""
@@ -147,8 +147,9 @@ def check_deck(cards: list[Card] | tuple[Card, ...]) -> None:
         raise ValueError(f"the deck must hold {DECK_SIZE} cards, not {len(cards)}")
     kinds = Counter(card.kind for card in cards)
     if kinds != Counter(CARDS_PER_KIND):
-        raise ValueError(f"the deck must hold {CARDS_PER_KIND} cards by number of colours, "
-                         f"not {dict(sorted(kinds.items()))}")
+        raise ValueError(
+            f"the deck must hold {CARDS_PER_KIND} cards by number of colours, not {dict(sorted(kinds.items()))}"
+        )
     edges = Counter(edge for card in cards for edge in card.edges)
     for hue in COLOURS:
         if edges[hue] != EDGES_PER_COLOUR:
@@ -157,23 +158,27 @@ def check_deck(cards: list[Card] | tuple[Card, ...]) -> None:
     for card in cards:
         for edges_seen in {card.edges, half_turn(card.edges)}:
             if edges_seen in seen:
-                raise ValueError(f"card {card.number} equals card {seen[edges_seen].number}, "
-                                 f"as printed or after a half turn")
+                raise ValueError(
+                    f"card {card.number} equals card {seen[edges_seen].number}, as printed or after a half turn"
+                )
         seen.update({card.edges: card, half_turn(card.edges): card})
 
 
 def cards_to_json(cards: list[Card] | tuple[Card, ...]) -> str:
     """Write cards as readable JSON, one card a line with its edges named by side."""
-    about = ("The 54 ColorFox cards of the colorlab edition, made by "
-             "colorlab.colorfox.components.generate_cards(). Each card shows one colour on "
-             "each side; 18 cards show 2 distinct colours, 18 show 3 and 18 show 4, and each "
-             "colour is on 36 edges.")
-    rows = [json.dumps({"number": card.number, **{side: str(card.edge(side)) for side in SIDES}})
-            for card in cards]
-    return ("{\n"
-            f' "about": {json.dumps(about)},\n'
-            f' "colours": {json.dumps([str(hue) for hue in COLOURS])},\n'
-            ' "cards": [\n  ' + ",\n  ".join(rows) + "\n ]\n}\n")
+    about = (
+        "The 54 ColorFox cards of the colorlab edition, made by "
+        "colorlab.colorfox.components.generate_cards(). Each card shows one colour on "
+        "each side; 18 cards show 2 distinct colours, 18 show 3 and 18 show 4, and each "
+        "colour is on 36 edges."
+    )
+    rows = [json.dumps({"number": card.number, **{side: str(card.edge(side)) for side in SIDES}}) for card in cards]
+    return (
+        "{\n"
+        f' "about": {json.dumps(about)},\n'
+        f' "colours": {json.dumps([str(hue) for hue in COLOURS])},\n'
+        ' "cards": [\n  ' + ",\n  ".join(rows) + "\n ]\n}\n"
+    )
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -184,11 +189,13 @@ def parse_cards(text: str) -> list[Card]:
     cards = []
     for position, entry in enumerate(data["cards"], start=1):
         if not isinstance(entry, dict) or set(entry) != {"number", *SIDES}:
-            raise ValueError(f"card entry {position} must give a number and the colours on "
-                             f"{', '.join(SIDES)}; got {entry!r}")
+            raise ValueError(
+                f"card entry {position} must give a number and the colours on {', '.join(SIDES)}; got {entry!r}"
+            )
         if entry["number"] != position:
-            raise ValueError(f"cards must be numbered 1, 2, 3, ... in order; "
-                             f"entry {position} is numbered {entry['number']!r}")
+            raise ValueError(
+                f"cards must be numbered 1, 2, 3, ... in order; entry {position} is numbered {entry['number']!r}"
+            )
         try:
             edges = tuple(colour(entry[side]) for side in SIDES)
         except ValueError as error:

@@ -43,8 +43,7 @@ from colorlab.rules import IllegalAction, NotYourTurn
 COLOURS = len(COLOUR_NAMES)
 DECK = len(cards())
 REACH = DECK - 1  # how far from the start card a card may ever lie
-CELLS = tuple((x, y) for x in range(-REACH, REACH + 1)
-              for y in range(-(REACH - abs(x)), REACH - abs(x) + 1))
+CELLS = tuple((x, y) for x in range(-REACH, REACH + 1) for y in range(-(REACH - abs(x)), REACH - abs(x) + 1))
 CELL_NUMBER = {cell: number for number, cell in enumerate(CELLS)}
 CARD_FIELDS = ("in your hand", "on the table", "unseen", "x", "y", "half turned")
 
@@ -56,8 +55,14 @@ def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
 
 @cache
 def _blocks_for(players: int) -> dict[str, tuple[int, int]]:
-    sizes = {"pass": 1, "done": 1, "hand_back": COLOURS, "offer": players * COLOURS,
-             "exchange": players * COLOURS * COLOURS, "place": DECK * 2 * len(CELLS)}
+    sizes = {
+        "pass": 1,
+        "done": 1,
+        "hand_back": COLOURS,
+        "offer": players * COLOURS,
+        "exchange": players * COLOURS * COLOURS,
+        "place": DECK * 2 * len(CELLS),
+    }
     return number_blocks(sizes)
 
 
@@ -92,12 +97,16 @@ def action_number(action, rules: Rules = Rules()) -> int:
 
 def decode(number: int, rules: Rules, player: int):
     """Which action of `player` does this number stand for, legal now or not?"""
-    if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) \
-            or not 0 <= number < action_count(rules):
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, (int, numpy.integer))
+        or not 0 <= number < action_count(rules)
+    ):
         raise ValueError(f"{number!r} is not an action number: they run from 0 to {action_count(rules) - 1}")
     number = int(number)
-    kind, offset = next((kind, number - start) for kind, (start, size) in _blocks(rules).items()
-                        if start <= number < start + size)
+    kind, offset = next(
+        (kind, number - start) for kind, (start, size) in _blocks(rules).items() if start <= number < start + size
+    )
     if kind == "place":
         card_and_turn, cell = divmod(offset, len(CELLS))
         card, turned = divmod(card_and_turn, 2)
@@ -166,10 +175,21 @@ def returns(state) -> list[float]:
 def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
     """Which parts make up an observation, in order, with their shapes?"""
     players = rules.players
-    return {"cards": (DECK, len(CARD_FIELDS)), "you": (players,), "to move": (players,),
-            "active": (players,), "hand sizes": (players,), "sticks": (players, COLOURS),
-            "scores": (players,), "supply": (COLOURS,), "pile": (1,), "exchanges left": (1,),
-            "offer to": (players,), "offer gives": (COLOURS,), "over": (1,)}
+    return {
+        "cards": (DECK, len(CARD_FIELDS)),
+        "you": (players,),
+        "to move": (players,),
+        "active": (players,),
+        "hand sizes": (players,),
+        "sticks": (players, COLOURS),
+        "scores": (players,),
+        "supply": (COLOURS,),
+        "pile": (1,),
+        "exchanges left": (1,),
+        "offer to": (players,),
+        "offer gives": (COLOURS,),
+        "over": (1,),
+    }
 
 
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
@@ -198,4 +218,3 @@ def observation(state, player: int) -> numpy.ndarray:
         arrays["offer to"][seen["offer"]["opponent"]] = 1
         arrays["offer gives"][COLOUR_NAMES.index(seen["offer"]["give"])] = 1
     return numpy.concatenate([array.ravel() for array in arrays.values()])
-

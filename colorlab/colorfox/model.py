@@ -54,11 +54,16 @@ INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 Position = tuple[int, int]
 # For each side of a card: its number, the step to the neighbour there, and where the neighbour's facing
 # side sits in a packed demand (its three bits, and the shift to them).
-NEIGHBOURS = tuple((side, STEP[name], 7 << 3 * SIDES.index(OPPOSITE[name]), 3 * SIDES.index(OPPOSITE[name]))
-                   for side, name in enumerate(SIDES))
+NEIGHBOURS = tuple(
+    (side, STEP[name], 7 << 3 * SIDES.index(OPPOSITE[name]), 3 * SIDES.index(OPPOSITE[name]))
+    for side, name in enumerate(SIDES)
+)
 # Which sides of a cell touch a card, for each mask a cell's demand can have (three bits a side).
-TOUCHING = {sum(7 << 3 * side for side in sides): sides
-            for count in range(1, 5) for sides in itertools.combinations(range(4), count)}
+TOUCHING = {
+    sum(7 << 3 * side for side in sides): sides
+    for count in range(1, 5)
+    for sides in itertools.combinations(range(4), count)
+}
 
 
 class UnknownPlayer(IllegalAction):
@@ -238,15 +243,22 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     deck = list(cards())
     random.Random(f"{seed}/setup").shuffle(deck)
     size = rules.hand
-    hands = tuple(tuple(deck[p * size:(p + 1) * size]) for p in range(rules.players))
-    deck = deck[rules.players * size:]
+    hands = tuple(tuple(deck[p * size : (p + 1) * size]) for p in range(rules.players))
+    deck = deck[rules.players * size :]
     start = deck.pop(0)
     empty = tuple((0,) * len(COLOURS) for _ in range(rules.players))
-    state = State(rules=rules, seed=seed, table={}, frontier={}, hands=hands, deck=tuple(deck),
-                  supply=(rules.sticks_per_colour,) * len(COLOURS), sticks=empty)
+    state = State(
+        rules=rules,
+        seed=seed,
+        table={},
+        frontier={},
+        hands=hands,
+        deck=tuple(deck),
+        supply=(rules.sticks_per_colour,) * len(COLOURS),
+        sticks=empty,
+    )
     table, frontier = _lay(state, (0, 0), start, False)
-    return evolve(state, table=table, frontier=frontier,
-                  events=("The start card lies in the middle of the table.",))
+    return evolve(state, table=table, frontier=frontier, events=("The start card lies in the middle of the table.",))
 
 
 def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
@@ -309,8 +321,11 @@ def _hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
     The bit is :func:`card_bit`'s, worked out in place: this runs at every move of every playout.
     """
     if state.rules.half_turn:
-        return [(card.number, turned, 1 << 2 * card.number + turned) for card in state.hands[player]
-                for turned in (False, True)]
+        return [
+            (card.number, turned, 1 << 2 * card.number + turned)
+            for card in state.hands[player]
+            for turned in (False, True)
+        ]
     return [(card.number, False, 1 << 2 * card.number) for card in state.hands[player]]
 
 
@@ -318,9 +333,13 @@ def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int,
     """Which (card number, x, y, turned) may the player lay now? (Plain tuples: the fast form.)"""
     bits = _hand_bits(state, state.active if player is None else player)
     held = sum([bit for _, _, bit in bits])
-    return [(number, x, y, turned)
-            for (x, y), (_, _, fits_here) in state.frontier.items() if fits_here & held
-            for number, turned, bit in bits if fits_here & bit]
+    return [
+        (number, x, y, turned)
+        for (x, y), (_, _, fits_here) in state.frontier.items()
+        if fits_here & held
+        for number, turned, bit in bits
+        if fits_here & bit
+    ]
 
 
 def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int, int, bool] | None:
@@ -332,8 +351,9 @@ def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int
     """
     bits = _hand_bits(state, player)
     held = sum([bit for _, _, bit in bits])
-    cells = [(cell, fit, fit.bit_count()) for cell, (_, _, fits_here) in state.frontier.items()
-             if (fit := fits_here & held)]
+    cells = [
+        (cell, fit, fit.bit_count()) for cell, (_, _, fits_here) in state.frontier.items() if (fit := fits_here & held)
+    ]
     if not cells:
         return None
     index = rng.choice(range(sum([count for _, _, count in cells])))
@@ -362,8 +382,11 @@ def exchange_terms(state: State) -> list[tuple]:
     if not state.exchanges_left or state.offer is not None or state.over:
         return []
     me, mine = state.active, state.sticks[state.active]
-    held = [(other, [name for name, n in zip(COLOUR_NAMES, state.sticks[other]) if n])
-            for other in range(state.players) if other != me]
+    held = [
+        (other, [name for name, n in zip(COLOUR_NAMES, state.sticks[other]) if n])
+        for other in range(state.players)
+        if other != me
+    ]
     gives = [name for name, n in zip(COLOUR_NAMES, mine) if n]
     if state.rules.exchange_pick == "opponent":
         return [(other, give) for other, theirs in held for give in gives if any(take != give for take in theirs)]
@@ -386,8 +409,11 @@ def hand_backs(state: State) -> list[HandBack]:
     if state.offer is None:
         return []
     offer = state.offer
-    return [HandBack(offer.opponent, name) for name, n in zip(COLOUR_NAMES, state.sticks[offer.opponent])
-            if n and name != offer.give]
+    return [
+        HandBack(offer.opponent, name)
+        for name, n in zip(COLOUR_NAMES, state.sticks[offer.opponent])
+        if n and name != offer.give
+    ]
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -405,8 +431,7 @@ def play(state: State, action: Action) -> State:
     """Apply one action and return the new state; refuse an illegal one with a reason."""
     if state.over:
         raise GameOver(f"the game is over ({state.end_reason})")
-    if type(action) is Place and type(action.player) is int and action.player == state.active \
-            and state.offer is None:
+    if type(action) is Place and type(action.player) is int and action.player == state.active and state.offer is None:
         return _place(state, action)  # the most common action: every check below would pass
     if isinstance(action, ChangeRules):
         return action.apply(state)
@@ -437,11 +462,10 @@ def _place(state: State, action: Place) -> State:
         raise ExchangesPending(f"player {action.player} has {state.exchanges_left} exchange(s) to make or decline")
     player, turned = action.player, action.turned
     hand = state.hands[player]
-    for slot, card in enumerate(hand):
-        if card.number == action.card:
-            break
-    else:
+    slot = next((index for index, held in enumerate(hand) if held.number == action.card), None)
+    if slot is None:
         raise CardNotInHand(f"player {player} does not hold card {action.card!r}")
+    card = hand[slot]
     if not isinstance(turned, bool) or (turned and not state.rules.half_turn):
         raise TurnNotAllowed("these rules keep every card upright (no half turn)")
     cell = (action.x, action.y)
@@ -454,8 +478,10 @@ def _place(state: State, action: Place) -> State:
         raise NotConnected(f"cell {cell} touches no card on the table")
     mask, wanted, _ = demand
     if laid(card, turned)[0] & mask != wanted:
-        raise ColoursDiffer(f"card {card.number} does not match its neighbours at {cell} (they ask for "
-                            f"{', '.join(connections(state, cell))})")
+        raise ColoursDiffer(
+            f"card {card.number} does not match its neighbours at {cell} (they ask for "
+            f"{', '.join(connections(state, cell))})"
+        )
     joined = _joined(mask, wanted)
     table, frontier = _lay(state, cell, card, turned)
     supply, mine, taken = list(state.supply), list(state.sticks[player]), _taken(state.supply, joined)
@@ -463,16 +489,36 @@ def _place(state: State, action: Place) -> State:
         supply[colour] -= 1
         mine[colour] += 1
     sticks = _with(state.sticks, player, tuple(mine))
-    rest = hand[:slot] + hand[slot + 1:]
+    rest = hand[:slot] + hand[slot + 1 :]
     exchanges = len(joined) - 1 if state.rules.exchanges and len(joined) > 1 else 0
     events = _laying_events(player, joined, tuple(taken))
     ending = len(taken) < len(joined)
     if exchanges and _exchange_possible(sticks, player):
-        return evolve(state, table=table, frontier=frontier, supply=tuple(supply), sticks=sticks,
-                      hands=_with(state.hands, player, rest), passes=0, ending=ending, exchanges_left=exchanges,
-                      events=events + (f"Player {player}: may make {exchanges} exchange(s).",))
-    return _end_turn(state, events, rest, {"table": table, "frontier": frontier, "supply": tuple(supply),
-                                           "sticks": sticks, "passes": 0, "ending": ending})
+        return evolve(
+            state,
+            table=table,
+            frontier=frontier,
+            supply=tuple(supply),
+            sticks=sticks,
+            hands=_with(state.hands, player, rest),
+            passes=0,
+            ending=ending,
+            exchanges_left=exchanges,
+            events=events + (f"Player {player}: may make {exchanges} exchange(s).",),
+        )
+    return _end_turn(
+        state,
+        events,
+        rest,
+        {
+            "table": table,
+            "frontier": frontier,
+            "supply": tuple(supply),
+            "sticks": sticks,
+            "passes": 0,
+            "ending": ending,
+        },
+    )
 
 
 @functools.cache
@@ -482,8 +528,10 @@ def _laying_events(player: int, joined: tuple[int, ...], taken: tuple[int, ...])
     Kept once worked out: the same few texts come back in every game.
     """
     names = [COLOUR_NAMES[index] for index in taken]
-    events = (f"Player {player}: lays a card that matches {in_words([COLOUR_NAMES[i] for i in joined])}; "
-              f"takes {in_words(names) or 'no stick'}.",)
+    events = (
+        f"Player {player}: lays a card that matches {in_words([COLOUR_NAMES[i] for i in joined])}; "
+        f"takes {in_words(names) or 'no stick'}.",
+    )
     missing = sorted({COLOUR_NAMES[index] for index in joined if joined.count(index) > taken.count(index)})
     if missing:
         events += (f"No {', '.join(missing)} stick is left: the game ends after this turn.",)
@@ -512,8 +560,12 @@ def _check_due(state: State, kind: str) -> None:
 
 def _check_offer(state: State, player: int, opponent, give) -> None:
     """Refuse an exchange that names no opponent, or gives a stick the player lacks."""
-    if isinstance(opponent, bool) or not isinstance(opponent, int) or not 0 <= opponent < state.players \
-            or opponent == player:
+    if (
+        isinstance(opponent, bool)
+        or not isinstance(opponent, int)
+        or not 0 <= opponent < state.players
+        or opponent == player
+    ):
         raise NoExchange(f"player {opponent!r} is not an opponent")
     if give not in COLOUR_NAMES:
         raise NoExchange(f"sticks come in {', '.join(COLOUR_NAMES)}")
@@ -539,8 +591,9 @@ def _offer(state: State, action: Offer) -> State:
     _check_offer(state, action.player, action.opponent, action.give)
     if not any(n for name, n in zip(COLOUR_NAMES, state.sticks[action.opponent]) if name != action.give):
         raise NoExchange(f"player {action.opponent} has no stick of another colour to hand back")
-    events = (f"Player {action.player}: offers {action.give} to player {action.opponent}, "
-              f"who chooses a stick to hand back.",)
+    events = (
+        f"Player {action.player}: offers {action.give} to player {action.opponent}, who chooses a stick to hand back.",
+    )
     return evolve(state, offer=action, events=events)
 
 
@@ -548,14 +601,17 @@ def _answer(state: State, action: Action) -> State:
     """Let only the opponent named in the waiting offer act, by handing a stick back."""
     offer = state.offer
     if action.player != offer.opponent or not isinstance(action, HandBack):
-        raise OfferPending(f"player {offer.opponent} must first choose which stick to hand back "
-                           f"to player {offer.player}")
-    if action.colour not in COLOUR_NAMES or action.colour == offer.give \
-            or not state.sticks[action.player][COLOUR_NAMES.index(action.colour)]:
+        raise OfferPending(
+            f"player {offer.opponent} must first choose which stick to hand back to player {offer.player}"
+        )
+    if (
+        action.colour not in COLOUR_NAMES
+        or action.colour == offer.give
+        or not state.sticks[action.player][COLOUR_NAMES.index(action.colour)]
+    ):
         choices = ", ".join(back.colour for back in hand_backs(state))
         raise NoExchange(f"player {action.player} may hand back one of: {choices}")
-    events = (f"Player {action.player}: hands back {action.colour} to player {offer.player} "
-              f"(who gave {offer.give}).",)
+    events = (f"Player {action.player}: hands back {action.colour} to player {offer.player} (who gave {offer.give}).",)
     return _swap(evolve(state, offer=None), offer.player, offer.opponent, offer.give, action.colour, events)
 
 
@@ -563,7 +619,12 @@ def _swap(state: State, player: int, opponent: int, give: str, take: str, events
     """Move one `give` stick from player to opponent and one `take` stick back; one exchange is used."""
     give, take = COLOUR_NAMES.index(give), COLOUR_NAMES.index(take)
     mine, theirs = list(state.sticks[player]), list(state.sticks[opponent])
-    mine[give], mine[take], theirs[give], theirs[take] = mine[give] - 1, mine[take] + 1, theirs[give] + 1, theirs[take] - 1
+    mine[give], mine[take], theirs[give], theirs[take] = (
+        mine[give] - 1,
+        mine[take] + 1,
+        theirs[give] + 1,
+        theirs[take] - 1,
+    )
     sticks = _with(_with(state.sticks, player, tuple(mine)), opponent, tuple(theirs))
     left = state.exchanges_left - 1
     state = evolve(state, sticks=sticks, exchanges_left=left, events=events)
@@ -585,8 +646,7 @@ def _pass(state: State, action: Pass) -> State:
     return _end_turn(evolve(state, passes=passes), events)
 
 
-def _end_turn(state: State, events: tuple[str, ...], hand: tuple | None = None,
-              changes: dict | None = None) -> State:
+def _end_turn(state: State, events: tuple[str, ...], hand: tuple | None = None, changes: dict | None = None) -> State:
     """Draw at the end of the turn, then end the game or hand the turn on.
 
     A placement, the most common turn, passes the active player's new hand and the other fields it
@@ -615,7 +675,7 @@ def _finish(state: State, reason: str, events: tuple[str, ...]) -> State:
 
 
 def _with(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def stick_counts(state: State, player: int) -> dict[str, int]:
@@ -659,9 +719,16 @@ def observation(state: State, player: int) -> dict:
         "active": state.active,
         "to_move": to_move(state),
         "offer": dataclasses.asdict(state.offer) if state.offer else None,
-        "table": [{"x": x, "y": y, "number": card.number, "turned": turned,
-                   "edges": [c.value for c in edges_of(card, turned)]}
-                  for (x, y), (card, turned) in state.table.items()],
+        "table": [
+            {
+                "x": x,
+                "y": y,
+                "number": card.number,
+                "turned": turned,
+                "edges": [c.value for c in edges_of(card, turned)],
+            }
+            for (x, y), (card, turned) in state.table.items()
+        ],
         "hand": [{"number": c.number, "edges": [e.value for e in c.edges]} for c in state.hands[player]],
         "hand_sizes": [len(hand) for hand in state.hands],
         "deck": len(state.deck),
@@ -681,18 +748,21 @@ def action_to_dict(action: Action) -> dict:
     """Which plain JSON values describe this action?"""
     if isinstance(action, ChangeRules):
         return action.to_dict()
-    kind = {Place: "place", Exchange: "exchange", Offer: "offer", HandBack: "hand_back", Done: "done",
-            Pass: "pass"}[type(action)]
+    kind = {Place: "place", Exchange: "exchange", Offer: "offer", HandBack: "hand_back", Done: "done", Pass: "pass"}[
+        type(action)
+    ]
     fields = action._asdict() if isinstance(action, Place) else dataclasses.asdict(action)
     return {"type": kind, **fields}
 
 
-_FIELDS = {"place": (Place, {"player": int, "card": int, "x": int, "y": int, "turned": bool}),
-           "exchange": (Exchange, {"player": int, "opponent": int, "give": str, "take": str}),
-           "offer": (Offer, {"player": int, "opponent": int, "give": str}),
-           "hand_back": (HandBack, {"player": int, "colour": str}),
-           "done": (Done, {"player": int}),
-           "pass": (Pass, {"player": int})}
+_FIELDS = {
+    "place": (Place, {"player": int, "card": int, "x": int, "y": int, "turned": bool}),
+    "exchange": (Exchange, {"player": int, "opponent": int, "give": str, "take": str}),
+    "offer": (Offer, {"player": int, "opponent": int, "give": str}),
+    "hand_back": (HandBack, {"player": int, "colour": str}),
+    "done": (Done, {"player": int}),
+    "pass": (Pass, {"player": int}),
+}
 
 
 def action_from_dict(data: dict) -> Action:
@@ -701,9 +771,15 @@ def action_from_dict(data: dict) -> Action:
     return kind(**values)
 
 
-
 def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game."""
-    return {"scores": scores(final), "winners": winners(final), "rounds": len(final.table) - 1,
-            "actions": actions, "end": final.end_reason, "cards placed": len(final.table) - 1,
-            "sticks left": sum(final.supply), "rematch due": bool(rematch_due(final))}
+    return {
+        "scores": scores(final),
+        "winners": winners(final),
+        "rounds": len(final.table) - 1,
+        "actions": actions,
+        "end": final.end_reason,
+        "cards placed": len(final.table) - 1,
+        "sticks left": sum(final.supply),
+        "rematch due": bool(rematch_due(final)),
+    }

@@ -76,8 +76,7 @@ def worth_of(rules: Rules) -> Worth:
     return SET_SCORES[rules.set_score]
 
 
-def score_sticks(counts: Mapping[str, int], rules: Rules = _DEFAULT_RULES,
-                 worth: Worth | None = None) -> int | float:
+def score_sticks(counts: Mapping[str, int], rules: Rules = _DEFAULT_RULES, worth: Worth | None = None) -> int | float:
     """What is the best total over every split of these sticks into sets?
 
     `counts` maps colour names to numbers of sticks; `worth(n)` gives the
@@ -129,8 +128,7 @@ def score_counts(counts: tuple[int, ...], rules: Rules = _DEFAULT_RULES) -> int 
     return score_sticks(dict(zip(COLOURS, counts)), rules)
 
 
-def best_sets(counts: Mapping[str, int], max_set_size: int = 6,
-              worth: Worth | None = None) -> list[list[str]]:
+def best_sets(counts: Mapping[str, int], max_set_size: int = 6, worth: Worth | None = None) -> list[list[str]]:
     """Split these sticks into sets of distinct colours that score the most.
 
     Sets come largest first, each in the colour order red, orange, yellow,
@@ -198,8 +196,7 @@ def _greedy_sets(left: dict[str, int], largest: int) -> list[list[str]]:
     while left:
         chosen = set(sorted(left, key=lambda colour: -left[colour])[:largest])
         sets.append([colour for colour in left if colour in chosen])
-        left = {colour: number - (colour in chosen) for colour, number in left.items()
-                if number - (colour in chosen)}
+        left = {colour: number - (colour in chosen) for colour, number in left.items() if number - (colour in chosen)}
     return sets
 
 
@@ -231,8 +228,7 @@ def _best_total(state: tuple[int, ...], table: tuple, largest: int) -> float:
     """What is the best total for these counts, trying every set that holds the first colour?"""
     if not state:
         return 0
-    return max(table[len(taken)] + _best_total(rest, table, largest)
-               for taken, rest in _moves(state, largest))
+    return max(table[len(taken)] + _best_total(rest, table, largest) for taken, rest in _moves(state, largest))
 
 
 def _searched_sets(left: dict[str, int], table: tuple, largest: int) -> list[list[str]]:
@@ -242,10 +238,12 @@ def _searched_sets(left: dict[str, int], table: tuple, largest: int) -> list[lis
         ranked = sorted(left, key=lambda colour: -left[colour])
         state = _state(left)
         goal = _best_total(state, table, largest)
-        taken = next(taken for taken, rest in _moves(state, largest)
-                     if table[len(taken)] + _best_total(rest, table, largest) == goal)
+        taken = next(
+            taken
+            for taken, rest in _moves(state, largest)
+            if table[len(taken)] + _best_total(rest, table, largest) == goal
+        )
         chosen = {ranked[position] for position in taken}
         sets.append([colour for colour in COLOURS if colour in chosen])
-        left = {colour: number - (colour in chosen) for colour, number in left.items()
-                if number - (colour in chosen)}
+        left = {colour: number - (colour in chosen) for colour, number in left.items() if number - (colour in chosen)}
     return sorted(sets, key=len, reverse=True)

@@ -160,11 +160,15 @@ class ColorFoxSpielState(pyspiel.State):
         seat = len(now.dealt) // hand
         if seat < self.rules.players:
             return dataclasses.replace(now, dealt=dealt, log=now.log + (Happening("deal", seat, number),))
-        hands = tuple(tuple(card(n) for n in dealt[p * hand:(p + 1) * hand]) for p in range(self.rules.players))
+        hands = tuple(tuple(card(n) for n in dealt[p * hand : (p + 1) * hand]) for p in range(self.rules.players))
         pile = tuple(c for c in cards() if c.number not in dealt)
         start = model.new_game(self.rules, start_seeds(len(now.dealt))[number])
-        return dataclasses.replace(now, dealt=dealt, table=model.evolve(start, hands=hands, deck=pile),
-                                   log=now.log + (Happening("start", None, number),))
+        return dataclasses.replace(
+            now,
+            dealt=dealt,
+            table=model.evolve(start, hands=hands, deck=pile),
+            log=now.log + (Happening("start", None, number),),
+        )
 
     def _act(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
         """Play a player's action, or hold it back while the cards it draws are chosen by chance."""
@@ -222,12 +226,14 @@ class ColorFoxSpielState(pyspiel.State):
         hand = " ".join(f"#{c['number']}" for c in view["hand"]) if private else "hidden"
         sticks = " | ".join(" ".join(f"{n}{name[0]}" for name, n in counts.items()) for counts in view["sticks"])
         offer = view["offer"]
-        return (f"player {player}; to move {view['to_move']}; your hand: {hand or 'empty'}; "
-                f"hands: {view['hand_sizes']}; pile: {view['deck']}; table: {table}; sticks: {sticks}; "
-                f"supply: {list(view['supply'].values())}; exchanges left: {view['exchanges_left']}"
-                + (f"; offer of {offer['give']} to player {offer['opponent']}" if offer else "")
-                + (f"; waiting for {now.drawing} card(s) off the pile" if now.waiting is not None else "")
-                + ("; over" if view["over"] else ""))
+        return (
+            f"player {player}; to move {view['to_move']}; your hand: {hand or 'empty'}; "
+            f"hands: {view['hand_sizes']}; pile: {view['deck']}; table: {table}; sticks: {sticks}; "
+            f"supply: {list(view['supply'].values())}; exchanges left: {view['exchanges_left']}"
+            + (f"; offer of {offer['give']} to player {offer['opponent']}" if offer else "")
+            + (f"; waiting for {now.drawing} card(s) off the pile" if now.waiting is not None else "")
+            + ("; over" if view["over"] else "")
+        )
 
     def seen_history(self, player: int, private: bool = True) -> str:
         """Everything `player` has seen happen, in order (its information state)."""
@@ -246,11 +252,12 @@ class ColorFoxSpielState(pyspiel.State):
         rng.shuffle(unseen)
         hands = list(table.hands)
         for seat in others:
-            hands[seat], unseen = tuple(unseen[:len(hands[seat])]), unseen[len(hands[seat]):]
+            hands[seat], unseen = tuple(unseen[: len(hands[seat])]), unseen[len(hands[seat]) :]
             _retell(log, seat, [c.number for c in hands[seat]])
         state = self.clone()
-        state.now = dataclasses.replace(self.now, table=model.evolve(table, hands=tuple(hands), deck=tuple(unseen)),
-                                        log=tuple(log))
+        state.now = dataclasses.replace(
+            self.now, table=model.evolve(table, hands=tuple(hands), deck=tuple(unseen)), log=tuple(log)
+        )
         return state
 
     def __str__(self) -> str:

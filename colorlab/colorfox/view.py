@@ -14,15 +14,30 @@ seats are learners or the table's bots, and their moves reach the page by themse
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from colorlab.colorfox.model import (COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place, in_words,
-                                     legal_places, observation, rematch_due, scores, stick_counts, to_move, winners)
+from colorlab.colorfox.model import (
+    COLOUR_NAMES,
+    Done,
+    Exchange,
+    HandBack,
+    Offer,
+    Pass,
+    Place,
+    in_words,
+    legal_places,
+    observation,
+    rematch_due,
+    scores,
+    stick_counts,
+    to_move,
+    winners,
+)
 from colorlab.colorfox.picture import table_svg
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import best_sets, worth_of
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
-from colorlab.widgets.base import BotTable, GameWidget, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import BotTable, GameWidget, IntentFields, palette_assets, widget_css, widget_esm
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
@@ -36,19 +51,26 @@ def final_lines(state, speakers: list[str]) -> list[str]:
         return []
     points = scores(state)
     tied, won = rematch_due(state), winners(state)
-    verdict = (f"A tie between {in_words([speakers[p] for p in tied])}: play once more to find the winner!" if tied
-               else f"{'Winners' if len(won) > 1 else 'Winner'}: {in_words([speakers[p] for p in won])}.")
-    return [f"Game over: {state.end_reason}.",
-            "Scores: " + ", ".join(f"{speakers[p]} {points[p]} points" for p in range(state.players)) + ".",
-            verdict]
+    verdict = (
+        f"A tie between {in_words([speakers[p] for p in tied])}: play once more to find the winner!"
+        if tied
+        else f"{'Winners' if len(won) > 1 else 'Winner'}: {in_words([speakers[p] for p in won])}."
+    )
+    return [
+        f"Game over: {state.end_reason}.",
+        "Scores: " + ", ".join(f"{speakers[p]} {points[p]} points" for p in range(state.players)) + ".",
+        verdict,
+    ]
 
 
 def sets_legend(rules: Rules) -> str:
     """What do the triangles of dots mean under these rules?"""
     n, worth = rules.max_set_size, worth_of(rules)
     how = f"{'+'.join(map(str, range(1, n + 1)))} = {worth(n)}" if rules.set_score == "triangular" else str(worth(n))
-    return (f"Each triangle is one set of sticks of different colours, one row of dots per stick, so the dots are "
-            f"not sticks: a set of {n} different colours is {n} sticks and scores {how} points.")
+    return (
+        f"Each triangle is one set of sticks of different colours, one row of dots per stick, so the dots are "
+        f"not sticks: a set of {n} different colours is {n} sticks and scores {how} points."
+    )
 
 
 class ColorFoxGame(BotTable):
@@ -59,7 +81,7 @@ class ColorFoxGame(BotTable):
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
-    INTENTS = {
+    INTENTS: ClassVar[IntentFields] = {
         **GameWidget.INTENTS,
         "place": {"card": int, "x": int, "y": int, "turned": bool},
         "exchange": {"opponent": int, "give": str, "take": str},
@@ -70,8 +92,16 @@ class ColorFoxGame(BotTable):
         "bot": {},
     }
 
-    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "SetBuilder",
-                 seed: int | None = None, *, seat: Seat | None = None, **kwargs):
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        bots: int = 1,
+        bot: str = "SetBuilder",
+        seed: int | None = None,
+        *,
+        seat: Seat | None = None,
+        **kwargs,
+    ):
         super().__init__(rules, bots, bot, seed, seat=seat, **kwargs)
 
     def static_assets(self) -> dict:
@@ -90,17 +120,22 @@ class ColorFoxGame(BotTable):
             final=final_lines(state, speakers),
             sets_legend=sets_legend(state.rules),
             rules=state.rules.to_dict(),
-            sets=[[{"colours": group, "score": worth(len(group))}
-                   for group in best_sets(stick_counts(state, p), state.rules.max_set_size)]
-                  for p in range(state.players)],
+            sets=[
+                [
+                    {"colours": group, "score": worth(len(group))}
+                    for group in best_sets(stick_counts(state, p), state.rules.max_set_size)
+                ]
+                for p in range(state.players)
+            ],
             legal=[[p.card, p.x, p.y, p.turned] for p in legal_places(state, you)]
-            if to_move(state) == you and not state.exchanges_left and not state.offer and not state.over else [],
+            if to_move(state) == you and not state.exchanges_left and not state.offer and not state.over
+            else [],
             bots_to_move=self.cursor is None and self.bot_seat(state) is not None,
         )
         return view
 
     def last_placed(self, state) -> dict | None:
-        """Where does the card placed last (before or at this state) lie, and who placed it? None: only the start card."""
+        """Where does the card placed last (up to this state) lie, and who placed it? None: only the start card."""
         index = next((i for i in range(len(self.states) - 1, -1, -1) if self.states[i] is state), 0)
         for action in reversed(self.record.actions[:index]):
             if type(action) is Place:
@@ -122,8 +157,11 @@ class ColorFoxGame(BotTable):
             return
         mover = to_move(self.state)
         if mover != self.you:
-            raise NotYourTurn("wait for the bots to move" if mover in self.bots
-                              else f"wait for your turn: {self.speakers(self.state)[mover]} is to move")
+            raise NotYourTurn(
+                "wait for the bots to move"
+                if mover in self.bots
+                else f"wait for your turn: {self.speakers(self.state)[mover]} is to move"
+            )
         try:
             self.play(self.action_of(intent))
         except IllegalAction as refusal:
@@ -153,6 +191,7 @@ class ColorFoxGame(BotTable):
     def undo_steps(self) -> int:
         for back, action in enumerate(reversed(self.record.actions), start=1):
             if isinstance(action, ChangeRules) or (
-                    action.player == self.you and not isinstance(action, (Exchange, Offer, HandBack, Done))):
+                action.player == self.you and not isinstance(action, (Exchange, Offer, HandBack, Done))
+            ):
                 return back
         return 0

@@ -21,8 +21,18 @@ import random
 from colorlab.agents import SeededAgent, play_out, seated_bots
 from colorlab.colorium.board import EMPTY, Board
 from colorlab.colorium.missions import MISSIONS
-from colorlab.colorium.model import (Draw, Pick, State, legal_choices, legal_draws, legal_wilds, observation, play,
-                                     scores, winners)
+from colorlab.colorium.model import (
+    Draw,
+    Pick,
+    State,
+    legal_choices,
+    legal_draws,
+    legal_wilds,
+    observation,
+    play,
+    scores,
+    winners,
+)
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import placements
 from colorlab.record import GameRecord
@@ -43,8 +53,11 @@ def pick_of(player: int, die: int) -> Pick:
 def takeable_dice(state: State, player: int) -> list[int]:
     """Which dice (their places in the pool) may this player take now?"""
     shape, colour = state.picks[player]
-    return [index for index, (kind, _) in enumerate(state.pool)
-            if (kind == "shape" and not shape) or (kind == "colour" and not colour)]
+    return [
+        index
+        for index, (kind, _) in enumerate(state.pool)
+        if (kind == "shape" and not shape) or (kind == "colour" and not colour)
+    ]
 
 
 def holes(board: Board) -> int:
@@ -101,8 +114,9 @@ class GreedyBot(RandomBot):
         kind, face = state.pool[pick.die]
         if kind == "colour":
             return 0.5 + (face not in state.used_colours[pick.player])
-        return len(placements(state.boards[pick.player], face, state.rules)) / 10 + \
-            (face not in state.used_shapes[pick.player])
+        return len(placements(state.boards[pick.player], face, state.rules)) / 10 + (
+            face not in state.used_shapes[pick.player]
+        )
 
 
 class MissionBot(GreedyBot):
@@ -126,8 +140,9 @@ def next_action(state: State, agents: list):
     return agents[seat].act(state, seat)
 
 
-def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
-              max_actions: int = 2_000) -> GameRecord:
+def play_game(
+    rules: Rules = Rules(), agents: list | None = None, seed: int = 0, max_actions: int = 2_000
+) -> GameRecord:
     """Play a whole game between bots (by default a GreedyBot at every seat) and return its record."""
     agents = agents or seated_bots([GreedyBot] * rules.players, seed)
     return play_out("colorium", rules, agents, seed, next_action, max_actions)
@@ -184,13 +199,14 @@ def result(state: State) -> list[float]:
     if not state.over:
         return _lead([points - HOLE_POINTS * holes(board) for points, board in zip(scores(state), state.boards)])
     best = winners(state)
-    return [WIN_WEIGHT * (p in best) / len(best) + (1 - WIN_WEIGHT) * lead
-            for p, lead in enumerate(_lead(scores(state)))]
+    return [
+        WIN_WEIGHT * (p in best) / len(best) + (1 - WIN_WEIGHT) * lead for p, lead in enumerate(_lead(scores(state)))
+    ]
 
 
 def _lead(points: list[float]) -> list[float]:
     """Each player's lead over the best other player, squeezed between 0 and 1 (0.5: level; alone: over 0)."""
-    others = [max(points[:p] + points[p + 1:], default=0) for p in range(len(points))]
+    others = [max(points[:p] + points[p + 1 :], default=0) for p in range(len(points))]
     return [0.5 + 0.5 * math.tanh((mine - other) / MARGIN_SCALE) for mine, other in zip(points, others)]
 
 
@@ -207,9 +223,18 @@ WIN_WEIGHT = 0.8
 MARGIN_SCALE = 10.0
 HOLE_POINTS = 2.0
 HORIZON = 8  # moves a playout plays before it is judged: a round of two players and more
-SEARCH_GAME = SearchGame(to_move=to_move, actions=search_actions, root_actions=root_actions, play=play,
-                         is_over=lambda state: state.over, reward=result, determinise=determinise,
-                         playout_action=playout_action, key=move_key, horizon=HORIZON)
+SEARCH_GAME = SearchGame(
+    to_move=to_move,
+    actions=search_actions,
+    root_actions=root_actions,
+    play=play,
+    is_over=lambda state: state.over,
+    reward=result,
+    determinise=determinise,
+    playout_action=playout_action,
+    key=move_key,
+    horizon=HORIZON,
+)
 
 
 class SearchBot(SearchAgent):

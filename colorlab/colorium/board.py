@@ -78,8 +78,9 @@ class Board:
     def mask(self) -> int:
         """The filled spaces as one integer: bit ``row * width + col`` is set when filled."""
         width = self.width
-        return sum(1 << (r * width + c) for r, row in enumerate(self.rows)
-                   for c, char in enumerate(row) if char != EMPTY)
+        return sum(
+            1 << (r * width + c) for r, row in enumerate(self.rows) for c, char in enumerate(row) if char != EMPTY
+        )
 
     @property
     def empty_spaces(self) -> int:
@@ -96,7 +97,7 @@ class Board:
             if rows[r][c] != EMPTY:
                 raise ValueError(f"space ({r}, {c}) is already filled")
             r, c = r % height, c % width  # a negative index counts from the end, as in indexing
-            rows[r] = rows[r][:c] + colour + rows[r][c + 1:]
+            rows[r] = rows[r][:c] + colour + rows[r][c + 1 :]
             mask |= 1 << (r * width + c)
         # Built without __post_init__'s checks, and with its mask known: only empty spaces took one
         # colour code, and a random playout fills many boards.

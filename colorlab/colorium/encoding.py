@@ -60,7 +60,7 @@ def _pieces() -> tuple[tuple[str, int, frozenset], ...]:
     pieces = {}
     for letter in LETTERS:
         for cuts in range(MOST_CUTS + 1):
-            for part in (scissors(letter, cuts) if cuts else [letter]):
+            for part in scissors(letter, cuts) if cuts else [letter]:
                 for image in orientations(part, mirror_images=True):
                     pieces.setdefault((letter, cuts, image), None)
     return tuple(pieces)
@@ -108,18 +108,25 @@ def action_number(action, rules: Rules = Rules(), pool: tuple = ()) -> int:
         piece = PIECE_NUMBER.get((action.shape, action.cuts, frozenset((r - top, c - left) for r, c in action.cells)))
         if piece is None:
             raise ValueError(f"no drawing of {action.shape} with {action.cuts} cut(s) covers {action.cells}")
-        return blocks["draw"][0] + (piece * len(CODES) + CODES.index(action.colour)) * rules.width * rules.height \
+        return (
+            blocks["draw"][0]
+            + (piece * len(CODES) + CODES.index(action.colour)) * rules.width * rules.height
             + _space(top, left, rules)
+        )
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     """Which kind of action is this number, and where in its block does it lie?"""
-    if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) \
-            or not 0 <= number < action_count(rules):
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, (int, numpy.integer))
+        or not 0 <= number < action_count(rules)
+    ):
         raise ValueError(f"{number!r} is not an action number: they run from 0 to {action_count(rules) - 1}")
-    return next((kind, int(number) - start) for kind, (start, size) in _blocks(rules).items()
-                if start <= number < start + size)
+    return next(
+        (kind, int(number) - start) for kind, (start, size) in _blocks(rules).items() if start <= number < start + size
+    )
 
 
 def _wild_parts(offset: int, rules: Rules) -> tuple[tuple[int, int], str]:
@@ -208,12 +215,23 @@ def returns(state) -> list[float]:
 def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
     """Which parts make up an observation, in order, with their shapes?"""
     players, height, width = rules.players, rules.height, rules.width
-    return {"boards": (players, height, width, len(CODES)), "shapes drawn": (players, len(LETTERS)),
-            "picked": (players, len(FACES)), "drawn": (players,), "out": (players,),
-            "bonuses": (players, width, len(MARKS)), "row points": (players, len(ROW_REWARDS)),
-            "scores": (players,), "pool": (len(FACES),), "order": (2 * players, players),
-            "you": (players,), "active": (players,), "phase": (len(PHASES),), "round": (1,),
-            "missions": (len(EDITION_MISSIONS),)}
+    return {
+        "boards": (players, height, width, len(CODES)),
+        "shapes drawn": (players, len(LETTERS)),
+        "picked": (players, len(FACES)),
+        "drawn": (players,),
+        "out": (players,),
+        "bonuses": (players, width, len(MARKS)),
+        "row points": (players, len(ROW_REWARDS)),
+        "scores": (players,),
+        "pool": (len(FACES),),
+        "order": (2 * players, players),
+        "you": (players,),
+        "active": (players,),
+        "phase": (len(PHASES),),
+        "round": (1,),
+        "missions": (len(EDITION_MISSIONS),),
+    }
 
 
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:

@@ -95,6 +95,7 @@ class Mission:
 
 # Shared pieces: the measures that missions count.
 
+
 def each(points: Callable[[Board], int]) -> Score:
     """Score every board on its own with this one-board function.
 
@@ -106,8 +107,10 @@ def each(points: Callable[[Board], int]) -> Score:
     >>> each(lambda board: board.empty_spaces)([Board.parse("R."), Board.parse("..")])
     [1, 2]
     """
+
     def score(boards: Sequence[Board]) -> list[int]:
         return [points(board) for board in boards]
+
     return score
 
 
@@ -136,10 +139,12 @@ def lines(board: Board) -> list[str]:
 
     >>> from colorlab.colorium.board import Board
     >>> from colorlab.colorium.missions import lines
-    >>> lines(Board.parse('''
+    >>> lines(
+    ...     Board.parse('''
     ...     RY
     ...     B.
-    ... '''))
+    ... ''')
+    ... )
     ['RY', 'B.', 'RB', 'Y.']
     """
     return list(board.rows) + ["".join(column) for column in zip(*board.rows)]
@@ -155,11 +160,13 @@ def diagonal_runs(board: Board) -> list[list[Cell]]:
 
     >>> from colorlab.colorium.board import Board
     >>> from colorlab.colorium.missions import diagonal_runs
-    >>> runs = diagonal_runs(Board.parse('''
+    >>> runs = diagonal_runs(
+    ...     Board.parse('''
     ...     G.G
     ...     .G.
     ...     G.R
-    ... '''))
+    ... ''')
+    ... )
     >>> sorted(len(run) for run in runs if len(run) > 1)
     [2, 3]
     """
@@ -183,11 +190,14 @@ def long_diagonal_runs(board: Board, length: int) -> int:
 
     >>> from colorlab.colorium.board import Board
     >>> from colorlab.colorium.missions import long_diagonal_runs
-    >>> long_diagonal_runs(Board.parse('''
+    >>> long_diagonal_runs(
+    ...     Board.parse('''
     ...     G.G
     ...     .G.
     ...     G.R
-    ... '''), 2)
+    ... '''),
+    ...     2,
+    ... )
     2
     """
     # Each colour's spaces are one integer (bit row * width + col); a run starts on a space whose
@@ -258,11 +268,13 @@ def largest_rectangle(board: Board) -> int:
 
     >>> from colorlab.colorium.board import Board
     >>> from colorlab.colorium.missions import largest_rectangle
-    >>> largest_rectangle(Board.parse('''
+    >>> largest_rectangle(
+    ...     Board.parse('''
     ...     RRR.
     ...     RRRB
     ...     YRRB
-    ... '''))
+    ... ''')
+    ... )
     6
     """
     return max((height * width for height, width in blocks(board)), default=0)
@@ -276,11 +288,13 @@ def largest_square(board: Board) -> int:
 
     >>> from colorlab.colorium.board import Board
     >>> from colorlab.colorium.missions import largest_square
-    >>> largest_square(Board.parse('''
+    >>> largest_square(
+    ...     Board.parse('''
     ...     RRR.
     ...     RRRB
     ...     YRRB
-    ... '''))
+    ... ''')
+    ... )
     4
     """
     return max((min(height, width) ** 2 for height, width in blocks(board)), default=0)
@@ -294,10 +308,15 @@ def areas(board: Board) -> list[set[Cell]]:
 
     >>> from colorlab.colorium.board import Board
     >>> from colorlab.colorium.missions import areas
-    >>> sorted(len(area) for area in areas(Board.parse('''
+    >>> sorted(
+    ...     len(area)
+    ...     for area in areas(
+    ...         Board.parse('''
     ...     GG.
     ...     GBG
-    ... ''')))
+    ... ''')
+    ...     )
+    ... )
     [1, 1, 3]
     """
     seen: set[Cell] = set()
@@ -372,6 +391,7 @@ def _flood(rows: tuple[str, ...], start: Cell) -> set[Cell]:
 
 # Rules: each turns a mission's facts from the JSON into a score function.
 
+
 def full_lines(least: int, most: int | None, points: int) -> Score:
     """Score `points` per full row or column with `least` to `most` colours (None: no upper bound)."""
     most = len(CODES) if most is None else most
@@ -379,6 +399,7 @@ def full_lines(least: int, most: int | None, points: int) -> Score:
     def points_for(board: Board) -> int:
         full = [line for line in lines(board) if EMPTY not in line]
         return points * sum(least <= len(set(line)) <= most for line in full)
+
     return each(points_for)
 
 
@@ -407,9 +428,11 @@ def most_shape(shapes: str, first: int, second: int) -> Score:
 
 def _most(kinds: str, count: Callable[[Board, str], int], first: int, second: int) -> Score:
     """Rank the boards once per kind by `count`, and add up the ranks' points."""
+
     def score(boards: Sequence[Board]) -> list[int]:
         per_kind = [ranked([count(board, kind) for board in boards], first, second) for kind in kinds]
         return [sum(points) for points in zip(*per_kind)] if per_kind else [0] * len(boards)
+
     return score
 
 
@@ -452,12 +475,25 @@ def _check_letters(letters: str, allowed: str, what: str) -> None:
         raise ValueError(f"{what} must be letters from {allowed}; got {letters!r}")
 
 
-RULES: dict[str, Callable[..., Score]] = {rule.__name__: rule for rule in (
-    full_lines, diagonal_lines, per_three, most_colour, most_shape, per_shape,
-    rectangle_size, square_size, area_size, area_count)}
+RULES: dict[str, Callable[..., Score]] = {
+    rule.__name__: rule
+    for rule in (
+        full_lines,
+        diagonal_lines,
+        per_three,
+        most_colour,
+        most_shape,
+        per_shape,
+        rectangle_size,
+        square_size,
+        area_size,
+        area_count,
+    )
+}
 
 
 # The edition's cards, read from the JSON.
+
 
 def mission_from(entry: Mapping) -> Mission:
     """Make the mission that this JSON entry describes, or refuse the entry naming what is wrong."""
@@ -505,8 +541,9 @@ def _edition_missions() -> dict[str, Mission]:
 MISSIONS: dict[str, Mission] = _edition_missions()
 
 
-def draw_missions(rng_or_seed: random.Random | int | str, how: str = "random",
-                  pool: Mapping[str, Mission] = MISSIONS) -> list[Mission]:
+def draw_missions(
+    rng_or_seed: random.Random | int | str, how: str = "random", pool: Mapping[str, Mission] = MISSIONS
+) -> list[Mission]:
     """Draw one mission of each type from the pool: at random from the seed, or the first of each type.
 
     Examples

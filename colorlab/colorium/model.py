@@ -36,8 +36,16 @@ from pathlib import Path
 from colorlab.colorium.board import CODES, EMPTY, Board
 from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import (SHAPES, Placement, RestingPlaces, Shape, known_placements, orientations,
-                                      resting_places, scissors)
+from colorlab.colorium.shapes import (
+    SHAPES,
+    Placement,
+    RestingPlaces,
+    Shape,
+    known_placements,
+    orientations,
+    resting_places,
+    scissors,
+)
 from colorlab.record import read_action
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
 from colorlab.state import evolve
@@ -162,20 +170,31 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
         missions = tuple(name.strip() for name in rules.mission_ids.split(",") if name.strip())
         unknown = [name for name in missions if name not in MISSIONS]
         if unknown:
-            raise RuleError("mission_ids", rules.mission_ids,
-                            f"unknown mission(s) {', '.join(unknown)}; add your own with colorium.add_mission")
+            raise RuleError(
+                "mission_ids",
+                rules.mission_ids,
+                f"unknown mission(s) {', '.join(unknown)}; add your own with colorium.add_mission",
+            )
     else:
         missions = tuple(m.id for m in draw_missions(random.Random(f"{seed}/missions"), rules.missions))
     n = rules.players
-    state = State(rules=rules, seed=seed, missions=missions, boards=(Board.empty(rules.width, rules.height),) * n,
-                  out=(False,) * n, bonuses=(bonus_row(rules.width),) * n,
-                  used_shapes=(frozenset(),) * n, used_colours=(frozenset(),) * n,
-                  row_points=((),) * n)
+    state = State(
+        rules=rules,
+        seed=seed,
+        missions=missions,
+        boards=(Board.empty(rules.width, rules.height),) * n,
+        out=(False,) * n,
+        bonuses=(bonus_row(rules.width),) * n,
+        used_shapes=(frozenset(),) * n,
+        used_colours=(frozenset(),) * n,
+        row_points=((),) * n,
+    )
     return _start_round(state, 1, 0, state.bonuses, ())
 
 
-def _start_round(state: State, round: int, active: int, bonuses: tuple[tuple[str, ...], ...],
-                 events: tuple[str, ...], **changes) -> State:
+def _start_round(
+    state: State, round: int, active: int, bonuses: tuple[tuple[str, ...], ...], events: tuple[str, ...], **changes
+) -> State:
     """Start round `round`: roll one shape die and one colour die per player still in, set the snake order.
 
     The bonuses earned last round become ready. `changes` are the other fields the end of the
@@ -183,18 +202,28 @@ def _start_round(state: State, round: int, active: int, bonuses: tuple[tuple[str
     """
     seats = [seat for seat in (*range(active, state.players), *range(active)) if not state.out[seat]]
     pool = roll(state.seed, round, len(seats), state.rules.shapes, state.rules.colours)
-    bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) if "earned" in row else row
-                    for row in bonuses)
-    return evolve(state, round=round, active=active, pool=pool, order=(*seats, *reversed(seats)),
-                  picks=((None, None),) * state.players, drawn=state.out, bonuses=bonuses,
-                  events=events + (f"Round {round}: {dice_in_words(pool)}.",), **changes)
+    bonuses = tuple(tuple("ready" if b == "earned" else b for b in row) if "earned" in row else row for row in bonuses)
+    return evolve(
+        state,
+        round=round,
+        active=active,
+        pool=pool,
+        order=(*seats, *reversed(seats)),
+        picks=((None, None),) * state.players,
+        drawn=state.out,
+        bonuses=bonuses,
+        events=events + (f"Round {round}: {dice_in_words(pool)}.",),
+        **changes,
+    )
 
 
 @functools.lru_cache(maxsize=1024)
 def dice_in_words(pool: tuple[tuple[str, str], ...]) -> str:
     """Say what a round's dice show (kept: the same pools come back round after round)."""
-    return (f"the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
-            f"the colour dice {in_words([colour_name(f) for k, f in pool if k == 'colour'])}")
+    return (
+        f"the shape dice show {in_words([f for k, f in pool if k == 'shape'])}, "
+        f"the colour dice {in_words([colour_name(f) for k, f in pool if k == 'colour'])}"
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -205,8 +234,12 @@ def roll(seed: int, round: int, dice: int, shapes: str, colours: str) -> tuple[t
     undo, a saved game or a table's game loaded again) rolls the same dice again.
     """
     rng = random.Random(f"{seed}/round/{round}")
-    return tuple(sorted([("shape", rng.choice(shapes)) for _ in range(dice)] +
-                        [("colour", rng.choice(colours)) for _ in range(dice)]))
+    return tuple(
+        sorted(
+            [("shape", rng.choice(shapes)) for _ in range(dice)]
+            + [("colour", rng.choice(colours)) for _ in range(dice)]
+        )
+    )
 
 
 def play(state: State, action: Action) -> State:
@@ -240,8 +273,13 @@ def _pick(state: State, action: Pick) -> State:
     if (kind == "shape" and shape) or (kind == "colour" and colour):
         raise BadPick(f"player {player} already has a {kind} die: take the other kind")
     mine = (face, colour) if kind == "shape" else (shape, face)
-    state = evolve(state, pool=pool[:die] + pool[die + 1:], order=state.order[1:],
-                   picks=_with(state.picks, player, mine), events=(_pick_in_words(player, kind, face),))
+    state = evolve(
+        state,
+        pool=pool[:die] + pool[die + 1 :],
+        order=state.order[1:],
+        picks=_with(state.picks, player, mine),
+        events=(_pick_in_words(player, kind, face),),
+    )
     return state if state.order else _settle(state)
 
 
@@ -273,18 +311,23 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
     if not ready:
         return [(shape, 0, shape)]
     shapes = [shape] + ([s for s in state.rules.shapes if s != shape] if "shape" in ready else [])
-    return [(letter, cuts, part)
-            for letter in shapes for cuts in range(ready.count("scissors") + 1)
-            for part in (scissors(letter, cuts) if cuts else [letter])]
+    return [
+        (letter, cuts, part)
+        for letter in shapes
+        for cuts in range(ready.count("scissors") + 1)
+        for part in (scissors(letter, cuts) if cuts else [letter])
+    ]
 
 
 def legal_draws(state: State, player: int) -> list[Draw]:
     """Which drawings may this player make now (with its ready bonuses)?"""
     board, rules = state.boards[player], state.rules
-    return [_draw_at(place, key)
-            for piece, keys in _drawing_pieces(state, player)
-            for place in known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
-            for key in keys]
+    return [
+        _draw_at(place, key)
+        for piece, keys in _drawing_pieces(state, player)
+        for place in known_placements(board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop)
+        for key in keys
+    ]
 
 
 def _drawing_pieces(state: State, player: int) -> list[tuple[str | Shape, list[tuple[int, str, str, int]]]]:
@@ -292,8 +335,9 @@ def _drawing_pieces(state: State, player: int) -> list[tuple[str | Shape, list[t
     if state.phase != "draw" or state.drawn[player]:
         return []
     colours = drawing_colours(state, player)
-    return [(piece, [(player, letter, colour, cuts) for colour in colours])
-            for letter, cuts, piece in pieces(state, player)]
+    return [
+        (piece, [(player, letter, colour, cuts) for colour in colours]) for letter, cuts, piece in pieces(state, player)
+    ]
 
 
 def _draw_at(place: Placement, key: tuple[int, str, str, int]) -> Draw:
@@ -389,17 +433,19 @@ def legal_choices(state: State, player: int) -> Choices | Drawings:
     spaces = wild_spaces(state, player)
     if spaces:
         colours = state.rules.colours
-        blocks.append((len(spaces) * len(colours),
-                       lambda k: Wild(player, spaces[k // len(colours)], colours[k % len(colours)])))
+        blocks.append(
+            (len(spaces) * len(colours), lambda k: Wild(player, spaces[k // len(colours)], colours[k % len(colours)]))
+        )
     return Choices(blocks)
 
 
-def _drawings_at(places: RestingPlaces, keys: list[tuple[int, str, str, int]]
-                 ) -> tuple[int, Callable[[int], Draw]]:
+def _drawings_at(places: RestingPlaces, keys: list[tuple[int, str, str, int]]) -> tuple[int, Callable[[int], Draw]]:
     """The drawings at these places in these keys, place by place as `legal_draws` lists them: how many, the k-th."""
+
     def drawing(k: int) -> Draw:
         place, key = places[k // len(keys)], keys[k % len(keys)]
         return _draw_at(place, key)
+
     return len(places) * len(keys), drawing
 
 
@@ -445,11 +491,14 @@ def _draw(state: State, action: Draw) -> State:
         bonuses = _with(bonuses, column, "used")
     counted = counted_shape(state.rules, action)
     state = evolve(
-        state, boards=_with(state.boards, p, state.boards[p].filled(action.cells, action.colour, counted)),
-        drawn=_with(state.drawn, p, True), bonuses=_with(state.bonuses, p, bonuses) if spent else state.bonuses,
+        state,
+        boards=_with(state.boards, p, state.boards[p].filled(action.cells, action.colour, counted)),
+        drawn=_with(state.drawn, p, True),
+        bonuses=_with(state.bonuses, p, bonuses) if spent else state.bonuses,
         used_shapes=_with(state.used_shapes, p, state.used_shapes[p] | ({counted} if counted else set())),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
-        events=(_draw_in_words(p, action.shape, action.colour, action.cuts, spent),))
+        events=(_draw_in_words(p, action.shape, action.colour, action.cuts, spent),),
+    )
     return _settle(state)
 
 
@@ -468,16 +517,21 @@ def _why_not(state: State, action: Draw) -> str:
     if action.shape != shape:
         return f"player {action.player} drafted {shape}, and has no ready shape bonus for {action.shape}"
     if action.colour != colour:
-        return (f"player {action.player} drafted {colour_name(colour)}, and has no ready colour bonus for "
-                f"{colour_name(action.colour)}")
+        return (
+            f"player {action.player} drafted {colour_name(colour)}, and has no ready colour bonus for "
+            f"{colour_name(action.colour)}"
+        )
     scissors_ready = ready_bonuses(state, action.player).count("scissors")
     if type(action.cuts) is not int or not 0 <= action.cuts <= scissors_ready:
-        return (f"player {action.player} has {scissors_ready} scissors bonus(es) ready, "
-                f"so it cannot cut {action.cuts!r} times")
+        return (
+            f"player {action.player} has {scissors_ready} scissors bonus(es) ready, "
+            f"so it cannot cut {action.cuts!r} times"
+        )
     if action.cuts and not scissors(action.shape, action.cuts):
         return f"{action.shape} has no part that needs {action.cuts} cuts: fewer cuts make every part"
-    return (f"those cells are not a resting place of {action.shape} under the {state.rules.drop} drop rule"
-            + (f" (or not a part that {action.cuts} cut(s) make)" if action.cuts else ""))
+    return f"those cells are not a resting place of {action.shape} under the {state.rules.drop} drop rule" + (
+        f" (or not a part that {action.cuts} cut(s) make)" if action.cuts else ""
+    )
 
 
 def _wild(state: State, action: Wild) -> State:
@@ -496,11 +550,15 @@ def _wild(state: State, action: Wild) -> State:
     if not (isinstance(action.colour, str) and len(action.colour) == 1 and action.colour in state.rules.colours):
         raise BadDraw(f"{action.colour!r} is not a colour of this game")
     state = evolve(
-        state, boards=_with(state.boards, p, board.filled([(r, c)], action.colour)),
+        state,
+        boards=_with(state.boards, p, board.filled([(r, c)], action.colour)),
         bonuses=_with(state.bonuses, p, _with(state.bonuses[p], column, "used")),
         used_colours=_with(state.used_colours, p, state.used_colours[p] | {action.colour}),
-        events=(f"Player {p}: fills the space in row {board.height - r}, column {c + 1} with "
-                f"{colour_name(action.colour)} (wild bonus).",))
+        events=(
+            f"Player {p}: fills the space in row {board.height - r}, column {c + 1} with "
+            f"{colour_name(action.colour)} (wild bonus).",
+        ),
+    )
     return _settle(state)
 
 
@@ -510,28 +568,50 @@ def _settle(state: State) -> State:
         return state
     for p in range(state.players):
         if not state.drawn[p] and not can_draw(state, p):
-            state = evolve(state, out=_with(state.out, p, True), drawn=_with(state.drawn, p, True),
-                           events=state.events + (f"Player {p}: cannot draw and is out.",))
+            state = evolve(
+                state,
+                out=_with(state.out, p, True),
+                drawn=_with(state.drawn, p, True),
+                events=state.events + (f"Player {p}: cannot draw and is out.",),
+            )
     return _end_round(state) if all(state.drawn) else state
 
 
 def _end_round(state: State) -> State:
     """Score the row races, earn the column bonuses, and roll for the next round (or end)."""
-    row_points, rows_taken, events = (_row_races(state) if state.rules.row_rewards
-                                      else (state.row_points, state.rows_taken, state.events))
+    row_points, rows_taken, events = (
+        _row_races(state) if state.rules.row_rewards else (state.row_points, state.rows_taken, state.events)
+    )
     bonuses = tuple(map(_earned, state.bonuses, state.boards)) if state.rules.bonuses else state.bonuses
     if all(state.out):
-        return evolve(state, rows_taken=rows_taken, row_points=row_points, bonuses=bonuses, over=True, order=(),
-                      pool=(), events=events + ("The game is over: no one can draw.",))
-    return _start_round(state, state.round + 1, (state.active + 1) % state.players, bonuses, events,
-                        rows_taken=rows_taken, row_points=row_points)
+        return evolve(
+            state,
+            rows_taken=rows_taken,
+            row_points=row_points,
+            bonuses=bonuses,
+            over=True,
+            order=(),
+            pool=(),
+            events=events + ("The game is over: no one can draw.",),
+        )
+    return _start_round(
+        state,
+        state.round + 1,
+        (state.active + 1) % state.players,
+        bonuses,
+        events,
+        rows_taken=rows_taken,
+        row_points=row_points,
+    )
 
 
 def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[str, ...]]:
     """Score the rows completed this round: each player's row points, the rows taken, and the events."""
     height = state.rules.height
-    full = [{row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
-            for board in state.boards]
+    full = [
+        {row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
+        for board in state.boards
+    ]
     newly_full = [rows - {row for row, _ in entries} for rows, entries in zip(full, state.row_points)]
     racing = set().union(*newly_full)
     if not racing:  # most rounds: no race row is newly full anywhere
@@ -548,8 +628,9 @@ def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[
             for p in finishers:
                 row_points[p] = row_points[p] + ((row, points[rank]),)
             each = " each" if len(finishers) > 1 else ""
-            events += (f"Row {row} is full: {points[rank]} points{each} for "
-                       f"{in_words([f'player {p}' for p in finishers])}.",)
+            events += (
+                f"Row {row} is full: {points[rank]} points{each} for {in_words([f'player {p}' for p in finishers])}.",
+            )
             rows_taken[row] = rank + 1
     return tuple(row_points), tuple(sorted(rows_taken.items())), events
 
@@ -563,7 +644,7 @@ def _earned(marks: tuple[str, ...], board: Board) -> tuple[str, ...]:
 
 
 def _with(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def score_parts(state: State) -> list[dict[str, int]]:
@@ -574,10 +655,15 @@ def score_parts(state: State) -> list[dict[str, int]]:
         return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
 
     mission_scores = {mid: MISSIONS[mid].score(list(state.boards)) for mid in state.missions}
-    return [{"shapes": variety(state.used_shapes[p]), "colours": variety(state.used_colours[p]),
-             "rows": sum(points for _, points in state.row_points[p]),
-             **{mid: mission_scores[mid][p] for mid in state.missions}}
-            for p in range(state.players)]
+    return [
+        {
+            "shapes": variety(state.used_shapes[p]),
+            "colours": variety(state.used_colours[p]),
+            "rows": sum(points for _, points in state.row_points[p]),
+            **{mid: mission_scores[mid][p] for mid in state.missions},
+        }
+        for p in range(state.players)
+    ]
 
 
 def scores(state: State) -> list[int]:
@@ -601,18 +687,26 @@ def observation(state: State, player: int | None = None) -> dict:
     """What may `player` (None: the room) see, as plain JSON values? Everything on the boards, not the seed."""
     parts = score_parts(state)
     return {
-        "game": "colorium", "you": player, "round": state.round, "phase": state.phase,
-        "active": state.active, "over": state.over,
+        "game": "colorium",
+        "you": player,
+        "round": state.round,
+        "phase": state.phase,
+        "active": state.active,
+        "over": state.over,
         "boards": [list(board.rows) for board in state.boards],
         "drawn_shapes": [list(board.drawn) for board in state.boards],
         "pool": [[kind, face] for kind, face in state.pool],
-        "order": list(state.order), "picks": [list(pick) for pick in state.picks],
-        "drawn": list(state.drawn), "out": list(state.out),
+        "order": list(state.order),
+        "picks": [list(pick) for pick in state.picks],
+        "drawn": list(state.drawn),
+        "out": list(state.out),
         "bonuses": [list(marks) for marks in state.bonuses],
         "row_points": [[list(entry) for entry in entries] for entries in state.row_points],
         "missions": [{"id": m, "title": MISSIONS[m].title, "text": MISSIONS[m].text} for m in state.missions],
-        "parts": parts, "scores": [sum(part.values()) for part in parts],
-        "winners": winners(state, parts), "events": list(state.events),
+        "parts": parts,
+        "scores": [sum(part.values()) for part in parts],
+        "winners": winners(state, parts),
+        "events": list(state.events),
     }
 
 
@@ -629,9 +723,11 @@ def action_to_dict(action: Action) -> dict:
     return {"type": kind, **fields}
 
 
-_FIELDS = {"pick": (Pick, {"player": int, "die": int}),
-           "draw": (Draw, {"player": int, "shape": str, "colour": str, "cells": list, "cuts": int}),
-           "wild": (Wild, {"player": int, "cell": list, "colour": str})}
+_FIELDS = {
+    "pick": (Pick, {"player": int, "die": int}),
+    "draw": (Draw, {"player": int, "shape": str, "colour": str, "cells": list, "cuts": int}),
+    "wild": (Wild, {"player": int, "cell": list, "colour": str}),
+}
 
 
 def action_from_dict(data: dict) -> Action:
@@ -657,12 +753,17 @@ def _with_cuts(data):
     return data
 
 
-
 def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game."""
     empty = [board.empty_spaces for board in final.boards]
     parts = score_parts(final)
     named = {f"score {p} {name}": points for p, part in enumerate(parts) for name, points in part.items()}
-    return {"scores": [sum(part.values()) for part in parts], "winners": winners(final, parts),
-            "rounds": final.round, "actions": actions, "end": "no one can draw",
-            "empty spaces": sum(empty) / len(empty), **named}
+    return {
+        "scores": [sum(part.values()) for part in parts],
+        "winners": winners(final, parts),
+        "rounds": final.round,
+        "actions": actions,
+        "end": "no one can draw",
+        "empty spaces": sum(empty) / len(empty),
+        **named,
+    }

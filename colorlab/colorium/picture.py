@@ -16,11 +16,14 @@ def board_svg(rows: list[str], x: float, y: float, cell: float = CELL, palette: 
         for c, code in enumerate(row):
             left, top = x + c * cell, y + r * cell
             fill = "#fff" if code == "." else PALETTES[palette][colour(code)]
-            parts.append(f'<rect x="{left:g}" y="{top:g}" width="{cell:g}" height="{cell:g}" '
-                         f'fill="{fill}" stroke="#999"/>')
+            parts.append(
+                f'<rect x="{left:g}" y="{top:g}" width="{cell:g}" height="{cell:g}" fill="{fill}" stroke="#999"/>'
+            )
             if code != ".":
-                parts.append(f'<text x="{left + cell / 2:g}" y="{top + cell * 0.7:g}" font-size="{cell * 0.5:g}" '
-                             f'text-anchor="middle" fill="{inks[colour(code).value]}">{GLYPHS[colour(code)]}</text>')
+                parts.append(
+                    f'<text x="{left + cell / 2:g}" y="{top + cell * 0.7:g}" font-size="{cell * 0.5:g}" '
+                    f'text-anchor="middle" fill="{inks[colour(code).value]}">{GLYPHS[colour(code)]}</text>'
+                )
     return "".join(parts)
 
 
@@ -32,14 +35,17 @@ def table_svg(view: dict, palette: str = "default") -> str:
     parts = []
     for p, rows in enumerate(boards):
         x = 10 + p * (width + 30)
-        parts.append(f'<text x="{x:g}" y="20" font-size="14">'
-                     f'{escape(view["names"][p])}: {view["scores"][p]} pts</text>')
+        parts.append(
+            f'<text x="{x:g}" y="20" font-size="14">{escape(view["names"][p])}: {view["scores"][p]} pts</text>'
+        )
         parts.append(board_svg(rows, x, 30, CELL, palette))
     missions = "; ".join(escape(m["title"]) for m in view["missions"])
     parts.append(f'<text x="10" y="{height + 55:g}" font-size="13">Missions: {missions}</text>')
     total = 20 + len(boards) * (width + 30)
-    return (f'<div class="colorlab-still"><svg xmlns="http://www.w3.org/2000/svg" width="{total:g}" '
-            f'height="{height + 70:g}" role="img" aria-label="Colorium boards">{"".join(parts)}</svg></div>')
+    return (
+        f'<div class="colorlab-still"><svg xmlns="http://www.w3.org/2000/svg" width="{total:g}" '
+        f'height="{height + 70:g}" role="img" aria-label="Colorium boards">{"".join(parts)}</svg></div>'
+    )
 
 
 def room_svg(view: dict, names: list[str]) -> str:

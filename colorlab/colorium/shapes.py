@@ -102,8 +102,9 @@ def _load_shapes() -> dict[str, Shape]:
             raise ValueError(f"{SHAPES_FILE.name}: name each shape with one capital letter; got {letter!r}")
         cells = read_picture(picture)
         if not cells or render_shape(cells) != "\n".join(picture):
-            raise ValueError(f"{SHAPES_FILE.name}: shape {letter} must fill its picture, with no blank "
-                             "row or column at an edge")
+            raise ValueError(
+                f"{SHAPES_FILE.name}: shape {letter} must fill its picture, with no blank row or column at an edge"
+            )
         if not is_connected(cells):
             raise ValueError(f"{SHAPES_FILE.name}: the cells of shape {letter} must be connected edge to edge")
         shapes[letter] = cells
@@ -127,8 +128,7 @@ def shape_cells(shape: str | Iterable[Cell]) -> Shape:
     """
     if isinstance(shape, str):
         if shape not in SHAPES:
-            raise ValueError(f"unknown shape {shape!r}: use one of {', '.join(SHAPES)}, "
-                             "or a set of (row, col) cells")
+            raise ValueError(f"unknown shape {shape!r}: use one of {', '.join(SHAPES)}, or a set of (row, col) cells")
         return SHAPES[shape]
     cells = frozenset(shape)
     if not is_connected(cells):
@@ -261,8 +261,10 @@ class _Positions:
             if not ((reached << 1) & to_right | (reached >> 1) & to_left) & ~reached:
                 return reached & (blocked >> self.width) & self.on_board
             if sideways is None:
-                sideways = (_occluded_moves(to_right, self.side_steps),
-                            _occluded_moves(to_left, self.side_steps, leftwards=True))
+                sideways = (
+                    _occluded_moves(to_right, self.side_steps),
+                    _occluded_moves(to_left, self.side_steps, leftwards=True),
+                )
             rights, lefts = sideways
             for step, open_positions in rights:
                 reached |= (reached << step) & open_positions
@@ -391,8 +393,9 @@ def placements(board: Board, shape: str | Iterable[Cell], rules: Rules = Rules()
 
 
 @lru_cache(maxsize=4096)
-def known_placements(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
-                     drop: str) -> tuple[Placement, ...]:
+def known_placements(
+    width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool, drop: str
+) -> tuple[Placement, ...]:
     """Find the placements of `placements`, once per board: a game asks about one board many times.
 
     Can each player still draw? Which drawings may it make? Replaying a record asks it all
@@ -433,8 +436,9 @@ class RestingPlaces(Sequence):
 
 
 @lru_cache(maxsize=4096)
-def resting_places(width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool,
-                   drop: str) -> RestingPlaces:
+def resting_places(
+    width: int, height: int, mask: int, shape: str | Shape, mirror_images: bool, drop: str
+) -> RestingPlaces:
     """Find the positions where the shape can rest on this board (see `placements`), once per board."""
     positions = _positions(width, height, mirror_images, shape)
     return RestingPlaces(positions, positions.landings(mask) if drop == "straight" else positions.resting_places(mask))
@@ -533,8 +537,9 @@ def scissors(shape: str | Iterable[Cell], cuts: int = 1) -> list[Shape]:
 def _one_cut(cells: Shape) -> frozenset[Shape]:
     """Which connected parts does one straight cut along a grid line across these cells leave?"""
     cuts = [(axis, line) for axis in (0, 1) for line in range(1, 1 + max(cell[axis] for cell in cells))]
-    sides = [{cell for cell in cells if (cell[axis] < line) == before}
-             for axis, line in cuts for before in (True, False)]
+    sides = [
+        {cell for cell in cells if (cell[axis] < line) == before} for axis, line in cuts for before in (True, False)
+    ]
     return frozenset(_turned_first(normalise(side)) for side in sides if is_connected(side))
 
 

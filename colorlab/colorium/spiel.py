@@ -186,9 +186,11 @@ class ColoriumSpielState(pyspiel.State):
         view = model.observation(now.table, player)
         boards = " | ".join("/".join(rows) for rows in view["boards"])
         pool = "rolling" if now.rolled is not None else " ".join(face for _, face in view["pool"])
-        return (f"player {player}; round {view['round']}; {view['phase']}; missions: {', '.join(now.table.missions)}; "
-                f"pool: {pool or '-'}; order: {view['order']}; picks: {view['picks']}; drawn: {view['drawn']}; "
-                f"out: {view['out']}; bonuses: {view['bonuses']}; scores: {view['scores']}; boards: {boards}")
+        return (
+            f"player {player}; round {view['round']}; {view['phase']}; missions: {', '.join(now.table.missions)}; "
+            f"pool: {pool or '-'}; order: {view['order']}; picks: {view['picks']}; drawn: {view['drawn']}; "
+            f"out: {view['out']}; bonuses: {view['bonuses']}; scores: {view['scores']}; boards: {boards}"
+        )
 
     def __str__(self) -> str:
         return self.seen_text(0)

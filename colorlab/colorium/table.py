@@ -15,7 +15,7 @@ def waiting_for(state: State) -> list[int]:
     return [p for p in range(state.players) if not state.drawn[p] and not state.out[p]]
 
 
-def moment(state: State, seat: int) -> tuple:
+def moment(state: State, seat: int | None) -> tuple:
     """A pick changes the pool for everyone; a drawing changes only the drawer's own board."""
     return (state.round, state.phase, len(state.pool))
 

@@ -13,34 +13,68 @@ seats are learners or the table's bots, and their picks and drawings reach the p
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from colorlab.colorium.model import (BONUSES, COLOUR_NAMES, ROW_REWARDS, Draw, Pick, Wild, drawing_colours,
-                                     legal_wilds, observation, pieces)
+from colorlab.colorium.model import (
+    BONUSES,
+    COLOUR_NAMES,
+    ROW_REWARDS,
+    Draw,
+    Pick,
+    Wild,
+    drawing_colours,
+    legal_wilds,
+    observation,
+    pieces,
+)
 from colorlab.colorium.picture import table_svg
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import orientations, placements
 from colorlab.rules import IllegalAction
 from colorlab.symmetry import normalise
-from colorlab.widgets.base import BotTable, GameWidget, IntentError, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import (
+    BotTable,
+    GameWidget,
+    IntentError,
+    IntentFields,
+    palette_assets,
+    widget_css,
+    widget_esm,
+)
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
 
 STATIC = Path(__file__).parent / "static"
-BONUS_WORDS = {"colour": "colour: draw in any colour", "shape": "shape: draw any shape",
-               "scissors": "✂ cut: cut your shape and draw one part", "wild": "★ wild: fill any one empty space"}
+BONUS_WORDS = {
+    "colour": "colour: draw in any colour",
+    "shape": "shape: draw any shape",
+    "scissors": "✂ cut: cut your shape and draw one part",
+    "wild": "★ wild: fill any one empty space",
+}
 
 
 def legend(rules: Rules) -> dict[str, str]:
     """What do the numbers beside the board and the tags above it mean, under these rules?"""
     first, second = next(points for _, points in sorted(ROW_REWARDS.items(), reverse=True) if len(points) > 1)
-    rows = (f"Row races (numbers right of the board): the first player to fill that whole row scores the first "
+    rows = (
+        (
+            f"Row races (numbers right of the board): the first player to fill that whole row scores the first "
             f"number, the second player the second; {first}/{second} means {first} points for the first, "
-            f"{second} for the second. ✓ shows the points you won.") if rules.row_rewards else ""
-    bonuses = (f"Bonus tags (above the board): fill a whole column to win the bonus above it, to use once from "
-               f"the next round on. {'; '.join(BONUS_WORDS[name] for name in dict.fromkeys(BONUSES))}. "
-               f"Yellow: won, ready next round; green: ready now; crossed out: used.") if rules.bonuses else ""
+            f"{second} for the second. ✓ shows the points you won."
+        )
+        if rules.row_rewards
+        else ""
+    )
+    bonuses = (
+        (
+            f"Bonus tags (above the board): fill a whole column to win the bonus above it, to use once from "
+            f"the next round on. {'; '.join(BONUS_WORDS[name] for name in dict.fromkeys(BONUSES))}. "
+            f"Yellow: won, ready next round; green: ready now; crossed out: used."
+        )
+        if rules.bonuses
+        else ""
+    )
     return {"rows": rows, "bonuses": bonuses}
 
 
@@ -61,7 +95,7 @@ class ColoriumGame(BotTable):
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
-    INTENTS = {
+    INTENTS: ClassVar[IntentFields] = {
         **GameWidget.INTENTS,
         "pick": {"die": int},
         "draw": {"shape": str, "colour": str, "cells": list, "cuts": int},
@@ -69,13 +103,25 @@ class ColoriumGame(BotTable):
         "bot": {},
     }
 
-    def __init__(self, rules: Rules | None = None, bots: int = 1, bot: str = "MissionBot",
-                 seed: int | None = None, *, seat: Seat | None = None, **kwargs):
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        bots: int = 1,
+        bot: str = "MissionBot",
+        seed: int | None = None,
+        *,
+        seat: Seat | None = None,
+        **kwargs,
+    ):
         super().__init__(rules, bots, bot, seed, seat=seat, **kwargs)
 
     def static_assets(self) -> dict:
-        return {**palette_assets(), "names": COLOUR_NAMES, "bonuses": list(BONUSES),
-                "rows": {str(row): list(points) for row, points in ROW_REWARDS.items()}}
+        return {
+            **palette_assets(),
+            "names": COLOUR_NAMES,
+            "bonuses": list(BONUSES),
+            "rows": {str(row): list(points) for row, points in ROW_REWARDS.items()},
+        }
 
     # --- what the page may see -------------------------------------------------------------
 
@@ -93,8 +139,16 @@ class ColoriumGame(BotTable):
             spots = [[] for _ in orientations(piece, rules.mirror_images)]
             for place in found:
                 spots[place.orientation].append([list(cell) for cell in sorted(place.cells)])
-            options.append({"shape": letter, "cuts": cuts, "size": len(found[0].cells),
-                            "colours": colours, "spots": spots, **self.moves_of(piece, rules.mirror_images)})
+            options.append(
+                {
+                    "shape": letter,
+                    "cuts": cuts,
+                    "size": len(found[0].cells),
+                    "colours": colours,
+                    "spots": spots,
+                    **self.moves_of(piece, rules.mirror_images),
+                }
+            )
         return options
 
     @staticmethod

@@ -10,6 +10,24 @@ from colorlab.colourbrain.questions import Question, bank, load_questions, parse
 from colorlab.colourbrain.rules import Rules
 from colorlab.colourbrain.scoring import is_right, score_question
 
-__all__ = ["Answer", "Copy", "NextQuestion", "QuizBot", "Question", "Rules", "State", "bank", "can_copy", "is_right",
-           "load_questions", "new_game", "next_action", "observation", "parse_questions", "play",
-           "play_game", "score_question", "winners"]
+__all__ = [
+    "Answer",
+    "Copy",
+    "NextQuestion",
+    "Question",
+    "QuizBot",
+    "Rules",
+    "State",
+    "bank",
+    "can_copy",
+    "is_right",
+    "load_questions",
+    "new_game",
+    "next_action",
+    "observation",
+    "parse_questions",
+    "play",
+    "play_game",
+    "score_question",
+    "winners",
+]

@@ -23,8 +23,14 @@ LEVELS = {"easy": 0.35, "medium": 0.6, "hard": 0.85}
 class QuizBot(SeededAgent):
     """A team that knows a share of the answers, per category, and uses its copier when unsure."""
 
-    def __init__(self, level: str = "medium", seed: int = 0, knowledge: dict[str, float] | None = None,
-                 copier_when_unsure: float = 0.7, name: str | None = None):
+    def __init__(
+        self,
+        level: str = "medium",
+        seed: int = 0,
+        knowledge: dict[str, float] | None = None,
+        copier_when_unsure: float = 0.7,
+        name: str | None = None,
+    ):
         super().__init__(level, seed, name)
         self.knowledge = dict(knowledge or {})
         self.copier_when_unsure = copier_when_unsure
@@ -65,8 +71,9 @@ def next_action(state: State, agents: list):
     raise RuntimeError("no team has anything to do")
 
 
-def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0,
-              max_actions: int = 20_000) -> GameRecord:
+def play_game(
+    rules: Rules = Rules(), agents: list | None = None, seed: int = 0, max_actions: int = 20_000
+) -> GameRecord:
     """Play a whole quiz between bots (by default a medium QuizBot at every team) and return its record."""
     agents = agents or seated_bots([QuizBot] * rules.teams, seed)
     return play_out("colourbrain", rules, agents, seed, next_action, max_actions)

@@ -48,8 +48,9 @@ STEPS = ("answering", "copying", "shown", "over")
 HIGHEST = 255.0  # scores and the pot are shown up to this; no quiz with a goal of at most 50 comes near it
 MAX_ACTIONS = 10_000  # where an environment cuts a quiz short: teams always all right (or all wrong) never score
 
-ANSWERS = tuple((combo, False) for size in range(1, MOST_ASKED + 1) for combo in combinations(COLOURS, size)) + \
-    tuple((combo, True) for size in range(MOST_ASKED) for combo in combinations(COLOURS, size))
+ANSWERS = tuple((combo, False) for size in range(1, MOST_ASKED + 1) for combo in combinations(COLOURS, size)) + tuple(
+    (combo, True) for size in range(MOST_ASKED) for combo in combinations(COLOURS, size)
+)
 ANSWER_NUMBERS = {answer: number for number, answer in enumerate(ANSWERS)}
 FIRST_COPY = len(ANSWERS)
 
@@ -72,8 +73,10 @@ def action_number(action: Answer | Copy, rules: Rules) -> int:
         key = (in_palette_order(action.colours), action.copier)
         if key in ANSWER_NUMBERS:
             return ANSWER_NUMBERS[key]
-    raise ValueError(f"{action!r} has no action number: a team's move is an answer of 1 to {MOST_ASKED} "
-                     "distinct colours (one fewer with the copier) or a copy of one colour")
+    raise ValueError(
+        f"{action!r} has no action number: a team's move is an answer of 1 to {MOST_ASKED} "
+        "distinct colours (one fewer with the copier) or a copy of one colour"
+    )
 
 
 def action_of(number: int, state: State, team: int) -> Answer | Copy:
@@ -94,8 +97,11 @@ def action_of(number: int, state: State, team: int) -> Answer | Copy:
 @cache
 def numbers_for(count: int, copier: bool) -> tuple[int, ...]:
     """Which numbers are answers with this many colours (with or without the copier)?"""
-    return tuple(n for n, (colours, with_copier) in enumerate(ANSWERS)
-                 if with_copier == copier and len(colours) + copier == count)
+    return tuple(
+        n
+        for n, (colours, with_copier) in enumerate(ANSWERS)
+        if with_copier == copier and len(colours) + copier == count
+    )
 
 
 def legal_numbers(state: State, team: int) -> list[int]:
@@ -132,8 +138,10 @@ def question_places(rules: Rules) -> tuple[dict, dict]:
     """Where does each question's text and each category sit in the observation's one-hots?"""
     questions = question_list(rules)
     categories = dict.fromkeys(q.category for q in questions)
-    return ({q.text: place for place, q in enumerate(questions)},
-            {category: place for place, category in enumerate(categories)})
+    return (
+        {q.text: place for place, q in enumerate(questions)},
+        {category: place for place, category in enumerate(categories)},
+    )
 
 
 def observation_shape(rules: Rules) -> tuple[int]:
@@ -163,8 +171,7 @@ def observation(state: State, team: int) -> numpy.ndarray:
     texts, categories = question_places(state.rules)
     teams = state.teams
     question = seen["question"]
-    last = seen["last"] or {"solution": [], "answers": [[]] * teams, "points": [0] * teams,
-                            "copiers_returned": False}
+    last = seen["last"] or {"solution": [], "answers": [[]] * teams, "points": [0] * teams, "copiers_returned": False}
     values = one_hot(team, teams) + one_hot(STEPS.index(seen["step"]), len(STEPS))
     values += one_hot(question and texts.get(question["text"]), len(texts))
     values += one_hot(question and question["count"] - 1, MOST_ASKED)
@@ -175,7 +182,7 @@ def observation(state: State, team: int) -> numpy.ndarray:
         values += colours_seen(answer or ())
     for copy in seen["copied"]:
         values += colours_seen(() if copy is None else [copy])
-    values += colours_seen(last["solution"])[:len(COLOURS)]
+    values += colours_seen(last["solution"])[: len(COLOURS)]
     for answer in last["answers"]:
         values += colours_seen([COPIER] if answer is None else answer)
     values += [min(float(points), HIGHEST) for points in last["points"]] + [float(last["copiers_returned"])]

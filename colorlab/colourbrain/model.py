@@ -139,8 +139,13 @@ def box_order(questions: list[Question]) -> list[str]:
     whole = math.lcm(*sizes.values())  # i/n as i * (whole / n): exact, and whole numbers sort fast
     places, seen = [], Counter()
     for question in questions:
-        places.append((seen[question.category] * (whole // sizes[question.category]),
-                       firsts.index(question.category), question.id))
+        places.append(
+            (
+                seen[question.category] * (whole // sizes[question.category]),
+                firsts.index(question.category),
+                question.id,
+            )
+        )
         seen[question.category] += 1
     return [question_id for _, _, question_id in sorted(places)]
 
@@ -170,8 +175,17 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     else:
         deck = cut(deck, random.Random(f"{seed}/cut").randrange(len(deck)))
     n = rules.teams
-    return State(rules=rules, seed=seed, questions={q.id: q for q in questions}, deck=tuple(deck), scores=(0,) * n, copiers=(rules.copier,) * n,
-                 answers=(None,) * n, copied=(None,) * n, events=("The first question is asked.",))
+    return State(
+        rules=rules,
+        seed=seed,
+        questions={q.id: q for q in questions},
+        deck=tuple(deck),
+        scores=(0,) * n,
+        copiers=(rules.copier,) * n,
+        answers=(None,) * n,
+        copied=(None,) * n,
+        events=("The first question is asked.",),
+    )
 
 
 def play(state: State, action: Action) -> State:
@@ -206,21 +220,28 @@ def _answer(state: State, action: Answer) -> State:
     if len(colours) + action.copier != count:
         raise BadAnswer(f"the question asks for {count} colour(s); this answer has {len(colours) + action.copier}")
     locked = colours + ((COPIER,) if action.copier else ())
-    state = evolve(state, answers=_with(state.answers, action.team, locked),
-                   events=(f"Team {action.team} locks its answer.",))
+    state = evolve(
+        state, answers=_with(state.answers, action.team, locked), events=(f"Team {action.team} locks its answer.",)
+    )
     if state.step != "copying":
         return state
     copying = [t for t, a in enumerate(state.answers) if COPIER in a]
     if len(copying) == state.teams:
-        return _next(state, {t: 0 for t in range(state.teams)}, state.pot, returned=True,
-                     events=("Every team played its Colour-Copier: nobody scores, and the copiers go back.",))
+        return _next(
+            state,
+            dict.fromkeys(range(state.teams), 0),
+            state.pot,
+            returned=True,
+            events=("Every team played its Colour-Copier: nobody scores, and the copiers go back.",),
+        )
     return _settle_copies(state)
 
 
 def _next_question(state: State) -> State:
     if state.step != "shown":
-        raise WrongStep("Next comes when the answer to a question is on show, and only in a quiz the quiz "
-                        "master moves on")
+        raise WrongStep(
+            "Next comes when the answer to a question is on show, and only in a quiz the quiz master moves on"
+        )
     return evolve(state, shown=False, events=("The quiz master moves on: the next question is asked.",))
 
 
@@ -238,8 +259,11 @@ def _copy(state: State, action: Copy) -> State:
     options = can_copy(state, action.team)
     if action.colour not in options:
         raise BadCopy(f"{action.colour!r} cannot be copied: choose one of {', '.join(options) or 'nothing'}")
-    state = evolve(state, copied=_with(state.copied, action.team, action.colour),
-                   events=(f"Team {action.team} copies {action.colour}.",))
+    state = evolve(
+        state,
+        copied=_with(state.copied, action.team, action.colour),
+        events=(f"Team {action.team} copies {action.colour}.",),
+    )
     return _settle_copies(state)
 
 
@@ -283,11 +307,19 @@ def _score(state: State) -> State:
             copiers[loser] = True
     state = evolve(state, copiers=tuple(copiers))
     said = ", ".join(question.answer)
-    return _next(state, points, pot, returned=False,
-                 events=(f"The answer: {said}. {question.explanation}",
-                         "Right: " + (", ".join(f"team {t}" for t, ok in enumerate(right) if ok) or "nobody") +
-                         ("; everyone was right, so the pot grows." if all(right) else ".")),
-                 final=final)
+    return _next(
+        state,
+        points,
+        pot,
+        returned=False,
+        events=(
+            f"The answer: {said}. {question.explanation}",
+            "Right: "
+            + (", ".join(f"team {t}" for t, ok in enumerate(right) if ok) or "nobody")
+            + ("; everyone was right, so the pot grows." if all(right) else "."),
+        ),
+        final=final,
+    )
 
 
 def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, final=None) -> State:
@@ -296,15 +328,29 @@ def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, f
     In a paced quiz the next question waits (the step "shown") until the quiz master's Next.
     """
     scores = tuple(s + points.get(t, 0) for t, s in enumerate(state.scores))
-    last = {"question": state.question.id, "solution": list(state.question.answer),
-            "answers": final if final is not None else [None] * state.teams,
-            "points": [points.get(t, 0) for t in range(state.teams)], "copiers_returned": returned}
+    last = {
+        "question": state.question.id,
+        "solution": list(state.question.answer),
+        "answers": final if final is not None else [None] * state.teams,
+        "points": [points.get(t, 0) for t in range(state.teams)],
+        "copiers_returned": returned,
+    }
     deck, pot_cards = _put_away(state.deck, state.pot_cards, grows=pot > state.pot, empties=pot == 0)
     over = max(scores) >= state.rules.goal
-    return evolve(state, scores=scores, pot=pot, deck=deck, pot_cards=pot_cards,
-                  asked=state.asked + 1, last=last, answers=(None,) * state.teams,
-                  copied=(None,) * state.teams, over=over, shown=state.rules.paced and not over,
-                  events=events + (("The quiz is over.",) if over else ()))
+    return evolve(
+        state,
+        scores=scores,
+        pot=pot,
+        deck=deck,
+        pot_cards=pot_cards,
+        asked=state.asked + 1,
+        last=last,
+        answers=(None,) * state.teams,
+        copied=(None,) * state.teams,
+        over=over,
+        shown=state.rules.paced and not over,
+        events=events + (("The quiz is over.",) if over else ()),
+    )
 
 
 def _put_away(deck: tuple[str, ...], pot_cards: tuple[str, ...], grows: bool, empties: bool) -> tuple:
@@ -338,21 +384,34 @@ def observation(state: State, team: int | None = None) -> dict:
     """
     question = state.question
     revealed = state.step == "copying"
-    asked = None if state.step == "shown" else {"text": question.text, "count": question.count,
-                                                   "category": question.category}
+    asked = (
+        None
+        if state.step == "shown"
+        else {"text": question.text, "count": question.count, "category": question.category}
+    )
     return {
-        "game": "colourbrain", "step": state.step, "asked": state.asked, "question": asked,
-        "scores": list(state.scores), "pot": state.pot, "copiers": list(state.copiers),
+        "game": "colourbrain",
+        "step": state.step,
+        "asked": state.asked,
+        "question": asked,
+        "scores": list(state.scores),
+        "pot": state.pot,
+        "copiers": list(state.copiers),
         "answered": [a is not None for a in state.answers],
-        "answers": [list(a) if a is not None and (revealed or t == team) else None
-                    for t, a in enumerate(state.answers)],
-        "copied": list(state.copied), "goal": state.rules.goal,
-        "last": state.last, "over": state.over, "winners": winners(state), "events": list(state.events),
+        "answers": [
+            list(a) if a is not None and (revealed or t == team) else None for t, a in enumerate(state.answers)
+        ],
+        "copied": list(state.copied),
+        "goal": state.rules.goal,
+        "last": state.last,
+        "over": state.over,
+        "winners": winners(state),
+        "events": list(state.events),
     }
 
 
 def _with(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def action_to_dict(action: Action) -> dict:
@@ -372,8 +431,9 @@ def action_from_dict(data: dict) -> Action:
         return ChangeRules.from_dict(data)
     fields = {"answer": {"type", "team", "colours", "copier"}, "copy": {"type", "team", "colour"}, "next": {"type"}}
     if not isinstance(data, dict) or data.get("type") not in fields or set(data) != fields[data["type"]]:
-        raise ValueError("an action is an answer {team, colours, copier}, a copy {team, colour} or the quiz "
-                         "master's next {}")
+        raise ValueError(
+            "an action is an answer {team, colours, copier}, a copy {team, colour} or the quiz master's next {}"
+        )
     if data["type"] == "next":
         return NextQuestion()
     if isinstance(data["team"], bool) or not isinstance(data["team"], int):
@@ -387,7 +447,6 @@ def action_from_dict(data: dict) -> Action:
     return Answer(data["team"], tuple(data["colours"]), data["copier"])
 
 
-
 def outcome(final: State, actions: int, record=None) -> dict:
     """The numbers an experiment keeps about one finished game (a comeback: the winner once trailed by 3+)."""
     behind = 0
@@ -395,5 +454,11 @@ def outcome(final: State, actions: int, record=None) -> dict:
         champions = winners(final)
         for state in record.states():
             behind = max(behind, max(state.scores) - min(state.scores[t] for t in champions))
-    return {"scores": list(final.scores), "winners": winners(final), "rounds": final.asked, "actions": actions,
-            "end": "a team reached the goal", "comeback": behind >= 3}
+    return {
+        "scores": list(final.scores),
+        "winners": winners(final),
+        "rounds": final.asked,
+        "actions": actions,
+        "end": "a team reached the goal",
+        "comeback": behind >= 3,
+    }

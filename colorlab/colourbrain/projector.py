@@ -22,12 +22,12 @@ last reveal, before the winner, is held on this screen alone (the quiz is over).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from colorlab.colourbrain.model import NextQuestion, observation, winners
 from colorlab.rules import IllegalAction
 from colorlab.tables.store import StaleMove
-from colorlab.widgets.base import GameWidget, check_table_game, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import GameWidget, IntentFields, check_table_game, palette_assets, widget_css, widget_esm
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
@@ -45,7 +45,7 @@ class ColourbrainProjector(GameWidget):
     _esm = widget_esm(STATIC / "projector.js")
     _css = widget_css(STATIC / "view.css", STATIC / "projector.css")
 
-    INTENTS = {"sync": GameWidget.INTENTS["sync"], "next": {}}
+    INTENTS: ClassVar[IntentFields] = {"sync": GameWidget.INTENTS["sync"], "next": {}}
 
     def __init__(self, watcher: Seat, **kwargs):
         check_table_game(watcher, self.game)
@@ -72,19 +72,33 @@ class ColourbrainProjector(GameWidget):
         names = self.source.seat_names()
         scored = self.reveal_due()
         shown = scored or state
-        view = {"names": names, "scores": list(shown.scores), "pot": shown.pot, "copiers": list(shown.copiers),
-                "copier": state.rules.copier, "goal": state.rules.goal, "over": scored is None and state.over,
-                "winners": [] if scored is not None else winners(state)}
+        view = {
+            "names": names,
+            "scores": list(shown.scores),
+            "pot": shown.pot,
+            "copiers": list(shown.copiers),
+            "copier": state.rules.copier,
+            "goal": state.rules.goal,
+            "over": scored is None and state.over,
+            "winners": [] if scored is not None else winners(state),
+        }
         room = observation(state)
         if scored is not None:
             view["reveal"] = reveal_of(scored)
-            view["ahead"] = None if state.over or state.rules.paced else {"number": state.asked + 1,
-                                                                         "answered": room["answered"]}
+            view["ahead"] = (
+                None if state.over or state.rules.paced else {"number": state.asked + 1, "answered": room["answered"]}
+            )
             view["then"] = "the winner" if state.over else "the next question"
             view["paced"] = state.rules.paced
         elif not state.over:
-            view["question"] = {**room["question"], "number": state.asked + 1, "step": room["step"],
-                                "answered": room["answered"], "answers": room["answers"], "copied": room["copied"]}
+            view["question"] = {
+                **room["question"],
+                "number": state.asked + 1,
+                "step": room["step"],
+                "answered": room["answered"],
+                "answers": room["answers"],
+                "copied": room["copied"],
+            }
         return view
 
     def handle(self, intent: dict) -> None:
@@ -110,6 +124,12 @@ def reveal_of(scored) -> dict:
     """What the class sees once a question is scored: the question, its answer and why, each answer and its points."""
     last = scored.last
     question = scored.questions[last["question"]]
-    return {"number": scored.asked, "text": question.text, "explanation": question.explanation,
-            "solution": last["solution"], "answers": last["answers"], "points": last["points"],
-            "copiers_returned": last["copiers_returned"]}
+    return {
+        "number": scored.asked,
+        "text": question.text,
+        "explanation": question.explanation,
+        "solution": last["solution"],
+        "answers": last["answers"],
+        "points": last["points"],
+        "copiers_returned": last["copiers_returned"],
+    }

@@ -31,8 +31,10 @@ FIELDS = {"id", "category", "text", "count", "answer", "explanation"}
 OPTIONAL_FIELDS = {"subject", "country"}
 FOLDER_VARIABLE = "COLORLAB_QUESTION_FOLDER"
 MAX_FILE_BYTES = 1_000_000
-REFUSED = ("question files are read only from the notebook's folder, or from the folder a teacher "
-           "chose with colourbrain.questions.allow_folder")
+REFUSED = (
+    "question files are read only from the notebook's folder, or from the folder a teacher "
+    "chose with colourbrain.questions.allow_folder"
+)
 
 _chosen_folder: Path | None = None
 
@@ -61,15 +63,17 @@ def parse_questions(text: str, source: str = "questions") -> list[Question]:
         raise ValueError(f"{source}: lists or objects nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise ValueError(f'{source}: expected an object with a "questions" list')
-    return [parse_question(entry, f"{source}, question {number}")
-            for number, entry in enumerate(data["questions"], start=1)]
+    return [
+        parse_question(entry, f"{source}, question {number}") for number, entry in enumerate(data["questions"], start=1)
+    ]
 
 
 def parse_question(entry: object, where: str) -> Question:
     """Check one question entry and build it."""
     if not isinstance(entry, dict) or not FIELDS <= set(entry) <= FIELDS | OPTIONAL_FIELDS:
-        raise ValueError(f"{where}: needs the fields {sorted(FIELDS)} and may also have "
-                         f"{sorted(OPTIONAL_FIELDS)}, no others")
+        raise ValueError(
+            f"{where}: needs the fields {sorted(FIELDS)} and may also have {sorted(OPTIONAL_FIELDS)}, no others"
+        )
     for name in ["id", "category", "text", "explanation"] + sorted(OPTIONAL_FIELDS & set(entry)):
         if not isinstance(entry[name], str) or not entry[name].strip():
             raise ValueError(f"{where}: {name} must be a non-empty text")
@@ -82,11 +86,19 @@ def parse_question(entry: object, where: str) -> Question:
     if len(set(answer)) != len(answer) or not 1 <= len(answer) <= 4:
         raise ValueError(f"{where} ({entry['id']}): 1 to 4 distinct colours, please")
     if isinstance(entry["count"], bool) or entry["count"] != len(answer):
-        raise ValueError(f"{where} ({entry['id']}): count {entry['count']!r} differs from the "
-                         f"{len(answer)} colour(s) in the answer")
-    return Question(entry["id"], entry["category"], entry["text"].strip(), entry["count"], tuple(answer),
-                    entry["explanation"].strip(), normal_subject(entry.get("subject", "")),
-                    entry.get("country", "").strip())
+        raise ValueError(
+            f"{where} ({entry['id']}): count {entry['count']!r} differs from the {len(answer)} colour(s) in the answer"
+        )
+    return Question(
+        entry["id"],
+        entry["category"],
+        entry["text"].strip(),
+        entry["count"],
+        tuple(answer),
+        entry["explanation"].strip(),
+        normal_subject(entry.get("subject", "")),
+        entry.get("country", "").strip(),
+    )
 
 
 def normal_subject(subject: str) -> str:
@@ -101,8 +113,9 @@ def check_unique(questions: list[Question]) -> list[Question]:
         if question.id in ids:
             raise ValueError(f"two questions have the id {question.id!r}")
         if question.subject in subjects:
-            raise ValueError(f"two questions ask about the subject {question.subject!r} "
-                             f"(the second is {question.id!r})")
+            raise ValueError(
+                f"two questions ask about the subject {question.subject!r} (the second is {question.id!r})"
+            )
         ids.add(question.id)
         if question.subject:
             subjects.add(question.subject)

@@ -25,8 +25,7 @@ def is_right(answer: Sequence[str] | None, solution: Sequence[str]) -> bool:
     return answer is not None and len(answer) == len(solution) and sorted(answer) == sorted(solution)
 
 
-def score_question(answers: Mapping, solution: Sequence[str], pot: int = 0,
-                   rules: Rules = Rules()) -> tuple[dict, int]:
+def score_question(answers: Mapping, solution: Sequence[str], pot: int = 0, rules: Rules = Rules()) -> tuple[dict, int]:
     """Score one question: (points for each team, the pot afterwards).
 
     Every team right: nobody scores and the pot grows by one. Otherwise each

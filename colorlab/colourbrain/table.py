@@ -11,12 +11,15 @@ def waiting_for(state: State) -> list[int]:
     if state.step == "answering":
         return [team for team, answer in enumerate(state.answers) if answer is None]
     if state.step == "copying":
-        return [team for team, (answer, copied) in enumerate(zip(state.answers, state.copied))
-                if COPIER in answer and copied is None]
+        return [
+            team
+            for team, (answer, copied) in enumerate(zip(state.answers, state.copied))
+            if COPIER in answer and copied is None
+        ]
     return []
 
 
-def moment(state: State, team: int) -> tuple:
+def moment(state: State, team: int | None) -> tuple:
     """Another team's answer does not change the question a team is answering."""
     return (state.asked, state.step)
 
@@ -24,8 +27,10 @@ def moment(state: State, team: int) -> tuple:
 def table_rules(rules) -> None:
     """Refuse a teacher's question file: it lies in one folder, and the other kernels at the table could not read it."""
     if rules.question_file:
-        raise ValueError("question_file: a table asks the colorlab question bank, since a teacher's question "
-                         "file lies in one folder where the other devices' kernels cannot read it")
+        raise ValueError(
+            "question_file: a table asks the colorlab question bank, since a teacher's question "
+            "file lies in one folder where the other devices' kernels cannot read it"
+        )
 
 
 TABLE = TableGame(

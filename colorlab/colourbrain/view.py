@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from colorlab.agents import ready, seat_bots
 from colorlab.colourbrain.agents import QuizBot
@@ -39,7 +40,15 @@ from colorlab.colourbrain.rules import Rules
 from colorlab.games import find_game
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
-from colorlab.widgets.base import GameWidget, IntentError, new_game_record, palette_assets, widget_css, widget_esm
+from colorlab.widgets.base import (
+    GameWidget,
+    IntentError,
+    IntentFields,
+    new_game_record,
+    palette_assets,
+    widget_css,
+    widget_esm,
+)
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
@@ -47,8 +56,10 @@ if TYPE_CHECKING:
 STATIC = Path(__file__).parent / "static"
 YOUR_TEAM = "Your team"
 QUIZ_MASTERS_NEXT = "The quiz master moves the quiz on from the projector: wait for the next question."
-UNDO_WAITS = ("Undo has to wait: the teams are still answering this question, and nobody may take back "
-              "another team's answer. After the answer is shown, Undo takes back the whole question.")
+UNDO_WAITS = (
+    "Undo has to wait: the teams are still answering this question, and nobody may take back "
+    "another team's answer. After the answer is shown, Undo takes back the whole question."
+)
 
 
 class ColourbrainQuiz(GameWidget):
@@ -58,19 +69,28 @@ class ColourbrainQuiz(GameWidget):
     game = "colourbrain"
     WATCHABLE = True
     YOUR_SEAT = None  # in this kernel the screen is passed round the teams: it shows what the room may see
-    REFUSED_AT_A_TABLE = {**GameWidget.REFUSED_AT_A_TABLE, "next": QUIZ_MASTERS_NEXT}
+    REFUSED_AT_A_TABLE: ClassVar[Mapping[str, str]] = {**GameWidget.REFUSED_AT_A_TABLE, "next": QUIZ_MASTERS_NEXT}
     _esm = widget_esm(STATIC / "view.js")
     _css = widget_css(STATIC / "view.css")
 
-    INTENTS = {
+    INTENTS: ClassVar[IntentFields] = {
         **GameWidget.INTENTS,
         "answer": {"team": int, "colours": list, "copier": bool},
         "copy": {"team": int, "colour": str},
         "next": {},
     }
 
-    def __init__(self, rules: Rules | None = None, names: list[str] | None = None, solo: bool = False,
-                 level: str = "medium", seed: int | None = None, *, seat: Seat | None = None, **kwargs):
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        names: list[str] | None = None,
+        solo: bool = False,
+        level: str = "medium",
+        seed: int | None = None,
+        *,
+        seat: Seat | None = None,
+        **kwargs,
+    ):
         if level not in QuizBot.levels:
             raise ValueError(f"level {level!r} is unknown; choose one of {', '.join(QuizBot.levels)}")
         self.names = list(names or [])
@@ -103,32 +123,44 @@ class ColourbrainQuiz(GameWidget):
         names = self.team_names(state.teams)
         called = self.source.seat_names(names, you=YOUR_TEAM)
         view["names"] = names
-        view["events"] = [re.sub(r"\bteam (\d+)", lambda m: called[int(m[1])], text, flags=re.I)
-                          for text in view["events"]]
+        view["events"] = [
+            re.sub(r"\bteam (\d+)", lambda m: called[int(m[1])], text, flags=re.I) for text in view["events"]
+        ]
         view["humans"] = humans
         view["at_keyboard"] = next((t for t in humans if state.step == "answering" and state.answers[t] is None), None)
-        view["copy_options"] = {str(t): can_copy(state, t) for t in self.source.seats_here(range(state.teams))
-                                if state.step == "copying" and state.answers[t] and COPIER in state.answers[t]
-                                and state.copied[t] is None}
+        view["copy_options"] = {
+            str(t): can_copy(state, t)
+            for t in self.source.seats_here(range(state.teams))
+            if state.step == "copying" and state.answers[t] and COPIER in state.answers[t] and state.copied[t] is None
+        }
         view["undo_waits"] = question_under_way(state)
         view["paced"] = state.rules.paced
         view["copier"] = state.rules.copier
         view["can_move_on"] = state.step == "shown" and self.source.permits("next")
         if state.last:
             question = state.questions[state.last["question"]]
-            view["last"] = {**state.last, "number": state.asked, "text": question.text,
-                            "explanation": question.explanation}
+            view["last"] = {
+                **state.last,
+                "number": state.asked,
+                "text": question.text,
+                "explanation": question.explanation,
+            }
         return view
 
     def still_picture(self) -> str:
         view = self.snapshot(self.state)
-        rows = "".join(f"<tr><td>{html.escape(name)}</td><td>{score}</td></tr>"
-                       for name, score in zip(view["names"], view["scores"]))
+        rows = "".join(
+            f"<tr><td>{html.escape(name)}</td><td>{score}</td></tr>"
+            for name, score in zip(view["names"], view["scores"])
+        )
         question = view["question"]
-        asked = (f'{html.escape(question["text"])} ({question["count"]} colour(s))' if question
-                 else "the answer is on show")
-        return (f'<div class="colorlab-still"><p><strong>Colourbrain</strong>: {asked}</p>'
-                f'<table>{rows}</table><p>Pot: {view["pot"]}</p></div>')
+        asked = (
+            f"{html.escape(question['text'])} ({question['count']} colour(s))" if question else "the answer is on show"
+        )
+        return (
+            f'<div class="colorlab-still"><p><strong>Colourbrain</strong>: {asked}</p>'
+            f"<table>{rows}</table><p>Pot: {view['pot']}</p></div>"
+        )
 
     def handle(self, intent: dict) -> None:
         if intent["type"] == "next":
@@ -161,8 +193,16 @@ class ColourbrainQuiz(GameWidget):
 
     def _make_bots(self) -> None:
         record = self.record
-        self.bots = seat_bots(find_game(self.game).bots[f"QuizBot ({self.level})"], record.seed,
-                              range(1, record.rules.teams), record.seeding) if self.solo and self.seat is None else {}
+        self.bots = (
+            seat_bots(
+                find_game(self.game).bots[f"QuizBot ({self.level})"],
+                record.seed,
+                range(1, record.rules.teams),
+                record.seeding,
+            )
+            if self.solo and self.seat is None
+            else {}
+        )
 
     def _bots_move(self) -> None:
         """Let the bots answer (and copy) whenever it is their move."""

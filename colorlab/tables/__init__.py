@@ -5,9 +5,36 @@ The contract (names and meanings) is in the edition notes; see :mod:`colorlab.ta
 
 from colorlab.agents import bot_seed  # the seed of a table's search bot at a step: the one rule, kept in the core
 from colorlab.tables.games import Call, TableGame, table_game
-from colorlab.tables.store import (AlreadyCalled, NotYourSeat, Seat, SeatTaken, StaleMove, TableClosed, TableError,
-                                   TableStore, TooManyWrongKeys, UnknownTable, WaitingForPlayers, WrongToken)
+from colorlab.tables.store import (
+    AlreadyCalled,
+    NotYourSeat,
+    Seat,
+    SeatTaken,
+    StaleMove,
+    TableClosed,
+    TableError,
+    TableStore,
+    TooManyWrongKeys,
+    UnknownTable,
+    WaitingForPlayers,
+    WrongToken,
+)
 
-__all__ = ["AlreadyCalled", "Call", "NotYourSeat", "Seat", "SeatTaken", "StaleMove", "TableClosed", "TableError",
-           "TableGame", "TableStore", "TooManyWrongKeys", "UnknownTable", "WaitingForPlayers", "WrongToken",
-           "bot_seed", "table_game"]
+__all__ = [
+    "AlreadyCalled",
+    "Call",
+    "NotYourSeat",
+    "Seat",
+    "SeatTaken",
+    "StaleMove",
+    "TableClosed",
+    "TableError",
+    "TableGame",
+    "TableStore",
+    "TooManyWrongKeys",
+    "UnknownTable",
+    "WaitingForPlayers",
+    "WrongToken",
+    "bot_seed",
+    "table_game",
+]

@@ -79,8 +79,10 @@ def database_url(where: str | Path) -> str:
     """Which SQLAlchemy URL does a path or URL name? A plain path is a SQLite file."""
     where = str(where)
     if where in ("sqlite://", ":memory:") or ":memory:" in where or "mode=memory" in where:
-        raise StoreError("a table store in memory would live only in this kernel: give a file path "
-                         "or a postgresql:// URL, so that other kernels can sit at its tables")
+        raise StoreError(
+            "a table store in memory would live only in this kernel: give a file path "
+            "or a postgresql:// URL, so that other kernels can sit at its tables"
+        )
     if "://" not in where:
         return f"sqlite:///{Path(where).expanduser().resolve()}"
     scheme, rest = where.split("://", 1)
@@ -173,15 +175,18 @@ def _prepare(engine: Engine) -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(7242016)"))  # one creator at a time
         names = set(sqlalchemy.inspect(connection).get_table_names())
         if "colorlab_tables" in names and "colorlab_store" not in names:
-            raise StoreError("this database holds colorlab tables without a schema version: "
-                             "it was not made by this colorlab and is left untouched")
+            raise StoreError(
+                "this database holds colorlab tables without a schema version: "
+                "it was not made by this colorlab and is left untouched"
+            )
         if "colorlab_store" in names:
             _check_version(connection)
             return
         for statement in SCHEMA:
             connection.execute(text(statement))
-        connection.execute(text("INSERT INTO colorlab_store (key, value) VALUES ('schema', :v)"),
-                           {"v": str(SCHEMA_VERSION)})
+        connection.execute(
+            text("INSERT INTO colorlab_store (key, value) VALUES ('schema', :v)"), {"v": str(SCHEMA_VERSION)}
+        )
 
 
 def _check_version(connection: Connection) -> None:
@@ -190,8 +195,12 @@ def _check_version(connection: Connection) -> None:
         raise StoreError("this table store has no readable schema version; it is left untouched")
     version = int(found)
     if version > SCHEMA_VERSION:
-        raise StoreError(f"this table store was made by a newer colorlab (schema {version}; this colorlab "
-                         f"reads schema {SCHEMA_VERSION}): update colorlab to use it")
+        raise StoreError(
+            f"this table store was made by a newer colorlab (schema {version}; this colorlab "
+            f"reads schema {SCHEMA_VERSION}): update colorlab to use it"
+        )
     if version < SCHEMA_VERSION:
-        raise StoreError(f"this table store was made by an older colorlab (schema {version}; this colorlab "
-                         f"reads schema {SCHEMA_VERSION}) and has no upgrade: start a new store")
+        raise StoreError(
+            f"this table store was made by an older colorlab (schema {version}; this colorlab "
+            f"reads schema {SCHEMA_VERSION}) and has no upgrade: start a new store"
+        )

@@ -60,7 +60,7 @@ class TableGame:
     waiting_for: Callable[[Any], list[int]]
     view: Callable[[Any, int | None], dict]
     scores: Callable[[Any], list[int]]
-    moment: Callable[[Any, int], Hashable] | None = None
+    moment: Callable[[Any, int | None], Hashable] | None = None
     next_auto: Callable[[Any, Mapping[int, Agent], list[Call], float], Any | None] | None = None
     is_call: Callable[[Any, Any], bool] = lambda state, action: False
     call_action: Callable[[Any, list[Call]], Any] | None = None
@@ -75,8 +75,8 @@ class TableGame:
             return self.next_auto(state, bots, calls, seconds)
         return bots_move(state, bots, self.waiting_for)
 
-    def moment_of(self, state: Any, seat: int, step: int) -> Hashable:
-        """Which decision does `seat` face at `step`? (By default every step is a new one.)"""
+    def moment_of(self, state: Any, seat: int | None, step: int) -> Hashable:
+        """Which decision does `seat` (None: the room) face at `step`? (By default every step is a new one.)"""
         return step if self.moment is None else self.moment(state, seat)
 
 
@@ -86,4 +86,3 @@ def table_game(name: str) -> TableGame:
     if table is None:
         raise LookupError(f"{find_game(name).title} cannot be played at a table")
     return table
-

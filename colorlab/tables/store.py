@@ -11,7 +11,7 @@ alone, so two kernels racing to move a bot write the same one move, once, and th
 bot is the one ``play_game`` or an experiment would seat there.
 
 Examples
---------
+========
 >>> import tempfile, pathlib
 >>> from colorlab import colorfox
 >>> from colorlab.tables import TableStore
@@ -32,14 +32,14 @@ import json
 import re
 import secrets
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy
 from sqlalchemy import text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 
 from colorlab.agents import ready, seat_bot
 from colorlab.archive import record_file_name
@@ -174,8 +174,9 @@ class TableStore:
 
     # --- the teacher's side ---------------------------------------------------------------
 
-    def create(self, game: str, rules: RulesBase | None = None, seed: int | None = None,
-               bots: Mapping[int, str] | None = None) -> str:
+    def create(
+        self, game: str, rules: RulesBase | None = None, seed: int | None = None, bots: Mapping[int, str] | None = None
+    ) -> str:
         """Open a new table and return its join code; `bots` puts a bot (its name or class) in seats."""
         try:
             spec, table = game_spec(game), table_game(game)
@@ -193,7 +194,9 @@ class TableStore:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
                 raise TableError(f"there is no seat {seat!r}; seats are numbered 0 to {rules.players - 1}")
             if name not in spec.bot_names(at_table=True):
-                raise TableError(f"{name!r} is not a {game} bot; choose one of {', '.join(spec.bot_names(at_table=True))}")
+                raise TableError(
+                    f"{name!r} is not a {game} bot; choose one of {', '.join(spec.bot_names(at_table=True))}"
+                )
         try:
             table.table_rules(rules)
             first = spec.new_game(rules, seed)
@@ -203,24 +206,40 @@ class TableStore:
             now = server_time(connection)
             code = self._free_code(connection)
             everyone_seated = len(bots) == rules.players
-            connection.execute(text(
-                "INSERT INTO colorlab_tables (code, game, rules, seed, created, started, closed, since, steps, calls, "
-                "over, scores, waiting) VALUES (:code, :game, :rules, :seed, :now, :started, NULL, :now, 0, 0, 0, :scores, "
-                ":waiting)"),
-                {"code": code, "game": game, "rules": json.dumps(rules.to_dict()), "seed": seed, "now": now,
-                 "started": now if everyone_seated else None, "scores": json.dumps(table.scores(first)),
-                 "waiting": json.dumps(table.waiting_for(first))})
-            connection.execute(text("INSERT INTO colorlab_seats (code, seat, name, bot) VALUES (:code, :seat, :name, :bot)"),
-                               [{"code": code, "seat": seat, "name": bots.get(seat), "bot": bots.get(seat)}
-                                for seat in range(rules.players)])
+            connection.execute(
+                text(
+                    "INSERT INTO colorlab_tables "
+                    "(code, game, rules, seed, created, started, closed, since, steps, calls, over, scores, waiting) "
+                    "VALUES (:code, :game, :rules, :seed, :now, :started, NULL, :now, 0, 0, 0, :scores, :waiting)"
+                ),
+                {
+                    "code": code,
+                    "game": game,
+                    "rules": json.dumps(rules.to_dict()),
+                    "seed": seed,
+                    "now": now,
+                    "started": now if everyone_seated else None,
+                    "scores": json.dumps(table.scores(first)),
+                    "waiting": json.dumps(table.waiting_for(first)),
+                },
+            )
+            connection.execute(
+                text("INSERT INTO colorlab_seats (code, seat, name, bot) VALUES (:code, :seat, :name, :bot)"),
+                [
+                    {"code": code, "seat": seat, "name": bots.get(seat), "bot": bots.get(seat)}
+                    for seat in range(rules.players)
+                ],
+            )
         return code
 
     def close(self, code: str) -> None:
         """Close a table: nothing more can be played at it (its record stays)."""
         with self._writing(clean_code(code)) as (connection, row):
             if row.closed is None:
-                connection.execute(text("UPDATE colorlab_tables SET closed = :now WHERE code = :code"),
-                                   {"now": server_time(connection), "code": row.code})
+                connection.execute(
+                    text("UPDATE colorlab_tables SET closed = :now WHERE code = :code"),
+                    {"now": server_time(connection), "code": row.code},
+                )
 
     def record(self, code: str) -> GameRecord:
         """The whole record of a table (seed included), as the store holds it now: it replays to the table's state."""
@@ -245,15 +264,34 @@ class TableStore:
         """Every table: code, game, seats (name, human or bot), actions so far, whose move (seats), over, scores."""
         with self._reading() as connection:
             rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
-            seats = connection.execute(text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")).all()
+            seats = connection.execute(
+                text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")
+            ).all()
         by_code: dict[str, list] = {}
         for seat in seats:
             by_code.setdefault(seat.code, []).append(
-                {"seat": seat.seat, "name": seat.name, "bot": seat.bot, "human": seat.bot is None,
-                 "free": seat.name is None})
-        return [{"code": row.code, "game": row.game, "seats": by_code.get(row.code, []), "actions": row.steps,
-                 "started": row.started is not None, "closed": row.closed is not None, "over": bool(row.over),
-                 "scores": json.loads(row.scores), "waiting_for": json.loads(row.waiting)} for row in rows]
+                {
+                    "seat": seat.seat,
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "human": seat.bot is None,
+                    "free": seat.name is None,
+                }
+            )
+        return [
+            {
+                "code": row.code,
+                "game": row.game,
+                "seats": by_code.get(row.code, []),
+                "actions": row.steps,
+                "started": row.started is not None,
+                "closed": row.closed is not None,
+                "over": bool(row.over),
+                "scores": json.loads(row.scores),
+                "waiting_for": json.loads(row.waiting),
+            }
+            for row in rows
+        ]
 
     def watch(self, code: str) -> Seat:
         """A seat-less view of a table, for the teacher or a projector: the room's view, no hand."""
@@ -286,13 +324,18 @@ class TableStore:
             while any(entry.key_hash == _hash(key) for entry in seats):
                 key = new_seat_key()
             now = server_time(connection)
-            connection.execute(text("UPDATE colorlab_seats SET name = :name, token_hash = :hash, key_hash = :key, "
-                                    "joined = :now WHERE code = :code AND seat = :seat"),
-                               {"name": name, "hash": _hash(token), "key": _hash(key), "now": now, "code": code,
-                                "seat": seat})
+            connection.execute(
+                text(
+                    "UPDATE colorlab_seats SET name = :name, token_hash = :hash, key_hash = :key, "
+                    "joined = :now WHERE code = :code AND seat = :seat"
+                ),
+                {"name": name, "hash": _hash(token), "key": _hash(key), "now": now, "code": code, "seat": seat},
+            )
             if sum(entry.name is None for entry in seats) == 1:
-                connection.execute(text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
-                                   {"now": now, "code": code})
+                connection.execute(
+                    text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
+                    {"now": now, "code": code},
+                )
         return Seat(self, code, seat, name, token, key)
 
     def rejoin(self, code: str, token: str) -> Seat:
@@ -311,10 +354,14 @@ class TableStore:
         for entry in seats:
             if entry.token_hash is not None and secrets.compare_digest(entry.token_hash, tried):
                 return Seat(self, code, entry.seat, entry.name, token)
-        if row.wrong_since is not None and now - row.wrong_since <= WRONG_KEYS_WINDOW \
-                and row.wrong_keys >= WRONG_KEYS_ALLOWED:
-            raise TooManyWrongKeys(f"too many wrong seat keys were tried at table {code}: wait a few minutes, "
-                                   "or ask your teacher")
+        if (
+            row.wrong_since is not None
+            and now - row.wrong_since <= WRONG_KEYS_WINDOW
+            and row.wrong_keys >= WRONG_KEYS_ALLOWED
+        ):
+            raise TooManyWrongKeys(
+                f"too many wrong seat keys were tried at table {code}: wait a few minutes, or ask your teacher"
+            )
         for entry in seats:
             if entry.key_hash is not None and secrets.compare_digest(entry.key_hash, _seat_key_hash(token)):
                 key = re.sub(r"[\s-]", "", token).upper()
@@ -326,10 +373,10 @@ class TableStore:
         with self._writing(code) as (connection, row):
             now = server_time(connection)
             fresh = row.wrong_since is None or now - row.wrong_since > WRONG_KEYS_WINDOW
-            connection.execute(text("UPDATE colorlab_tables SET wrong_keys = :count, wrong_since = :since "
-                                    "WHERE code = :code"),
-                               {"count": 1 if fresh else row.wrong_keys + 1, "since": now if fresh else row.wrong_since,
-                                "code": code})
+            connection.execute(
+                text("UPDATE colorlab_tables SET wrong_keys = :count, wrong_since = :since WHERE code = :code"),
+                {"count": 1 if fresh else row.wrong_keys + 1, "since": now if fresh else row.wrong_since, "code": code},
+            )
 
     # --- playing --------------------------------------------------------------------------
 
@@ -352,8 +399,10 @@ class TableStore:
                 raise IllegalAction("the rules of a table are fixed when it is opened")
             owner = table.seat_of(action)
             if owner is None:
-                raise NotYourSeat(f"no seat plays a {type(action).__name__}: it is the table's own move "
-                                  "(a quiz master's Next comes from the teacher's projector)")
+                raise NotYourSeat(
+                    f"no seat plays a {type(action).__name__}: it is the table's own move "
+                    "(a quiz master's Next comes from the teacher's projector)"
+                )
             if owner != seat.seat:
                 raise NotYourSeat(f"you sit in seat {seat.seat}; that action is for seat {owner}")
             if table.is_call(state, action):
@@ -397,8 +446,10 @@ class TableStore:
                 if row.steps != replay.steps:
                     replay = self._catch_up_within(connection, row)
                 table = table_game(row.game)
-                due = (self._moves_by_itself(connection, row, table)
-                       and self._next_auto(connection, row, replay, table, server_time(connection)) is not None)
+                due = (
+                    self._moves_by_itself(connection, row, table)
+                    and self._next_auto(connection, row, replay, table, server_time(connection)) is not None
+                )
             if due:
                 with self._writing(code) as (connection, row):
                     replay = self._catch_up_within(connection, row)
@@ -453,10 +504,10 @@ class TableStore:
                 self._forget(code, replay, kept)
                 raise
 
-    def _forget(self, code: str | None, replay: Replay | None, kept) -> None:
+    def _forget(self, code: str | None, replay: Replay | None, kept: tuple[int, GameRecord] | None) -> None:
         """Undo this process's copy of a table after a transaction that did not commit."""
-        if replay is not None:
-            del replay.states[kept[0]:]
+        if replay is not None and kept is not None:
+            del replay.states[kept[0] :]
             replay.record = kept[1]
         elif code is not None:
             self._copies.pop(code, None)
@@ -468,17 +519,26 @@ class TableStore:
             raise UnknownTable(f"there is no table with the code {code!r}")
         return row
 
-    def _seats(self, connection: Connection, code: str) -> list:
-        return connection.execute(text("SELECT seat, name, bot, token_hash, key_hash FROM colorlab_seats "
-                                       "WHERE code = :code ORDER BY seat"), {"code": code}).all()
+    def _seats(self, connection: Connection, code: str) -> Sequence[Row]:
+        return connection.execute(
+            text("SELECT seat, name, bot, token_hash, key_hash FROM colorlab_seats WHERE code = :code ORDER BY seat"),
+            {"code": code},
+        ).all()
 
     def _check_token(self, connection: Connection, seat: Seat) -> None:
-        stored = connection.execute(text("SELECT token_hash, key_hash FROM colorlab_seats WHERE code = :code AND "
-                                         "seat = :seat"), {"code": seat.code, "seat": seat.seat}).one_or_none()
+        stored = connection.execute(
+            text("SELECT token_hash, key_hash FROM colorlab_seats WHERE code = :code AND seat = :seat"),
+            {"code": seat.code, "seat": seat.seat},
+        ).one_or_none()
         typed_key = _seat_key_hash(seat.token)
-        opens = stored is not None and stored.token_hash is not None and (
-            secrets.compare_digest(stored.token_hash, _hash(seat.token))
-            or bool(typed_key and stored.key_hash and secrets.compare_digest(stored.key_hash, typed_key)))
+        opens = (
+            stored is not None
+            and stored.token_hash is not None
+            and (
+                secrets.compare_digest(stored.token_hash, _hash(seat.token))
+                or bool(typed_key and stored.key_hash and secrets.compare_digest(stored.key_hash, typed_key))
+            )
+        )
         if seat.seat is None or not opens:
             raise WrongToken(f"this key does not open seat {seat.seat} at table {seat.code}")
 
@@ -513,8 +573,10 @@ class TableStore:
                 raise TableError(f"table {row.code} cannot be read by this colorlab: {error}") from None
             self._copies[row.code] = replay
         if row.steps > replay.steps:
-            found = connection.execute(text("SELECT step, action FROM colorlab_actions WHERE code = :code AND "
-                                            "step >= :step ORDER BY step"), {"code": row.code, "step": replay.steps})
+            found = connection.execute(
+                text("SELECT step, action FROM colorlab_actions WHERE code = :code AND step >= :step ORDER BY step"),
+                {"code": row.code, "step": replay.steps},
+            )
             for step, raw in found:
                 try:
                     action = spec.action_from_dict(json.loads(raw))
@@ -525,25 +587,46 @@ class TableStore:
                 replay.states.append(state)
         return replay
 
-    def _append(self, connection: Connection, row: Any, replay: Replay, action: Any, seat: int | None,
-                now: float) -> None:
+    def _append(
+        self, connection: Connection, row: Any, replay: Replay, action: Any, seat: int | None, now: float
+    ) -> None:
         """Check an action with the model and write it as the table's next step."""
         spec = game_spec(row.game)
         state = spec.play(replay.state, action)
-        connection.execute(text("INSERT INTO colorlab_actions (code, step, seat, action, at) "
-                                "VALUES (:code, :step, :seat, :action, :now)"),
-                           {"code": row.code, "step": replay.steps, "seat": seat,
-                            "action": json.dumps(spec.action_to_dict(action)), "now": now})
+        connection.execute(
+            text(
+                "INSERT INTO colorlab_actions (code, step, seat, action, at) "
+                "VALUES (:code, :step, :seat, :action, :now)"
+            ),
+            {
+                "code": row.code,
+                "step": replay.steps,
+                "seat": seat,
+                "action": json.dumps(spec.action_to_dict(action)),
+                "now": now,
+            },
+        )
         table = table_game(row.game)
-        connection.execute(text("UPDATE colorlab_tables SET steps = :steps, since = :now, over = :over, "
-                                "scores = :scores, waiting = :waiting WHERE code = :code"),
-                           {"steps": replay.steps + 1, "now": now, "over": int(state.over), "code": row.code,
-                            "scores": json.dumps(table.scores(state)), "waiting": json.dumps(table.waiting_for(state))})
+        connection.execute(
+            text(
+                "UPDATE colorlab_tables SET steps = :steps, since = :now, over = :over, "
+                "scores = :scores, waiting = :waiting WHERE code = :code"
+            ),
+            {
+                "steps": replay.steps + 1,
+                "now": now,
+                "over": int(state.over),
+                "code": row.code,
+                "scores": json.dumps(table.scores(state)),
+                "waiting": json.dumps(table.waiting_for(state)),
+            },
+        )
         replay.record = replay.record.then(action)
         replay.states.append(state)
 
-    def _call(self, connection: Connection, row: Any, replay: Replay, table: TableGame, seat: int, action: Any,
-              now: float) -> None:
+    def _call(
+        self, connection: Connection, row: Any, replay: Replay, table: TableGame, seat: int, action: Any, now: float
+    ) -> None:
         """Note a real-time call, stamped by the table's clock, after checking it could be played."""
         row = self._table_row(connection, row.code)  # as it is now: settling may have moved the table on
         calls = self._pending_calls(connection, row, table)
@@ -551,33 +634,51 @@ class TableStore:
             raise AlreadyCalled("you have already called: wait for the others' calls to be settled")
         seconds = now - row.since
         call = Call(seat, action, round(seconds, 3))
+        assert table.call_action is not None, f"{row.game} takes no calls"  # is_call said this action is one
         game_spec(row.game).play(replay.state, table.call_action(replay.state, [call]))
-        connection.execute(text("INSERT INTO colorlab_calls (code, step, seat, action, seconds) "
-                                "VALUES (:code, :step, :seat, :action, :seconds)"),
-                           {"code": row.code, "step": replay.steps, "seat": seat, "seconds": call.seconds,
-                            "action": json.dumps(game_spec(row.game).action_to_dict(action))})
+        connection.execute(
+            text(
+                "INSERT INTO colorlab_calls (code, step, seat, action, seconds) "
+                "VALUES (:code, :step, :seat, :action, :seconds)"
+            ),
+            {
+                "code": row.code,
+                "step": replay.steps,
+                "seat": seat,
+                "seconds": call.seconds,
+                "action": json.dumps(game_spec(row.game).action_to_dict(action)),
+            },
+        )
         connection.execute(text("UPDATE colorlab_tables SET calls = calls + 1 WHERE code = :code"), {"code": row.code})
 
     def _pending_calls(self, connection: Connection, row: Any, table: TableGame) -> list[Call]:
         if table.call_action is None or not row.calls:
             return []
         spec = game_spec(row.game)
-        found = connection.execute(text("SELECT seat, action, seconds FROM colorlab_calls WHERE code = :code AND "
-                                        "step = :step ORDER BY seconds, seat"), {"code": row.code, "step": row.steps})
+        found = connection.execute(
+            text(
+                "SELECT seat, action, seconds FROM colorlab_calls WHERE code = :code AND "
+                "step = :step ORDER BY seconds, seat"
+            ),
+            {"code": row.code, "step": row.steps},
+        )
         return [Call(seat, spec.action_from_dict(json.loads(raw)), seconds) for seat, raw, seconds in found]
 
     def _bot_names(self, connection: Connection, code: str) -> dict[int, str]:
         """Which seats are bots', and which bots? (Read once per process: bots never leave their seats.)"""
         if code not in self._bot_seats:
-            found = connection.execute(text("SELECT seat, bot FROM colorlab_seats WHERE code = :code "
-                                            "AND bot IS NOT NULL"), {"code": code}).all()
+            found = connection.execute(
+                text("SELECT seat, bot FROM colorlab_seats WHERE code = :code AND bot IS NOT NULL"), {"code": code}
+            ).all()
             self._bot_seats[code] = dict(found)
         return self._bot_seats[code]
 
     def _bots(self, connection: Connection, row: Any, table: TableGame, step: int) -> dict:
         makers = game_spec(row.game).bots
-        return {seat: ready(seat_bot(makers[bot], row.seed, seat), step)
-                for seat, bot in self._bot_names(connection, row.code).items()}
+        return {
+            seat: ready(seat_bot(makers[bot], row.seed, seat), step)
+            for seat, bot in self._bot_names(connection, row.code).items()
+        }
 
     def _moves_by_itself(self, connection: Connection, row: Any, table: TableGame) -> bool:
         """Can anything happen at this table without a learner (bots, or calls settled by the clock)?"""
@@ -669,7 +770,16 @@ class Seat:
         seated = self.store.seat_names(self.code)
         names, free = [name or "free seat" for name in seated], seated.count(None)
         calls = self.store.calls(self.code)
-        return {"code": self.code, "game": self.game, "seat": self.seat, "name": self.name, "names": names,
-                "step": replay.steps, "free_seats": free, "started": row.started is not None,
-                "closed": row.closed is not None, "waiting_for": self.table.waiting_for(replay.state),
-                "called": [call.seat for call in calls]}
+        return {
+            "code": self.code,
+            "game": self.game,
+            "seat": self.seat,
+            "name": self.name,
+            "names": names,
+            "step": replay.steps,
+            "free_seats": free,
+            "started": row.started is not None,
+            "closed": row.closed is not None,
+            "waiting_for": self.table.waiting_for(replay.state),
+            "called": [call.seat for call in calls],
+        }

@@ -44,7 +44,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import anywidget
 import traitlets
@@ -114,7 +114,11 @@ def plain_json_problem(value: Any) -> str | None:
     return None
 
 
-def check_intent(raw: Any, fields: dict[str, dict[str, type | tuple]]) -> dict:
+# What a widget accepts from the page: each intent's type, then each of its fields and the type (or types) it holds
+IntentFields = dict[str, dict[str, type | tuple]]
+
+
+def check_intent(raw: Any, fields: IntentFields) -> dict:
     """Refuse an intent that is not an object with a known type and exactly the right fields."""
     if not isinstance(raw, dict):
         raise IntentError("the browser sent something that is not an intent")
@@ -183,8 +187,8 @@ class GuardedWidget(anywidget.AnyWidget):
     assets = traitlets.Dict().tag(sync=True)
 
     WRITABLE = frozenset({"intent", "palette"})
-    INTENTS: dict[str, dict[str, type | tuple]] = {}
-    REFUSALS: tuple[type[Exception], ...] = (IllegalAction, IntentError, RuleError, RecordError)
+    INTENTS: ClassVar[IntentFields] = {}
+    REFUSALS: ClassVar[tuple[type[Exception], ...]] = (IllegalAction, IntentError, RuleError, RecordError)
 
     def __init__(self, **kwargs: Any):
         self._notice_count = 0
@@ -237,8 +241,9 @@ class GuardedWidget(anywidget.AnyWidget):
             self.say(str(error), "error")
         except Exception as error:  # a bug must not reach the learner as a traceback
             log.exception("colorlab widget error")
-            self.say(f"Something went wrong inside colorlab ({type(error).__name__}: {error}); "
-                     "nothing was changed.", "error")
+            self.say(
+                f"Something went wrong inside colorlab ({type(error).__name__}: {error}); nothing was changed.", "error"
+            )
         finally:
             self.after_intent()
 
@@ -315,6 +320,7 @@ class TableSeat(RecordSource):
 
     def __init__(self, seat: Seat, not_here: Mapping[str, str] = NOT_AT_A_TABLE):
         from colorlab.tables import TableError  # on demand: a kernel never at a table needs no database
+
         self.seat, self.you, self.not_here, self.refusals = seat, seat.seat, not_here, (TableError,)
         self.record, self.states = None, []
         self.seated: dict = {}  # the seating as last read
@@ -372,11 +378,11 @@ class GameWidget(GuardedWidget):
     game = ""  # the game's name, as records and tables write it
     WATCHABLE = False  # can it draw a table for a watcher, who has no seat (the room's view)?
     YOUR_SEAT: int | None = YOU  # the learner's seat in a game of its own (None: a screen passed round the room)
-    REFUSED_AT_A_TABLE: Mapping[str, str] = NOT_AT_A_TABLE
+    REFUSED_AT_A_TABLE: ClassVar[Mapping[str, str]] = NOT_AT_A_TABLE
 
     view = traitlets.Dict().tag(sync=True)
 
-    INTENTS: dict[str, dict[str, type | tuple]] = {
+    INTENTS: ClassVar[IntentFields] = {
         "history": {"step": int},
         "live": {},
         "undo": {},
@@ -386,8 +392,16 @@ class GameWidget(GuardedWidget):
         "sync": {},
     }
 
-    def __init__(self, new_record: Callable[[], GameRecord] | None = None, *, seat: Seat | None = None,
-                 undo: bool = True, loading: bool = True, folder: str | Path | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        new_record: Callable[[], GameRecord] | None = None,
+        *,
+        seat: Seat | None = None,
+        undo: bool = True,
+        loading: bool = True,
+        folder: str | Path | None = None,
+        **kwargs: Any,
+    ):
         source = self._record_source(new_record, seat)
         if source.you is None and not self.WATCHABLE:
             raise ValueError(f"{self.title} draws a seat's own view: join the table to sit at it")
@@ -468,6 +482,7 @@ class GameWidget(GuardedWidget):
     def rule_editor(self):
         """A rule editor wired to this game."""
         from colorlab.widgets.rule_editor import RuleEditor
+
         editor = RuleEditor(self.state.rules, on_apply=self.apply_rules, title=f"{self.title} rules")
         self._editors.append(editor)
         return editor
@@ -525,8 +540,11 @@ class GameWidget(GuardedWidget):
         self._seating = self.source.seating()
         shown = self.states[self.cursor] if self.cursor is not None else self.state
         view = self.snapshot(shown)
-        view["history"] = {"step": len(self.states) - 1 if self.cursor is None else self.cursor,
-                           "length": len(self.states) - 1, "live": self.cursor is None}
+        view["history"] = {
+            "step": len(self.states) - 1 if self.cursor is None else self.cursor,
+            "length": len(self.states) - 1,
+            "live": self.cursor is None,
+        }
         view["practice"] = {"undo": self.allows_undo, "loading": self.allows_loading, "note": self.practice_note()}
         if self._seating:
             view["seating"] = self._seating
@@ -593,8 +611,7 @@ class GameWidget(GuardedWidget):
         if not self.allows_loading:
             raise IllegalAction("loading a saved game is switched off for this game")
         self.load_text(intent["text"])
-        self.say("Loaded the saved game: step through it with the history buttons. "
-                 "It counts as a practice game.")
+        self.say("Loaded the saved game: step through it with the history buttons. It counts as a practice game.")
 
     def _new_game(self, intent: dict) -> None:
         self.source.check("new_game")
@@ -672,8 +689,10 @@ def default_palette_css() -> str:
     """Which CSS custom properties give every colorlab widget its default palette?"""
     lines = [f"  --colorlab-{c.value}: {DEFAULT[c]};" for c in Colour]
     safe = [f"  --colorlab-{c.value}: {COLOUR_BLIND_SAFE[c]};" for c in Colour]
-    return (".colorlab {\n" + "\n".join(lines) + "\n}\n"
-            ".colorlab[data-palette='colour-blind-safe'] {\n" + "\n".join(safe) + "\n}\n")
+    return (
+        ".colorlab {\n" + "\n".join(lines) + "\n}\n"
+        ".colorlab[data-palette='colour-blind-safe'] {\n" + "\n".join(safe) + "\n}\n"
+    )
 
 
 def widget_css(*paths: Path) -> str:
@@ -703,8 +722,16 @@ class BotTable(GameWidget):
     themselves, and the learner sits in the seat given.
     """
 
-    def __init__(self, rules: RulesBase | None, bots: int, bot: str, seed: int | None = None, *,
-                 seat: Seat | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        rules: RulesBase | None,
+        bots: int,
+        bot: str,
+        seed: int | None = None,
+        *,
+        seat: Seat | None = None,
+        **kwargs: Any,
+    ):
         names = game_spec(self.game).bot_names()
         if bot not in names:
             raise ValueError(f"bot {bot!r} is unknown; choose one of {', '.join(names)}")
@@ -722,7 +749,7 @@ class BotTable(GameWidget):
         return self.source.seat_names(["You"] + [f"Bot {seat}" for seat in range(1, state.players)])
 
     def player_names(self, state: Any) -> list[str]:
-        """How does the page name the players ("You", "Bot 1: SetBuilder", ... or, at a table, the names of its seats)?"""
+        """How does the page name the players ("You", "Bot 1: SetBuilder", ... or, at a table, its seats' names)?"""
         return self.source.seat_names(["You"] + [f"Bot {seat}: {self.bot_kind}" for seat in range(1, state.players)])
 
     def said(self, text: str, state: Any) -> str:
@@ -755,8 +782,9 @@ class BotTable(GameWidget):
             self.bots = {}
             return
         record = self.record
-        self.bots = seat_bots(game_spec(self.game).bots[self.bot_kind], record.seed, range(1, record.rules.players),
-                              record.seeding)
+        self.bots = seat_bots(
+            game_spec(self.game).bots[self.bot_kind], record.seed, range(1, record.rules.players), record.seeding
+        )
 
     def set_record(self, record: GameRecord) -> None:
         super().set_record(record)

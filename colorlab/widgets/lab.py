@@ -38,8 +38,9 @@ MESSAGE = "padding: 4px 8px; border-radius: 6px; border: {border}; background: {
 SEARCH_PLAYOUTS = (10, 50)
 LABEL_FITS = {"description_width": "initial"}  # a label as wide as its words, never cut short
 SAME_AS_OTHERS = "same as the others"  # not None: a drop-down whose value is None shows no choice at all
-LINE_UP_HELP = ("A SearchBot imagines many quick games (playouts) before each move: more playouts, "
-                "stronger play, and a slower run.")
+LINE_UP_HELP = (
+    "A SearchBot imagines many quick games (playouts) before each move: more playouts, stronger play, and a slower run."
+)
 CHUNK = 25
 SEARCH_CHUNK = 1  # a search bot's game takes long enough that each one finished should show in the progress bar
 
@@ -54,8 +55,10 @@ def bot_choices(game: str) -> list[tuple[str, BotKind]]:
     choices = []
     for name, kind in find_game(game).bots.items():
         if searches(kind):
-            choices += [(f"{name}, {playouts} playouts a move", functools.partial(kind, playouts=playouts))
-                        for playouts in SEARCH_PLAYOUTS]
+            choices += [
+                (f"{name}, {playouts} playouts a move", functools.partial(kind, playouts=playouts))
+                for playouts in SEARCH_PLAYOUTS
+            ]
         else:
             choices.append((name, name))
     return choices
@@ -64,30 +67,59 @@ def bot_choices(game: str) -> list[tuple[str, BotKind]]:
 class VariantLab(ipywidgets.VBox):
     """Compare rule variants of one game by playing many seeded games of each."""
 
-    def __init__(self, game: str, variants: dict, games: int = 100, measure: str = "top score",
-                 executor=None, bots: BotKind | None = None):
+    def __init__(
+        self,
+        game: str,
+        variants: dict,
+        games: int = 100,
+        measure: str = "top score",
+        executor=None,
+        bots: BotKind | None = None,
+    ):
         self.game, self.variants, self.executor = game, dict(variants), executor
         self.experiment: Experiment | None = None
         self.players = ""  # the line-up of the last run, in words
         self._redraw_lock = threading.RLock()
-        self.editors = {name: RuleEditor(rules, on_apply=self._updater(name), title=f"Variant {name!r}")
-                        for name, rules in self.variants.items()}
+        self.editors = {
+            name: RuleEditor(rules, on_apply=self._updater(name), title=f"Variant {name!r}")
+            for name, rules in self.variants.items()
+        }
         # Unbounded, like the rule editor's boxes: a bounded box would change a typed 0 or 2.5 unseen.
-        self.games = ipywidgets.FloatText(value=games, step=1, description="Games each", style=LABEL_FITS,
-                                          layout=ipywidgets.Layout(width="170px"),
-                                          tooltip=f"A whole number from 1 to {MOST_GAMES}")
-        self.measure = ipywidgets.Dropdown(options=[measure], value=measure, description="Measure", style=LABEL_FITS,
-                                           layout=ipywidgets.Layout(width="250px"))
+        self.games = ipywidgets.FloatText(
+            value=games,
+            step=1,
+            description="Games each",
+            style=LABEL_FITS,
+            layout=ipywidgets.Layout(width="170px"),
+            tooltip=f"A whole number from 1 to {MOST_GAMES}",
+        )
+        self.measure = ipywidgets.Dropdown(
+            options=[measure],
+            value=measure,
+            description="Measure",
+            style=LABEL_FITS,
+            layout=ipywidgets.Layout(width="250px"),
+        )
         choices = bot_choices(game)
         chosen = bots if bots is not None else find_game(game).default_bot
         if chosen not in [kind for _, kind in choices]:
             choices.append((bot_label(chosen), chosen))
-        self.every_seat = ipywidgets.Dropdown(options=choices, value=chosen, description="Bots", style=LABEL_FITS,
-                                              layout=ipywidgets.Layout(width="300px"), tooltip="The bots at every seat")
-        self.first_seat = ipywidgets.Dropdown(options=[(SAME_AS_OTHERS, SAME_AS_OTHERS), *choices],
-                                              value=SAME_AS_OTHERS, description="First seat", style=LABEL_FITS,
-                                              layout=ipywidgets.Layout(width="320px"),
-                                              tooltip="The bot of the player who starts")
+        self.every_seat = ipywidgets.Dropdown(
+            options=choices,
+            value=chosen,
+            description="Bots",
+            style=LABEL_FITS,
+            layout=ipywidgets.Layout(width="300px"),
+            tooltip="The bots at every seat",
+        )
+        self.first_seat = ipywidgets.Dropdown(
+            options=[(SAME_AS_OTHERS, SAME_AS_OTHERS), *choices],
+            value=SAME_AS_OTHERS,
+            description="First seat",
+            style=LABEL_FITS,
+            layout=ipywidgets.Layout(width="320px"),
+            tooltip="The bot of the player who starts",
+        )
         self.run_button = ipywidgets.Button(description="Run", button_style="primary", icon="play")
         self.stop_button = ipywidgets.Button(description="Stop", icon="stop", disabled=True)
         self.progress = ipywidgets.IntProgress(value=0, min=0, max=1, description="Games")
@@ -107,15 +139,26 @@ class VariantLab(ipywidgets.VBox):
         for row in (lineup, controls):
             row.add_class("colorlab-lab-row")
         title = f"<style>{STYLE}</style><b>Rule-variant lab: {html.escape(game)}</b>"
-        super().__init__([ipywidgets.HTML(title), tabs, lineup,
-                          ipywidgets.HTML(f"<small>{html.escape(LINE_UP_HELP)}</small>"), controls,
-                          self.progress, self.plot, self.verdict, self.message])
+        super().__init__(
+            [
+                ipywidgets.HTML(title),
+                tabs,
+                lineup,
+                ipywidgets.HTML(f"<small>{html.escape(LINE_UP_HELP)}</small>"),
+                controls,
+                self.progress,
+                self.plot,
+                self.verdict,
+                self.message,
+            ]
+        )
         self.add_class("colorlab-lab")
 
     def _updater(self, name: str):
         def apply(rules, changed):
             self.variants[name] = rules
             return f"Variant {name!r} will use these rules at the next run."
+
         return apply
 
     def _guard(self, action) -> None:
@@ -131,13 +174,17 @@ class VariantLab(ipywidgets.VBox):
         if float(typed).is_integer() and 1 <= typed <= MOST_GAMES:
             return
         self.games.value = change["old"]
-        self.say(f"Games each {typed:g} is not allowed: choose a whole number from 1 to {MOST_GAMES}. "
-                 f"It stays {change['old']:g}.", error=True)
+        self.say(
+            f"Games each {typed:g} is not allowed: choose a whole number from 1 to {MOST_GAMES}. "
+            f"It stays {change['old']:g}.",
+            error=True,
+        )
 
     def say(self, text: str, error: bool = False) -> None:
         """Show a message under the lab."""
-        style = MESSAGE.format(border="2px solid #b3261e" if error else "1px solid #4a6fb5",
-                               background="#fdecea" if error else "#e8f0fe")
+        style = MESSAGE.format(
+            border="2px solid #b3261e" if error else "1px solid #4a6fb5", background="#fdecea" if error else "#e8f0fe"
+        )
         self.message.value = f'<div style="{style}">{"⚠ " if error else ""}{html.escape(text)}</div>'
 
     def lineup(self) -> LineUp:
@@ -147,8 +194,10 @@ class VariantLab(ipywidgets.VBox):
             return others
         players = sorted({rules.players for rules in self.variants.values()})
         if len(players) > 1:
-            raise ValueError(f"a different first seat needs the same number of players in every variant, "
-                             f"not {' and '.join(map(str, players))}: choose '{SAME_AS_OTHERS}' or make them equal")
+            raise ValueError(
+                f"a different first seat needs the same number of players in every variant, "
+                f"not {' and '.join(map(str, players))}: choose '{SAME_AS_OTHERS}' or make them equal"
+            )
         return (first,) + (others,) * (players[0] - 1)
 
     def start(self) -> None:
@@ -166,8 +215,16 @@ class VariantLab(ipywidgets.VBox):
         try:
             # Held while the run starts: its first games may arrive (on the run's thread) before it is assigned.
             with self._redraw_lock:
-                self.experiment = Experiment(self.game, self.variants, games, bots=lineup, executor=self.executor,
-                                             chunk=chunk, progress=False, on_rows=self._arrived)
+                self.experiment = Experiment(
+                    self.game,
+                    self.variants,
+                    games,
+                    bots=lineup,
+                    executor=self.executor,
+                    chunk=chunk,
+                    progress=False,
+                    on_rows=self._arrived,
+                )
         except Exception:
             self.run_button.disabled, self.stop_button.disabled = False, True
             raise
@@ -222,6 +279,7 @@ class VariantLab(ipywidgets.VBox):
         """Draw the measure's plot off-screen (no pyplot, so any thread may draw) as an image with alternative text."""
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
+
         figure = Figure(figsize=(7, 3.2))
         FigureCanvasAgg(figure)
         title = self.experiment.plot(measure, ax=figure.subplots()).get_title()
@@ -234,6 +292,7 @@ class VariantLab(ipywidgets.VBox):
     def _words(self, title: str, measure: str) -> str:
         """Say in words what the plot shows: its title and each variant's mean."""
         frame = self.experiment.results
-        means = [f"{name} {frame[frame['variant'] == name][measure].astype(float).mean():.3g}"
-                 for name in self.variants]
+        means = [
+            f"{name} {frame[frame['variant'] == name][measure].astype(float).mean():.3g}" for name in self.variants
+        ]
         return f"Box plot, {title}. Means: {', '.join(means)}."

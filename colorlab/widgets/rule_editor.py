@@ -57,18 +57,26 @@ CONTROL_WIDTH = "360px"
 HELP_INDENT = "204px"
 FLOAT_STEP = 0.5
 
-ERROR_STYLE = ("background:#fdecea; border:2px solid #b3261e; color:#5f1410; "
-               "border-radius:6px; padding:6px 10px; margin:6px 0")
-INFO_STYLE = ("background:#e8f0fe; border:1px solid #4a6fb5; color:#1a1a1a; "
-              "border-radius:6px; padding:6px 10px; margin:6px 0")
+ERROR_STYLE = (
+    "background:#fdecea; border:2px solid #b3261e; color:#5f1410; border-radius:6px; padding:6px 10px; margin:6px 0"
+)
+INFO_STYLE = (
+    "background:#e8f0fe; border:1px solid #4a6fb5; color:#1a1a1a; border-radius:6px; padding:6px 10px; margin:6px 0"
+)
 BADGE_STYLE = "border-radius:4px; padding:0 6px; font-size:0.85em; white-space:nowrap"
-LIVE_BADGE = ('<span style="{style}; background:#e3f1e4; color:#1b5e20; border:1px solid #1b5e20" '
-              'title="Can change during a game">live</span>')
-NEW_GAME_BADGE = ('<span style="{style}; background:#f1f1ef; color:#444; border:1px solid #777" '
-                  'title="Takes effect in a new game">new game</span>')
-SCOPES_LEGEND = '<b>live</b>: can change during a game · <b>new game</b>: takes effect in a new game. '
-LEGEND = ('<div style="font-size:0.9em; color:#444; margin-bottom:6px">'
-          '{scopes}A <b>•</b> marks a rule changed from the default edition.</div>')
+LIVE_BADGE = (
+    '<span style="{style}; background:#e3f1e4; color:#1b5e20; border:1px solid #1b5e20" '
+    'title="Can change during a game">live</span>'
+)
+NEW_GAME_BADGE = (
+    '<span style="{style}; background:#f1f1ef; color:#444; border:1px solid #777" '
+    'title="Takes effect in a new game">new game</span>'
+)
+SCOPES_LEGEND = "<b>live</b>: can change during a game · <b>new game</b>: takes effect in a new game. "
+LEGEND = (
+    '<div style="font-size:0.9em; color:#444; margin-bottom:6px">'
+    "{scopes}A <b>•</b> marks a rule changed from the default edition.</div>"
+)
 
 
 class RuleEditor(ipywidgets.VBox):
@@ -78,8 +86,7 @@ class RuleEditor(ipywidgets.VBox):
     game starts (a table being opened), where every rule takes effect at once.
     """
 
-    def __init__(self, rules: RulesBase, on_apply: Apply | None = None, title: str = "Rules",
-                 scopes: bool = True):
+    def __init__(self, rules: RulesBase, on_apply: Apply | None = None, title: str = "Rules", scopes: bool = True):
         self.on_apply = on_apply
         self.scopes = scopes
         self._rules = rules
@@ -93,14 +100,18 @@ class RuleEditor(ipywidgets.VBox):
         self.differences_line = ipywidgets.HTML()
         self.message_area = ipywidgets.HTML()
         self.reset_button = ipywidgets.Button(
-            description="Reset to the default edition", icon="undo",
+            description="Reset to the default edition",
+            icon="undo",
             tooltip="Apply the default edition of every rule",
-            layout=ipywidgets.Layout(width="auto", align_self="flex-start"))
+            layout=ipywidgets.Layout(width="auto", align_self="flex-start"),
+        )
         rows = [self._row(name) for name in self._specs]
         heading = ipywidgets.HTML(f'<h3 style="margin:0 0 4px">{html.escape(title)}</h3>')
         legend = ipywidgets.HTML(LEGEND.format(scopes=SCOPES_LEGEND if scopes else ""))
-        super().__init__([heading, legend, *rows, self.differences_line, self.reset_button, self.message_area],
-                         layout=ipywidgets.Layout(width="100%", max_width="800px"))
+        super().__init__(
+            [heading, legend, *rows, self.differences_line, self.reset_button, self.message_area],
+            layout=ipywidgets.Layout(width="100%", max_width="800px"),
+        )
         for name, control in self.controls.items():
             if name not in self._read_only:
                 control.observe(functools.partial(self._on_edit, name), names="value")
@@ -120,8 +131,7 @@ class RuleEditor(ipywidgets.VBox):
     def set_rules(self, rules: RulesBase) -> None:
         """Show these rules (e.g. of a loaded game) without calling `on_apply`."""
         if type(rules) is not type(self._rules):
-            raise TypeError(f"this editor draws {type(self._rules).__name__}, "
-                            f"not {type(rules).__name__}")
+            raise TypeError(f"this editor draws {type(self._rules).__name__}, not {type(rules).__name__}")
         self._rules = rules
         self._show(rules)
         self._say("")
@@ -132,11 +142,13 @@ class RuleEditor(ipywidgets.VBox):
         allowed = _allowed(spec)
         help_line = ipywidgets.HTML(
             f'<div style="font-size:0.85em; color:#444; line-height:1.35">'
-            f'{html.escape(spec["help"])}'
-            f'{f" <b>Allowed:</b> {html.escape(allowed)}." if allowed else ""}</div>',
-            layout=ipywidgets.Layout(margin=f"0 0 8px {HELP_INDENT}", max_width="560px"))
-        line = ipywidgets.HBox([self.controls[name], self._badges[name]],
-                               layout=ipywidgets.Layout(align_items="center"))
+            f"{html.escape(spec['help'])}"
+            f"{f' <b>Allowed:</b> {html.escape(allowed)}.' if allowed else ''}</div>",
+            layout=ipywidgets.Layout(margin=f"0 0 8px {HELP_INDENT}", max_width="560px"),
+        )
+        line = ipywidgets.HBox(
+            [self.controls[name], self._badges[name]], layout=ipywidgets.Layout(align_items="center")
+        )
         return ipywidgets.VBox([line, help_line])
 
     def _on_edit(self, name: str, change: dict) -> None:
@@ -145,8 +157,7 @@ class RuleEditor(ipywidgets.VBox):
         self._safely(lambda: self._apply({name: _as_typed(self._specs[name], change["new"])}))
 
     def _on_reset(self, button: ipywidgets.Button) -> None:
-        self._safely(lambda: self._apply({name: default for name, (default, _) in
-                                          self._rules.differences().items()}))
+        self._safely(lambda: self._apply({name: default for name, (default, _) in self._rules.differences().items()}))
 
     def _safely(self, action: Callable[[], None]) -> None:
         """Run a learner's action; on any error show why and go back to the kept rules."""
@@ -172,8 +183,7 @@ class RuleEditor(ipywidgets.VBox):
     def _apply(self, changes: dict[str, Any]) -> None:
         """Make the changed rules, let `on_apply` use them, then keep and show them."""
         proposed = dataclasses.replace(self._rules, **changes)
-        changed = {name for name in self._specs
-                   if getattr(proposed, name) != getattr(self._rules, name)}
+        changed = {name for name in self._specs if getattr(proposed, name) != getattr(self._rules, name)}
         if not changed:
             return
         note = self.on_apply(proposed, changed) if self.on_apply is not None else None
@@ -191,12 +201,18 @@ class RuleEditor(ipywidgets.VBox):
                 control.disabled = name in self._read_only
         for name, badge in self._badges.items():
             scope = (LIVE_BADGE if self._specs[name]["live"] else NEW_GAME_BADGE) if self.scopes else ""
-            mark = (f' <b title="Changed from the default edition">• changed</b> '
-                    f'(default: {html.escape(_shown(changes[name][0]))})' if name in changes else "")
+            mark = (
+                f' <b title="Changed from the default edition">• changed</b> '
+                f"(default: {html.escape(_shown(changes[name][0]))})"
+                if name in changes
+                else ""
+            )
             badge.value = scope.format(style=BADGE_STYLE) + mark
         if changes:
-            said = ", ".join(f"{self._specs[name]['label']} {_shown(default)} → {_shown(now)}"
-                             for name, (default, now) in changes.items())
+            said = ", ".join(
+                f"{self._specs[name]['label']} {_shown(default)} → {_shown(now)}"
+                for name, (default, now) in changes.items()
+            )
             self.differences_line.value = f"<div><b>Changed from the default edition:</b> {html.escape(said)}</div>"
         else:
             self.differences_line.value = "<div>These are the rules of the default edition.</div>"
@@ -217,23 +233,26 @@ class RuleEditor(ipywidgets.VBox):
         if not text:
             self.message_area.value = ""
         elif error:
-            self.message_area.value = (f'<div role="alert" style="{ERROR_STYLE}">⚠ '
-                                       f'{html.escape(text)}</div>')
+            self.message_area.value = f'<div role="alert" style="{ERROR_STYLE}">⚠ {html.escape(text)}</div>'
         else:
-            self.message_area.value = (f'<div role="status" style="{INFO_STYLE}">ℹ '
-                                       f'{html.escape(text)}</div>')
+            self.message_area.value = f'<div role="status" style="{INFO_STYLE}">ℹ {html.escape(text)}</div>'
 
 
 def _control(spec: dict[str, Any], value: Any) -> ipywidgets.ValueWidget:
     """Which control fits this rule: a checkbox, a drop-down or a number box with its range?"""
-    common = {"description": spec["label"], "tooltip": spec["help"], "style": {"description_width": LABEL_WIDTH},
-              "layout": ipywidgets.Layout(width=CONTROL_WIDTH)}
+    common = {
+        "description": spec["label"],
+        "tooltip": spec["help"],
+        "style": {"description_width": LABEL_WIDTH},
+        "layout": ipywidgets.Layout(width=CONTROL_WIDTH),
+    }
     kind = spec["type"]
     if not spec.get("editable", True):
         return ipywidgets.Text(value=str(value), disabled=True, **common)
     if spec["choices"] is not None:
-        return ipywidgets.Dropdown(options=[(_shown(choice), choice) for choice in spec["choices"]],
-                                   value=value, **common)
+        return ipywidgets.Dropdown(
+            options=[(_shown(choice), choice) for choice in spec["choices"]], value=value, **common
+        )
     if kind == "bool":
         return ipywidgets.Checkbox(value=value, indent=True, **common)
     # Unbounded on purpose (see the module docstring); a whole-number rule also gets a

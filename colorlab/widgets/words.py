@@ -34,6 +34,7 @@ def with_names(text: str, speakers: list[str], you: int | None = YOU, seat_word:
     >>> with_names("Team 1 scores 3 points", ["Reds", "Blues"], you=None, seat_word="team")
     'Blues scores 3 points'
     """
+
     def name(match: re.Match) -> str:
         seat, owner, verb, word_after = int(match[1]), match[2], match[3] or "", match[4]
         if seat >= len(speakers):
@@ -43,7 +44,8 @@ def with_names(text: str, speakers: list[str], you: int | None = YOU, seat_word:
         said = ("your" if word_after and not verb else "yours") if owner else "you"
         if verb:
             said += verb.replace(verb.strip(), YOU_VERBS[verb.strip()])
-        starts_sentence = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":", "!", "?"))
+        starts_sentence = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":", "!", "?"))
         return said.capitalize() if starts_sentence else said
+
     said = seat_pattern(seat_word).sub(name, text)
     return said[:1].upper() + said[1:]

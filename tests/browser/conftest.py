@@ -79,9 +79,15 @@ class VoilaServers:
     def start(self, name: str) -> tuple[Server, str]:
         """Start Voila on notebook `name`; give the server and its address once it answers."""
         port = free_port()
-        command = [str(Path(sys.executable).with_name("voila")), str(self.root / name), "--no-browser",
-                   f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                   "--VoilaConfiguration.show_tracebacks=True"]
+        command = [
+            str(Path(sys.executable).with_name("voila")),
+            str(self.root / name),
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            "--VoilaConfiguration.show_tracebacks=True",
+        ]
         server = Server(command, self.env, self.home / f"{Path(name).stem}.log")
         url = f"http://127.0.0.1:{port}/"
         # Voila has no status endpoint, and a GET of / runs the notebook: any other path will do.
@@ -111,11 +117,22 @@ def lab_server(tmp_path_factory) -> Iterator[LabServer]:
     notification.parent.mkdir(parents=True)
     notification.write_text(json.dumps(NOTIFICATION_SETTINGS))
     port, token = free_port(), secrets.token_hex(16)
-    command = [sys.executable, "-m", "jupyter", "lab", *root_flags(), "--no-browser",
-               "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
-               "--LabApp.expose_app_in_browser=True"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        *root_flags(),
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.user_settings_dir={settings}",
+        f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        "--LabApp.expose_app_in_browser=True",
+    ]
     server = Server(command, jupyter_env(home), home / "server.log")
     url = f"http://127.0.0.1:{port}/"
     seconds = server.wait_until_answering(f"{url}api/status?token={token}")
@@ -126,7 +143,7 @@ def lab_server(tmp_path_factory) -> Iterator[LabServer]:
 
 @pytest.fixture(scope="session")
 def voila(tmp_path_factory) -> Iterator[VoilaServers]:
-    """Return `voila(name)`, the address of Voila serving notebook `name`; each server runs until the end of the session."""
+    """Return `voila(name)`, the address of Voila serving notebook `name`; each server runs until the session ends."""
     servers = VoilaServers(tmp_path_factory.mktemp("voila"))
     yield servers
     servers.stop()

@@ -21,13 +21,19 @@ import pytest
 from playwright.sync_api import expect
 
 from colorlab import colorform, colourbrain
-from colorlab.colorfox.model import scores as colorfox_scores
 from colorlab.colorform.model import Claim, Stop, new_game
+from colorlab.colorfox.model import scores as colorfox_scores
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
 from tests.helpers.chromium import VIEWPORT, keep_on_loopback
-from tests.helpers.page_actions import (FIRST_LOAD_MS, TEACHER_KEY, TEACHER_VIEWPORT, makes_a_move,
-                                        open_with_the_key, type_name)
+from tests.helpers.page_actions import (
+    FIRST_LOAD_MS,
+    TEACHER_KEY,
+    TEACHER_VIEWPORT,
+    makes_a_move,
+    open_with_the_key,
+    type_name,
+)
 from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 
 CLASS_KEY = "crayon-7k4m-class"
@@ -62,8 +68,13 @@ def classroom(tmp_path_factory) -> Iterator[Classroom]:
     store = home / "tables" / "class.db"
     store.parent.mkdir()
     port = free_port()
-    env = {**jupyter_env(home), "COLORLAB_TABLES": str(store), "CLASS_KEY": CLASS_KEY,
-           "TEACHER_KEY": TEACHER_KEY, "CLASSROOM_PORT": str(port)}
+    env = {
+        **jupyter_env(home),
+        "COLORLAB_TABLES": str(store),
+        "CLASS_KEY": CLASS_KEY,
+        "TEACHER_KEY": TEACHER_KEY,
+        "CLASSROOM_PORT": str(port),
+    }
     env.pop("CLASSROOM_DB", None)
     server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env, home / "classroom.log")
     # The server listens on every interface; the test's pages may only reach this machine's loopback address.
@@ -216,8 +227,9 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     hand = hand_of(bo_game)
 
     bo.reload(wait_until="commit")
-    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo",
-                                                                                  timeout=FIRST_LOAD_MS)
+    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text(
+        "Welcome back, Bo", timeout=FIRST_LOAD_MS
+    )
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
@@ -236,8 +248,11 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
 
 def hinted_solution(state, seat: int):
     """The solution the Hint button shows a seat (fewest cards, then fewest turns), as (task, solution), or None."""
-    options = [(found, task) for task in state.revealed_tasks()
-               for found in colorform.solve(state.tops, state.hands[seat], task, state.rules)[:1]]
+    options = [
+        (found, task)
+        for task in state.revealed_tasks()
+        for found in colorform.solve(state.tops, state.hands[seat], task, state.rules)[:1]
+    ]
     if not options:
         return None
     found, task = min(options, key=lambda pair: (pair[0].cards_used, pair[0].rotation))
@@ -302,7 +317,7 @@ def test_both_learners_call_stop_in_the_same_second_and_the_table_settles_one_st
     times = [claim.time for claim in actions[0].claims]
     print(f"\nthe two STOP calls reached the table {abs(times[0] - times[1]) * 1000:.0f} ms apart")
     sizes = [str(task.size) for task, _ in hints]
-    for page, game in zip((ada, bo), games):
+    for game in games:
         events = game.locator(".colorform-events").inner_text()
         assert all(f"task {task.number} solved" in events for task, _ in hints), events
         expect(game.locator("[data-score='0']")).to_have_text(sizes[0])
@@ -312,7 +327,7 @@ def test_both_learners_call_stop_in_the_same_second_and_the_table_settles_one_st
 
 def answers_for(question) -> list[list[str]]:
     """What each team locks: the Reds the answer, the Blues and the Greens as many colours that are not all in it."""
-    wrong = [colour for colour in COLOURS if colour not in question.answer][:question.count]
+    wrong = [colour for colour in COLOURS if colour not in question.answer][: question.count]
     return [list(question.answer), wrong, wrong]
 
 
@@ -374,7 +389,8 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
     final = store.record(code).final_state()
     assert colourbrain.winners(final) == [0]
     for screen in (projector, *teams):
-        assert [screen.locator(f"[data-score='{team}']").inner_text() for team in range(3)] == \
-            [str(points) for points in final.scores]
+        assert [screen.locator(f"[data-score='{team}']").inner_text() for team in range(3)] == [
+            str(points) for points in final.scores
+        ]
     projector.screenshot(path=artifacts / "classroom-projector-winner.png")
     team_pages[0].screenshot(path=artifacts / "classroom-team-winner.png", full_page=True)

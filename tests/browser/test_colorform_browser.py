@@ -43,7 +43,7 @@ def open_table(page, lab_server):
 
 def rgb(hex_colour):
     value = hex_colour.lstrip("#")
-    return "rgb({}, {}, {})".format(*(int(value[i:i + 2], 16) for i in (0, 2, 4)))
+    return "rgb({}, {}, {})".format(*(int(value[i : i + 2], 16) for i in (0, 2, 4)))
 
 
 def claim_by_clicking(page, task, rotation, placements):
@@ -62,8 +62,9 @@ def claim_by_clicking(page, task, rotation, placements):
 
 def test_a_correct_claim_made_by_clicking_scores(page, lab_server):
     state = same_table()
-    task, best = next((t, s[0]) for t in state.revealed_tasks()
-                      if (s := solve(state.tops, state.hands[0], t, state.rules)))
+    task, best = next(
+        (t, s[0]) for t in state.revealed_tasks() if (s := solve(state.tops, state.hands[0], t, state.rules))
+    )
     open_table(page, lab_server)
     claim_by_clicking(page, task.number, best.rotation, best.placements)
     expect(page.locator("[data-score='0']")).to_have_text(str(task.size))
@@ -72,9 +73,12 @@ def test_a_correct_claim_made_by_clicking_scores(page, lab_server):
 
 def test_a_wrong_claim_shows_why_and_costs_points(page, lab_server):
     state = same_table()
-    task, rotation = next((t, k) for t in state.revealed_tasks() for k in range(4)
-                          if not any(s.rotation == k and not s.placements
-                                     for s in solve(state.tops, [], t, state.rules)))
+    task, rotation = next(
+        (t, k)
+        for t in state.revealed_tasks()
+        for k in range(4)
+        if not any(s.rotation == k and not s.placements for s in solve(state.tops, [], t, state.rules))
+    )
     open_table(page, lab_server)
     claim_by_clicking(page, task.number, rotation, {})
     expect(page.locator("[data-score='0']")).to_have_text(str(-task.size))
@@ -85,7 +89,9 @@ def test_a_wrong_claim_shows_why_and_costs_points(page, lab_server):
 
 def test_the_colour_blind_palette_is_one_switch_away(page, lab_server):
     open_table(page, lab_server)
-    red = page.locator(".colorform-layout path[style*='--colorlab-red'], .colorform-hand path[style*='--colorlab-red']").first
+    red = page.locator(
+        ".colorform-layout path[style*='--colorlab-red'], .colorform-hand path[style*='--colorlab-red']"
+    ).first
     if red.count() == 0:
         red = page.locator(".colorform path[style*='--colorlab-']").first
     hue = red.get_attribute("style").split("--colorlab-")[1].rstrip(")").rstrip(";").rstrip(")")
@@ -146,8 +152,9 @@ def double_click_like_a_learner(page, selector, gap_ms=150):
 
 def test_a_double_click_on_stop_never_shows_a_solution(page, lab_server):
     state = same_table()
-    task, best = next((t, s[0]) for t in state.revealed_tasks()
-                      if (s := solve(state.tops, state.hands[0], t, state.rules)))
+    task, best = next(
+        (t, s[0]) for t in state.revealed_tasks() if (s := solve(state.tops, state.hands[0], t, state.rules))
+    )
     open_table(page, lab_server)
     page.click(f"[data-task='{task.number}']")
     for _ in range(best.rotation):
@@ -161,8 +168,12 @@ def test_a_double_click_on_stop_never_shows_a_solution(page, lab_server):
     show = page.locator("[data-action='show']")
     expect(show).to_be_visible()
     stop_box, show_box = page.locator("[data-action='stop']").bounding_box(), show.bounding_box()
-    apart = (stop_box["x"] + stop_box["width"] <= show_box["x"] or show_box["x"] + show_box["width"] <= stop_box["x"]
-             or stop_box["y"] + stop_box["height"] <= show_box["y"] or show_box["y"] + show_box["height"] <= stop_box["y"])
+    apart = (
+        stop_box["x"] + stop_box["width"] <= show_box["x"]
+        or show_box["x"] + show_box["width"] <= stop_box["x"]
+        or stop_box["y"] + stop_box["height"] <= show_box["y"]
+        or show_box["y"] + show_box["height"] <= stop_box["y"]
+    )
     assert apart, (stop_box, show_box)
     show.click()
     expect(page.locator("[data-score='0']")).to_have_text(str(task.size))
@@ -233,7 +244,7 @@ def test_the_task_turner_has_no_accessibility_problems_in_either_palette(page, l
 
 
 def test_the_rule_editor_breaks_no_wcag_rule(page, lab_server):
-    """Violations only: axe leaves the drop-downs for review, since ipywidgets draws their arrow as a background image."""
+    """Violations only: axe leaves the drop-downs for review, as ipywidgets draws their arrow as a background image."""
     open_notebook(page, lab_server, write_table(lab_server.root, "editor.ipynb", RULE_EDITOR))
     run_all(page)
     expect(page.locator(".rule-editor-under-test")).to_be_visible()
@@ -272,8 +283,10 @@ def test_click_to_redraw_round_trip_is_quick(page, lab_server):
     open_table(page, lab_server)
     times = [page.evaluate(ROUND_TRIP) for _ in range(skips_until_only_my_cards_solve())]
     median = statistics.median(times)
-    print(f"\nclick -> Python -> redraw round trip: median {median:.0f} ms over {len(times)} clicks "
-          f"(min {min(times):.0f}, max {max(times):.0f})")
+    print(
+        f"\nclick -> Python -> redraw round trip: median {median:.0f} ms over {len(times)} clicks "
+        f"(min {min(times):.0f}, max {max(times):.0f})"
+    )
     assert median < 1000, "a click took far too long to come back"
 
 
@@ -288,7 +301,8 @@ def test_skip_ahead_is_greyed_out_when_only_your_cards_can_solve_a_task(page, la
         expect(page.locator("[data-testid='step']")).to_have_text(f"move {move} (live)")
     expect(skip).to_be_disabled()
     expect(page.locator("[data-testid='only-you']")).to_have_text(
-        "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
+        "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint."
+    )
     assert accessibility_violations(page, ".colorform") == []
 
 

@@ -15,7 +15,10 @@ SEED = 31
 
 def serve_table(lab_server, page, name, saved=None, bot="SetBuilder"):
     """Open a notebook showing a ColorFox table against one bot (loaded from a saved game when given)."""
-    lines = ["from colorlab.colorfox.view import ColorFoxGame", f"game = ColorFoxGame(bots=1, bot={bot!r}, seed={SEED})"]
+    lines = [
+        "from colorlab.colorfox.view import ColorFoxGame",
+        f"game = ColorFoxGame(bots=1, bot={bot!r}, seed={SEED})",
+    ]
     if saved is not None:
         (lab_server.root / f"{name}.json").write_text(saved)
         lines += [f"game.load_text(open('{name}.json').read())", "game.refresh()"]
@@ -59,8 +62,9 @@ def test_an_exchange_by_clicking(page, lab_server):
     game = a_game_waiting_for_me()
     state = game.state
     give = next(c for c, n in zip(["red", "orange", "yellow", "green", "blue", "purple"], state.sticks[0]) if n)
-    take = next(c for c, n in zip(["red", "orange", "yellow", "green", "blue", "purple"], state.sticks[1])
-                if n and c != give)
+    take = next(
+        c for c, n in zip(["red", "orange", "yellow", "green", "blue", "purple"], state.sticks[1]) if n and c != give
+    )
     serve_table(lab_server, page, "fox-exchange", game.record.to_json())
     panel = page.locator("[data-testid='exchange']")
     expect(panel).to_be_visible()
@@ -86,8 +90,12 @@ OPPONENT_PICKS = Rules(players=2, exchange_pick="opponent")
 
 
 def test_with_the_opponent_picking_i_offer_and_the_bot_chooses(page, lab_server):
-    game = a_game_waiting_for_me(OPPONENT_PICKS, lambda state: state.active == 0 and any(
-        isinstance(action, model.Offer) for action in model.legal_actions(state)))
+    game = a_game_waiting_for_me(
+        OPPONENT_PICKS,
+        lambda state: (
+            state.active == 0 and any(isinstance(action, model.Offer) for action in model.legal_actions(state))
+        ),
+    )
     offer = next(action for action in model.legal_actions(game.state) if isinstance(action, model.Offer))
     serve_table(lab_server, page, "fox-offer", game.record.to_json())
     expect(page.locator("[data-action^='take-']")).to_have_count(0)
@@ -129,7 +137,8 @@ def test_a_card_that_fits_nowhere_says_so(page, lab_server):
     serve_table(lab_server, page, "fox-nowhere")
     page.click(f"[data-card='{nowhere}']")
     expect(page.locator("[data-testid='tip']")).to_have_text(
-        "This card fits nowhere on the table; try another, or pass if none fits.")
+        "This card fits nowhere on the table; try another, or pass if none fits."
+    )
     expect(page.locator("[data-legal]")).to_have_count(0)
     page.click(f"[data-card='{next(iter(fitting))}']")
     expect(page.locator("[data-testid='tip']")).to_have_text("Click a lit cell to place the card.")

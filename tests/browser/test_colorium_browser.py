@@ -18,8 +18,10 @@ SEED = 3
 
 def serve_table(lab_server, page, name, rules="None", bot="MissionBot"):
     """Open a notebook showing a two-player Colorium table against one bot (with these rules, written as Python)."""
-    code = ("from colorlab.colorium import Rules\nfrom colorlab.colorium.view import ColoriumGame\n"
-            f"game = ColoriumGame({rules}, bots=1, bot={bot!r}, seed={SEED})\ngame")
+    code = (
+        "from colorlab.colorium import Rules\nfrom colorlab.colorium.view import ColoriumGame\n"
+        f"game = ColoriumGame({rules}, bots=1, bot={bot!r}, seed={SEED})\ngame"
+    )
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
@@ -56,8 +58,9 @@ def test_draft_then_draw_by_clicking_a_cell(page, lab_server):
 CLEAN = {"default": [], "colour-blind-safe": []}
 
 
-def test_no_accessibility_problems_in_either_palette_while_drafting_drawing_and_scoring(page, lab_server, tmp_path,
-                                                                                        artifacts):
+def test_no_accessibility_problems_in_either_palette_while_drafting_drawing_and_scoring(
+    page, lab_server, tmp_path, artifacts
+):
     serve_table(lab_server, page, "colorium-axe")
     found = {"draft": problems_in_both_palettes(page, ".colorium")}
     draft_by_clicking(page)
@@ -76,8 +79,11 @@ def test_no_accessibility_problems_in_either_palette_while_drafting_drawing_and_
 def test_a_wild_space_is_filled_by_clicking_with_no_accessibility_problems(page, lab_server, tmp_path):
     serve_table(lab_server, page, "colorium-wild")
     record = play_game(Rules(players=2), seed=3)
-    step = next(i for i, state in enumerate(record.states())
-                if state.phase == "draw" and not state.drawn[0] and legal_wilds(state, 0))
+    step = next(
+        i
+        for i, state in enumerate(record.states())
+        if state.phase == "draw" and not state.drawn[0] and legal_wilds(state, 0)
+    )
     saved = tmp_path / "wild.json"
     saved.write_text(GameRecord("colorium", record.rules, record.seed, record.actions[:step]).to_json())
     page.locator("[data-key='load']").set_input_files(saved)

@@ -16,8 +16,10 @@ SEED = 1
 
 def serve_quiz(lab_server, page, name: str, rules: str = "Rules()", before: str = "") -> None:
     """Open a notebook with a quiz for the Foxes and the Owls (after the code `before`), and run it."""
-    code = ("from colorlab.colourbrain import Answer, Rules\nfrom colorlab.colourbrain.view import ColourbrainQuiz\n"
-            f"quiz = ColourbrainQuiz({rules}, names=['Foxes', 'Owls'], seed={SEED})\n{before}quiz")
+    code = (
+        "from colorlab.colourbrain import Answer, Rules\nfrom colorlab.colourbrain.view import ColourbrainQuiz\n"
+        f"quiz = ColourbrainQuiz({rules}, names=['Foxes', 'Owls'], seed={SEED})\n{before}quiz"
+    )
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
@@ -28,7 +30,7 @@ def serve_quiz(lab_server, page, name: str, rules: str = "Rules()", before: str 
 def first_answers() -> tuple[list[str], list[str]]:
     """The first question's answer, and a wrong one with as many colours."""
     solution = list(new_game(Rules(teams=2), SEED).question.answer)
-    wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in solution][:len(solution)]
+    wrong = [c for c in ["red", "blue", "green", "black", "white", "pink"] if c not in solution][: len(solution)]
     return solution, wrong
 
 
@@ -72,8 +74,13 @@ def test_a_paced_quiz_shows_the_next_question_only_after_the_quiz_masters_next(p
 
 def test_a_paced_quiz_drawn_while_a_reveal_waits_shows_the_reveal_not_the_next_question(page, lab_server):
     solution, wrong = first_answers()
-    serve_quiz(lab_server, page, "quiz-paced-drawn", "Rules(paced=True)",
-               f"quiz.play(Answer(0, {tuple(solution)!r}))\nquiz.play(Answer(1, {tuple(wrong)!r}))\nquiz.refresh()\n")
+    serve_quiz(
+        lab_server,
+        page,
+        "quiz-paced-drawn",
+        "Rules(paced=True)",
+        f"quiz.play(Answer(0, {tuple(solution)!r}))\nquiz.play(Answer(1, {tuple(wrong)!r}))\nquiz.refresh()\n",
+    )
     expect(page.locator("[data-testid='reveal']")).to_be_visible()
     expect(page.locator("[data-testid='number']")).to_have_text("Question 1")
     expect(page.locator("[data-testid='question']")).to_have_count(0)

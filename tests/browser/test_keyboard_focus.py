@@ -8,7 +8,6 @@ the keys (also after it redraws) and still answers its own keys.
 
 from __future__ import annotations
 
-
 import nbformat
 from playwright.sync_api import expect
 
@@ -17,8 +16,23 @@ from tests.helpers.page_actions import draft_by_clicking
 
 PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
 # The keys that changed learners' notebooks, in the order a learner might hit them.
-NOTEBOOK_KEYS = ["r", "m", "a", "b", "5", "y", "d", "d", "0", "0", "Enter",
-                 "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]
+NOTEBOOK_KEYS = [
+    "r",
+    "m",
+    "a",
+    "b",
+    "5",
+    "y",
+    "d",
+    "d",
+    "0",
+    "0",
+    "Enter",
+    "ArrowUp",
+    "ArrowDown",
+    "ArrowLeft",
+    "ArrowRight",
+]
 
 CELLS = """() => Array.from(window.jupyterapp.shell.currentWidget.content.widgets)
     .map((cell) => [cell.model.type, cell.model.sharedModel.getSource()])"""
@@ -54,8 +68,10 @@ def assert_focus_inside(page, selector: str) -> None:
 
 
 def test_col_or_form_keeps_the_keys_and_turns_the_chosen_task_with_r(page, lab_server):
-    code = ("from colorlab.colorform.view import ColorFormGame\n"
-            "ColorFormGame(bots=1, level='medium', seed=20261129, bots_wait=True)")
+    code = (
+        "from colorlab.colorform.view import ColorFormGame\n"
+        "ColorFormGame(bots=1, level='medium', seed=20261129, bots_wait=True)"
+    )
     serve(lab_server, page, "keys-colorform", code, ".colorform")
     page.click(".colorform-hand .colorform-label")
     assert_keys_stay_inside(page, ".colorform")
@@ -69,8 +85,10 @@ def test_col_or_form_keeps_the_keys_and_turns_the_chosen_task_with_r(page, lab_s
 
 
 def test_col_or_form_lets_tab_move_through_its_controls_and_the_palette_be_chosen_by_keys(page, lab_server):
-    code = ("from colorlab.colorform.view import ColorFormGame\n"
-            "ColorFormGame(bots=1, level='medium', seed=20261129, bots_wait=True)")
+    code = (
+        "from colorlab.colorform.view import ColorFormGame\n"
+        "ColorFormGame(bots=1, level='medium', seed=20261129, bots_wait=True)"
+    )
     serve(lab_server, page, "keys-tab", code, ".colorform")
     page.click(".colorform-hand .colorform-label")
     page.keyboard.press("Tab")

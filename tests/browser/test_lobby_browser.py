@@ -32,8 +32,15 @@ def lobby_server(tmp_path):
     tables = tmp_path / "tables" / "class.db"
     env = {**jupyter_env(tmp_path), "COLORLAB_TABLES": str(tables)}
     port = free_port()
-    command = [str(Path(sys.executable).with_name("voila")), str(root / LOBBY), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaConfiguration.show_tracebacks=True"]
+    command = [
+        str(Path(sys.executable).with_name("voila")),
+        str(root / LOBBY),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaConfiguration.show_tracebacks=True",
+    ]
     server = Server(command, env, tmp_path / "voila.log")
     url = f"http://127.0.0.1:{port}/"
     server.wait_until_answering(f"{url}voila/ready-probe")
@@ -69,8 +76,9 @@ def open_a_colorfox_table_for_two(page, artifacts: Path) -> str:
     return code.inner_text().strip()
 
 
-def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the_seat(browser, lobby_server,
-                                                                                        artifacts, docs_picture):
+def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the_seat(
+    browser, lobby_server, artifacts, docs_picture
+):
     url, tables = lobby_server
     ada = learner_page(browser, url)
     type_name(ada, "Ada")

@@ -97,6 +97,8 @@ def test_anywidget_click_reaches_python_and_comes_back(page, lab_server):
         button.click()
         page.get_by_text(f"Python saw {clicks}", exact=True).wait_for()
         round_trips.append(time.perf_counter() - start)
-    print(f"\nclick -> Python -> redraw: median {statistics.median(round_trips) * 1000:.0f} ms, "
-          f"max {max(round_trips) * 1000:.0f} ms over {len(round_trips)} clicks")
+    print(
+        f"\nclick -> Python -> redraw: median {statistics.median(round_trips) * 1000:.0f} ms, "
+        f"max {max(round_trips) * 1000:.0f} ms over {len(round_trips)} clicks"
+    )
     assert "Python saw click 10" in "\n".join(stdout_texts(page))

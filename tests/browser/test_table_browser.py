@@ -57,8 +57,9 @@ CARD_ARRIVES = """async () => {
 }"""
 
 
-def serve_two_seats(lab_server, page, name: str, game="colorfox", widget="ColorFoxGame", seed=31,
-                    seats="players") -> None:
+def serve_two_seats(
+    lab_server, page, name: str, game="colorfox", widget="ColorFoxGame", seed=31, seats="players"
+) -> None:
     """Open a notebook showing Ada's and Bo's widgets of one new table (two seats), side by side."""
     source = TWO_SEATS.format(game=game, widget=widget, seed=seed, seats=seats)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)], metadata=PYTHON3)

@@ -18,9 +18,9 @@ import pytest
 from playwright.sync_api import expect
 
 from colorlab import colorfox, colourbrain
+from colorlab.archive import load_records
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
-from colorlab.archive import load_records
 from tests.helpers.lab import accessibility_problems, accessibility_violations
 from tests.helpers.page_actions import TEACHER_KEY, TEACHER_VIEWPORT, open_with_the_key
 from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
@@ -36,9 +36,15 @@ def classroom(tmp_path):
     TableStore(where).engine.dispose()
     env = {**jupyter_env(tmp_path), "COLORLAB_TABLES": str(where), "COLORLAB_TEACHER_KEY": TEACHER_KEY}
     port = free_port()
-    command = [str(Path(sys.executable).with_name("voila")), str(root / "classroom" / "teacher.ipynb"),
-               "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-               "--VoilaConfiguration.show_tracebacks=True"]
+    command = [
+        str(Path(sys.executable).with_name("voila")),
+        str(root / "classroom" / "teacher.ipynb"),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaConfiguration.show_tracebacks=True",
+    ]
     server = Server(command, env, tmp_path / "voila.log")
     url = f"http://127.0.0.1:{port}/"
     server.wait_until_answering(f"{url}voila/ready-probe")

@@ -17,8 +17,12 @@ from playwright.sync_api import expect
 from tests.helpers.lab import open_notebook, run_all
 from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 
-CLASSROOM_LESSONS = ["01-colorform-play.ipynb", "10-colorfox-play.ipynb", "20-colorium-play.ipynb",
-                     "30-colourbrain-quiz.ipynb"]
+CLASSROOM_LESSONS = [
+    "01-colorform-play.ipynb",
+    "10-colorfox-play.ipynb",
+    "20-colorium-play.ipynb",
+    "30-colourbrain-quiz.ipynb",
+]
 # What Python prints for a bare tuple, list, dict, set or object as a cell's last expression.
 PYTHON_REPR = re.compile(r"^(\(.*\)|\[.*\]|\{.*\}|Counter\(.*\)|\w+\(\w+=.*\)|<.*object at 0x.*>)$", re.DOTALL)
 MAKEFILE = Path(__file__).parents[2] / "Makefile"
@@ -74,8 +78,10 @@ def test_save_in_jupyterlab_is_a_download_too(page, lab_server):
 
 def test_a_table_shown_twice_downloads_each_save_once(page, lab_server):
     cells = ["from colorlab.colorfox.view import ColorFoxGame\ngame = ColorFoxGame(bots=1)\ngame", "game"]
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for cell in cells],
-                                        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(cell) for cell in cells],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+    )
     nbformat.write(notebook, lab_server.root / "twice.ipynb")
     open_notebook(page, lab_server, "twice.ipynb")
     run_all(page)
@@ -115,10 +121,16 @@ def culling_voila(tmp_path):
     root = tmp_path / "notebooks"
     shutil.copytree(NOTEBOOKS, root)
     port = free_port()
-    command = [str(Path(sys.executable).with_name("voila")), str(root / "30-colourbrain-quiz.ipynb"),
-               "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-               *(f"--MappingKernelManager.{name}={value}" for name, value in QUICK_CULL.items()),
-               "--MappingKernelManager.cull_connected=False"]
+    command = [
+        str(Path(sys.executable).with_name("voila")),
+        str(root / "30-colourbrain-quiz.ipynb"),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        *(f"--MappingKernelManager.{name}={value}" for name, value in QUICK_CULL.items()),
+        "--MappingKernelManager.cull_connected=False",
+    ]
     server = Server(command, jupyter_env(tmp_path), tmp_path / "voila.log")
     url = f"http://127.0.0.1:{port}/"
     server.wait_until_answering(f"{url}voila/ready-probe")
@@ -132,7 +144,9 @@ def test_the_classroom_target_culls_kernels_left_without_a_page():
     interval = re.search(r"--MappingKernelManager\.cull_interval=(\d+)", classroom)
     assert timeout and interval and int(timeout[1]) > 0 and int(interval[1]) > 0
     assert "--MappingKernelManager.cull_connected=False" in classroom
-    assert "$(CLASSROOM_KERNELS)" in next(line for line in classroom.splitlines() if "colorlab.classroom.server" in line)
+    assert "$(CLASSROOM_KERNELS)" in next(
+        line for line in classroom.splitlines() if "colorlab.classroom.server" in line
+    )
 
 
 def test_closed_pages_leave_no_kernel_running_and_an_open_page_keeps_its_own(context, culling_voila):

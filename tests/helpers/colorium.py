@@ -9,8 +9,12 @@ from colorlab.colorium.shapes import orientations
 
 def fits(board, image, row, col):
     """Do the image's cells at this position lie between the walls, above the floor, on empty spaces?"""
-    return all(0 <= col + dc < board.width and row + dr < board.height
-               and (row + dr < 0 or board.rows[row + dr][col + dc] == ".") for dr, dc in image)
+    return all(
+        0 <= col + dc < board.width
+        and row + dr < board.height
+        and (row + dr < 0 or board.rows[row + dr][col + dc] == ".")
+        for dr, dc in image
+    )
 
 
 def reference_placements(board, shape, rules):

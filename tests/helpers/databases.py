@@ -102,8 +102,10 @@ class PostgresCluster:
                 shutil.chown(self.folder, "postgres", "postgres")
             # UTF8 with the C locale: the same text handling whatever locale this machine has.
             self.run("initdb", "-D", self.data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync")
-            options = " ".join([f"-k {shlex.quote(str(self.folder))} -p {self.port}"]
-                               + [f"-c {name}={value}" for name, value in self.settings.items()])
+            options = " ".join(
+                [f"-k {shlex.quote(str(self.folder))} -p {self.port}"]
+                + [f"-c {name}={value}" for name, value in self.settings.items()]
+            )
             self.run("pg_ctl", "-D", self.data, "-o", options, "-l", self.folder / "log", "-w", "-t", "60", "start")
         except BaseException:
             self.stop()
@@ -128,8 +130,10 @@ class PostgresCluster:
         done = subprocess.run(command, cwd=self.folder, capture_output=True, text=True)
         if done.returncode != 0:
             log = self.folder / "log"
-            raise RuntimeError(f"{program} failed ({done.returncode}): {done.stdout}{done.stderr}"
-                               + (log.read_text() if log.exists() else ""))
+            raise RuntimeError(
+                f"{program} failed ({done.returncode}): {done.stdout}{done.stderr}"
+                + (log.read_text() if log.exists() else "")
+            )
 
     def url(self, database: str) -> str:
         """The SQLAlchemy URL of one database of this cluster."""

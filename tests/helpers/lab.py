@@ -55,8 +55,8 @@ def run_all(page: Page, timeout: float = 60_000) -> None:
     """Run every cell of the open notebook and wait until each has run and the kernel is idle."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(
-        f"() => ({KERNEL_IDLE})() && (({EVERY_CODE_CELL_RAN})() || ({FIRST_ERROR})() !== null)",
-        timeout=timeout)
+        f"() => ({KERNEL_IDLE})() && (({EVERY_CODE_CELL_RAN})() || ({FIRST_ERROR})() !== null)", timeout=timeout
+    )
     error = page.evaluate(FIRST_ERROR)
     if error is not None:
         raise AssertionError(f"a cell raised {error}")
@@ -78,7 +78,8 @@ GLYPH_CLASSES = ("colorlab-glyph", "colorlab-symbol")
 # Is all of the widget inside the notebook's area (or the window, outside JupyterLab)?
 WHOLLY_SHOWN = """(selector) => {
     const box = document.querySelector(selector).getBoundingClientRect();
-    const shell = window.jupyterapp?.shell?.currentWidget?.node.getBoundingClientRect() ?? {top: 0, bottom: innerHeight};
+    const shell = window.jupyterapp?.shell?.currentWidget?.node.getBoundingClientRect()
+        ?? {top: 0, bottom: innerHeight};
     return box.top >= shell.top && box.bottom <= shell.bottom;
 }"""
 
@@ -114,14 +115,19 @@ def axe_report(page: Page, selector: str) -> dict:
 
 def violations_in(report: dict) -> list[str]:
     """Which WCAG A/AA rules did axe-core find broken, with how many nodes each?"""
-    return [f"{violation['id']} ({len(violation['nodes'])} nodes): {violation['help']}"
-            for violation in report["violations"]]
+    return [
+        f"{violation['id']} ({len(violation['nodes'])} nodes): {violation['help']}"
+        for violation in report["violations"]
+    ]
 
 
 def glyph_axe_cannot_measure(check_id: str, node: dict) -> bool:
     """Is this a glyph or symbol whose contrast axe-core never measures (text made of symbols only, its 'nonBmp')?"""
-    return (check_id == "color-contrast" and any(name in node["html"] for name in GLYPH_CLASSES)
-            and any((check.get("data") or {}).get("messageKey") == "nonBmp" for check in node["any"]))
+    return (
+        check_id == "color-contrast"
+        and any(name in node["html"] for name in GLYPH_CLASSES)
+        and any((check.get("data") or {}).get("messageKey") == "nonBmp" for check in node["any"])
+    )
 
 
 def review_in(report: dict) -> list[str]:
@@ -140,7 +146,7 @@ def accessibility_violations(page: Page, selector: str) -> list[str]:
 
 
 def left_for_review(page: Page, selector: str) -> list[str]:
-    """Which WCAG A/AA checks could axe-core not settle on the whole of `selector` (such as a label on an element with no role)?
+    """Which WCAG A/AA checks could axe-core not settle under `selector` (such as a label on an element with no role)?
 
     Glyphs such as ● ▲ ≈ ◆ and symbols such as ◀ ⇋ are left out: axe leaves any symbol-only text for review,
     so `low_contrast_glyphs` measures them instead.
@@ -156,7 +162,10 @@ GLYPH_CONTRASTS = """(selector) => {
     const rgb = (css) => css.match(/[\\d.]+/g).slice(0, 4).map(Number);
     const opaque = (css) => { const [, , , alpha = 1] = rgb(css); return alpha > 0; };
     const linear = (c) => (c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    const luminance = (colour) => { const [r, g, b] = colour.map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const luminance = (colour) => {
+        const [r, g, b] = colour.map(linear);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
     const onWhite = (css, alpha) => rgb(css).slice(0, 3).map((c) => alpha * c + (1 - alpha) * 255);
     const behind = (glyph) => {
         if (glyph instanceof SVGElement) {
@@ -182,7 +191,8 @@ GLYPH_CONTRASTS = """(selector) => {
             const back = behind(glyph);
             if (back === null) return {glyph: glyph.textContent, ink, behind: 'nothing', ratio: 0};
             const alpha = opacity(glyph);
-            const [light, dark] = [luminance(onWhite(ink, alpha)), luminance(onWhite(back, alpha))].sort((a, b) => b - a);
+            const [light, dark] = [luminance(onWhite(ink, alpha)), luminance(onWhite(back, alpha))]
+                .sort((a, b) => b - a);
             const faded = alpha < 1 ? ` (faded to ${alpha.toFixed(2)})` : '';
             return {glyph: glyph.textContent, ink: ink + faded, behind: back, ratio: (light + 0.05) / (dark + 0.05)};
         });
@@ -193,8 +203,13 @@ def low_contrast_glyphs(page: Page, selector: str, at_least: float = GLYPH_CONTR
     """Which glyphs and symbols under `selector` stand out from the colour behind them by less than `at_least`:1?"""
     glyphs = page.evaluate(GLYPH_CONTRASTS, selector)
     assert glyphs, f"no glyph under {selector} to measure"
-    return sorted({f"{glyph['glyph']} in {glyph['ink']} on {glyph['behind']}: {glyph['ratio']:.2f}:1"
-                   for glyph in glyphs if glyph["ratio"] < at_least})
+    return sorted(
+        {
+            f"{glyph['glyph']} in {glyph['ink']} on {glyph['behind']}: {glyph['ratio']:.2f}:1"
+            for glyph in glyphs
+            if glyph["ratio"] < at_least
+        }
+    )
 
 
 def accessibility_problems(page: Page, selector: str) -> list[str]:
@@ -205,15 +220,17 @@ def accessibility_problems(page: Page, selector: str) -> list[str]:
 
 
 def problems_in_both_palettes(page: Page, selector: str) -> dict[str, list[str]]:
-    """`accessibility_problems` in the palette shown and then in the other one, by palette (the first is shown again)."""
+    """`accessibility_problems` in the palette shown, then in the other one, by palette (the first is shown again)."""
     switch = page.locator(f"{selector} [data-key='palette']")
     shown = switch.input_value()
     palettes = [shown] + [name for name in switch.locator("option").all_inner_texts() if name != shown]
     found = {}
     for palette in palettes + [shown]:
         switch.select_option(palette)
-        page.wait_for_function("([selector, palette]) => document.querySelector(selector).dataset.palette === palette",
-                               arg=[selector, palette])
+        page.wait_for_function(
+            "([selector, palette]) => document.querySelector(selector).dataset.palette === palette",
+            arg=[selector, palette],
+        )
         if palette not in found:
             found[palette] = accessibility_problems(page, selector)
     return found

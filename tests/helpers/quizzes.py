@@ -10,7 +10,7 @@ from colorlab.colourbrain.questions import COLOURS
 
 def a_wrong_answer(question) -> tuple[str, ...]:
     """Which colours, as many as the question asks for, are surely not its answer?"""
-    return tuple(c for c in COLOURS if c not in question.answer)[:question.count]
+    return tuple(c for c in COLOURS if c not in question.answer)[: question.count]
 
 
 def quiz_steps(rules, seed, levels=("easy", "medium", "hard")):
@@ -38,6 +38,6 @@ def check_cards(state, after):
     elif after.pot > state.pot:
         assert after.deck == waiting and after.pot_cards == state.pot_cards + (card,), "a pot card waits aside"
     else:
-        assert after.deck[:len(waiting) + 1] == waiting + (card,), "an asked card goes to the very back"
-        returned = after.deck[len(waiting) + 1:]
+        assert after.deck[: len(waiting) + 1] == waiting + (card,), "an asked card goes to the very back"
+        returned = after.deck[len(waiting) + 1 :]
         assert returned == (state.pot_cards if after.pot == 0 else ()), "the pot's cards go back when it empties"

@@ -43,8 +43,14 @@ class Server:
     def __init__(self, command: list[str], env: dict[str, str], log: Path):
         self.log = log
         with log.open("wb") as output:
-            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         RUNNING.add(self)
 
     def wait_until_answering(self, url: str, timeout: float = SERVER_START_TIMEOUT) -> float:
@@ -108,9 +114,11 @@ class Server:
         for kernel in alive:
             kernel.kill()
         if alive:
-            raise KernelLeft(f"{self.process.args[:3]} left {len(alive)} kernels running {when} "
-                             f"(pids {[kernel.pid for kernel in alive]}, killed now); end of {self.log}:\n"
-                             f"{self.log_tail()}")
+            raise KernelLeft(
+                f"{self.process.args[:3]} left {len(alive)} kernels running {when} "
+                f"(pids {[kernel.pid for kernel in alive]}, killed now); end of {self.log}:\n"
+                f"{self.log_tail()}"
+            )
 
 
 def is_kernel(process: psutil.Process) -> bool:
@@ -153,8 +161,9 @@ def stop_leftovers(folder: Path) -> list[str]:
         os.killpg(server.process.pid, signal.SIGKILL)
         server.process.wait()
     kernels = still_running(kernels_started_under(folder), timeout=KERNEL_EXIT_TIMEOUT)
-    said = ([f"server {' '.join(map(str, server.process.args[:3]))}" for server in forgotten]
-            + [f"kernel {kernel.pid} ({' '.join(kernel.cmdline()[-2:])})" for kernel in kernels])
+    said = [f"server {' '.join(map(str, server.process.args[:3]))}" for server in forgotten] + [
+        f"kernel {kernel.pid} ({' '.join(kernel.cmdline()[-2:])})" for kernel in kernels
+    ]
     for kernel in kernels:
         kernel.kill()
     return said
@@ -180,8 +189,12 @@ def free_port() -> int:
 def jupyter_env(home: Path) -> dict[str, str]:
     """Return an environment that keeps Jupyter's and IPython's own files under `home`."""
     env = dict(os.environ)
-    for variable, folder in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
-                             ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")]:
+    for variable, folder in [
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("IPYTHONDIR", "ipython"),
+    ]:
         (home / folder).mkdir(parents=True, exist_ok=True)
         env[variable] = str(home / folder)
     return env

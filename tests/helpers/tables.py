@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from colorlab import colorfox, colorform, colorium, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain
 
 TABLES = {
     "colorfox": (colorfox.Rules(players=3), {2: "GreedyBot"}),
@@ -16,5 +16,6 @@ def seated(store, game, seed=7, names=("Ada", "Bo", "Cy", "Di")):
     """A table of `game` from TABLES with every learner's seat taken: (code, seats)."""
     rules, bots = TABLES[game]
     code = store.create(game, rules, seed=seed, bots=bots)
-    return code, [store.join(code, seat=number, name=names[number]) for number in range(rules.players)
-                  if number not in bots]
+    return code, [
+        store.join(code, seat=number, name=names[number]) for number in range(rules.players) if number not in bots
+    ]

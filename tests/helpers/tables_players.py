@@ -30,7 +30,7 @@ from colorlab.colourbrain import Answer, QuizBot
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction, NotYourTurn
 from colorlab.tables import AlreadyCalled, StaleMove, TableClosed, TableError, TableStore
-from tests import test_colorfox_model, test_colorform_model, test_colorium_model
+from tests import test_colorform_model, test_colorfox_model, test_colorium_model
 from tests.helpers.quizzes import a_wrong_answer, check_cards
 
 SPAWN = multiprocessing.get_context("spawn")
@@ -42,6 +42,7 @@ class WorkerFailed(AssertionError):
 
 
 # --- starting workers -----------------------------------------------------------------------
+
 
 class Workers:
     """A few spawned processes kept for a test module, so that each race costs no start-up.
@@ -71,7 +72,7 @@ class Workers:
     def run(self, target: Callable, argument_lists: Sequence[tuple], timeout: float = 60.0) -> list:
         """Run target(*arguments) in a worker per argument list at once; give their results in order."""
         futures = self.start(target, argument_lists)
-        done, waiting = wait(futures, timeout=timeout)
+        _done, waiting = wait(futures, timeout=timeout)
         if waiting:
             raise WorkerFailed(f"{len(waiting)} workers did not answer within {timeout} s")
         return [future.result() for future in futures]
@@ -88,8 +89,10 @@ def _report(answers, index: int, target: Callable, arguments: tuple) -> None:
 def start(target: Callable, argument_lists: Sequence[tuple]) -> tuple[list, Any]:
     """Start a process of its own per argument list (one a test may kill); give them and the queue they answer on."""
     answers = SPAWN.Queue()
-    processes = [SPAWN.Process(target=_report, args=(answers, index, target, tuple(arguments)), daemon=True)
-                 for index, arguments in enumerate(argument_lists)]
+    processes = [
+        SPAWN.Process(target=_report, args=(answers, index, target, tuple(arguments)), daemon=True)
+        for index, arguments in enumerate(argument_lists)
+    ]
     for process in processes:
         process.start()
     return processes, answers
@@ -130,11 +133,14 @@ def opened(url: str) -> Iterator[TableStore]:
 
 # --- checking every action a worker sees ----------------------------------------------------
 
+
 def _model_checks(module):
     """A game's own invariants after every step (from its model tests)."""
+
     def checks(before, action, after) -> None:
         module.check_invariants(after)
         module.check_step(before, action, after)
+
     return checks
 
 
@@ -143,8 +149,12 @@ def _colourbrain_checks(before, action, after) -> None:
     assert all(score >= 0 for score in after.scores) and after.pot >= 0, "points went below zero"
 
 
-CHECKS = {"colorfox": _model_checks(test_colorfox_model), "colorium": _model_checks(test_colorium_model),
-          "colourbrain": _colourbrain_checks, "colorform": _model_checks(test_colorform_model)}
+CHECKS = {
+    "colorfox": _model_checks(test_colorfox_model),
+    "colorium": _model_checks(test_colorium_model),
+    "colourbrain": _colourbrain_checks,
+    "colorform": _model_checks(test_colorform_model),
+}
 
 
 def check_new_steps(game: str, replay, checked: int) -> int:
@@ -157,9 +167,12 @@ def check_new_steps(game: str, replay, checked: int) -> int:
 # --- playing a whole game for one seat ------------------------------------------------------
 
 # The game's own bots, standing in for learners who look at the table and decide, by their seed.
-LEARNERS = {"colorfox": lambda seed: ColorFoxBot(seed=seed), "colorium": lambda seed: ColoriumBot(seed=seed),
-            "colourbrain": lambda seed: QuizBot("medium", seed=seed),
-            "colorform": lambda seed: ReactionBot("medium", seed=seed)}
+LEARNERS = {
+    "colorfox": lambda seed: ColorFoxBot(seed=seed),
+    "colorium": lambda seed: ColoriumBot(seed=seed),
+    "colourbrain": lambda seed: QuizBot("medium", seed=seed),
+    "colorform": lambda seed: ReactionBot("medium", seed=seed),
+}
 
 
 def actions_to_json(game: str, actions) -> list[str]:
@@ -206,11 +219,18 @@ def _play_to_the_end(seat, agent, deadline: float) -> dict:
         acknowledged.append(action)
         if seat.table.is_call(state, action):
             called_at = step
-    return {"seat": seat.seat, "acknowledged": actions_to_json(seat.game, acknowledged), "refused": refused,
-            "checked": checked, "record": replay.record.to_json(), "state": state}
+    return {
+        "seat": seat.seat,
+        "acknowledged": actions_to_json(seat.game, acknowledged),
+        "refused": refused,
+        "checked": checked,
+        "record": replay.record.to_json(),
+        "state": state,
+    }
 
 
 # --- racing: many processes at one moment ---------------------------------------------------
+
 
 def race_move(url: str, code: str, token: str, action_json: str, seen: int | None, start_together) -> dict:
     """Rejoin a seat, wait for the others at the barrier, then send one move at the same moment as them."""
@@ -284,6 +304,7 @@ def answer_until_closed(url: str, code: str, token: str, start_together) -> dict
 
 # --- being killed ---------------------------------------------------------------------------
 
+
 def note(journal: str, line: str) -> None:
     """Add a line to a worker's journal in one write to a file opened for appending.
 
@@ -323,11 +344,13 @@ def hold_write_lock(url: str, code: str, journal: str) -> None:
     store = TableStore(url)
     lock = " FOR UPDATE" if store.postgresql else ""
     with store.engine.connect().execution_options(write=True) as connection, connection.begin():
-        row = connection.execute(text(f"SELECT steps FROM colorlab_tables WHERE code = :code{lock}"),
-                                 {"code": code}).one()
-        connection.execute(text("INSERT INTO colorlab_actions (code, step, seat, action, at) "
-                                "VALUES (:code, :step, 0, :action, 0)"),
-                           {"code": code, "step": row.steps, "action": json.dumps({"type": "half written"})})
+        row = connection.execute(
+            text(f"SELECT steps FROM colorlab_tables WHERE code = :code{lock}"), {"code": code}
+        ).one()
+        connection.execute(
+            text("INSERT INTO colorlab_actions (code, step, seat, action, at) VALUES (:code, :step, 0, :action, 0)"),
+            {"code": code, "step": row.steps, "action": json.dumps({"type": "half written"})},
+        )
         connection.execute(text("UPDATE colorlab_tables SET steps = steps + 1 WHERE code = :code"), {"code": code})
         note(journal, "locked")
         time.sleep(120)

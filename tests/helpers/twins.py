@@ -19,7 +19,7 @@ def deal_again(cards: list, sizes: list[int], rng: random.Random) -> list[tuple]
     rng.shuffle(cards)
     piles, start = [], 0
     for size in sizes:
-        piles.append(tuple(cards[start:start + size]))
+        piles.append(tuple(cards[start : start + size]))
         start += size
     return piles
 
@@ -48,8 +48,9 @@ def colorform_twin(state, seat, rng):
     layout = tuple(cards + (stack[-1],) for cards, stack in zip(unders, state.layout))
     tasks = deal_again(state.task_pile, [len(state.task_pile)], rng)[0]
     own = deal_again([card for pile in state.own_piles for card in pile], [len(pile) for pile in state.own_piles], rng)
-    return dataclasses.replace(state, layout=layout, figure_pile=pile, task_pile=tasks, own_piles=tuple(own),
-                               seed=state.seed + 1)
+    return dataclasses.replace(
+        state, layout=layout, figure_pile=pile, task_pile=tasks, own_piles=tuple(own), seed=state.seed + 1
+    )
 
 
 def another_answer(state, team, rng) -> tuple[str, ...]:
@@ -69,12 +70,22 @@ def hidden_twin(state, team, rng):
     box = list(state.deck[1:])
     rng.shuffle(box)
     solution = tuple(rng.sample([c for c in COLOURS if c not in question.answer], question.count))
-    other = {"text": "Another question?", "category": "another", "count": question.count % 3 + 1,
-             "answer": tuple(COLOURS[:question.count % 3 + 1])} if state.step == "shown" else {"answer": solution}
+    other = (
+        {
+            "text": "Another question?",
+            "category": "another",
+            "count": question.count % 3 + 1,
+            "answer": tuple(COLOURS[: question.count % 3 + 1]),
+        }
+        if state.step == "shown"
+        else {"answer": solution}
+    )
     questions = {**state.questions, question.id: dataclasses.replace(question, **other, explanation="Another reason.")}
     answers = state.answers
     if state.step == "answering":
-        answers = tuple(a if a is None or t == team else another_answer(state, t, rng)
-                        for t, a in enumerate(state.answers))
-    return dataclasses.replace(state, seed=state.seed + 1, deck=(question.id, *box), questions=questions,
-                               answers=answers)
+        answers = tuple(
+            a if a is None or t == team else another_answer(state, t, rng) for t, a in enumerate(state.answers)
+        )
+    return dataclasses.replace(
+        state, seed=state.seed + 1, deck=(question.id, *box), questions=questions, answers=answers
+    )

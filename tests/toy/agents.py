@@ -28,5 +28,6 @@ class CleverBot(RandomBot):
 def play_game(rules: Rules = Rules(), agents: list | None = None, seed: int = 0, max_actions: int = 1000):
     """Play a whole game between bots and return its record."""
     agents = agents or seated_bots([RandomBot] * rules.players, seed)
-    return play_out("toy", rules, agents, seed, lambda state, bots: bots[state.to_move].act(state, state.to_move),
-                    max_actions)
+    return play_out(
+        "toy", rules, agents, seed, lambda state, bots: bots[state.to_move].act(state, state.to_move), max_actions
+    )

@@ -59,8 +59,9 @@ def play(state: State, action: Take) -> State:
     if action.count not in legal_counts(state):
         raise BadTake(f"take 1 to {min(state.rules.most, state.pile)} counters, not {action.count}")
     pile = state.pile - action.count
-    return dataclasses.replace(state, pile=pile, to_move=(player + 1) % state.players,
-                               winner=player if pile == 0 else None)
+    return dataclasses.replace(
+        state, pile=pile, to_move=(player + 1) % state.players, winner=player if pile == 0 else None
+    )
 
 
 def scores(state: State) -> list[int]:

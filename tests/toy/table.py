@@ -10,8 +10,14 @@ from tests.toy.model import State, scores
 
 def view(state: State, seat: int | None) -> dict:
     """Everything: the pile, whose turn it is and the winner (the game hides nothing)."""
-    return {"pile": state.pile, "to_move": state.to_move, "winner": state.winner, "over": state.over,
-            "you": seat, "rules": dataclasses.asdict(state.rules)}
+    return {
+        "pile": state.pile,
+        "to_move": state.to_move,
+        "winner": state.winner,
+        "over": state.over,
+        "you": seat,
+        "rules": dataclasses.asdict(state.rules),
+    }
 
 
 TABLE = TableGame(

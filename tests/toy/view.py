@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from colorlab.widgets.base import GameWidget
+from typing import ClassVar
+
+from colorlab.widgets.base import GameWidget, IntentFields
 from tests.toy.model import Take, legal_counts
 
 ESM = """
@@ -34,7 +36,7 @@ class ToyWidget(GameWidget):
     title = "Take the Last"
     game = "toy"
     _esm = ESM
-    INTENTS = {**GameWidget.INTENTS, "take": {"count": int}}
+    INTENTS: ClassVar[IntentFields] = {**GameWidget.INTENTS, "take": {"count": int}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -42,8 +44,12 @@ class ToyWidget(GameWidget):
 
     def snapshot(self, state) -> dict:
         yours = not state.over and state.to_move == self.you
-        return {"pile": state.pile, "over": state.over, "winner": state.winner,
-                "takes": legal_counts(state) if yours else []}
+        return {
+            "pile": state.pile,
+            "over": state.over,
+            "winner": state.winner,
+            "takes": legal_counts(state) if yours else [],
+        }
 
     def handle(self, intent: dict) -> None:
         self.play(Take(self.you, intent["count"]))

@@ -92,7 +92,8 @@ function render({ model, el }) {
                               "aria-label": `Place card ${card} at ${x}, ${y}`,
                               onclick: () => send({type: "place", card, x, y, turned: ui.turned})}, "+"));
     }
-    return h("div", {class: "colorfox-scroll"},
+    // Focusable, so that a keyboard can scroll a table larger than its box even when no card can be placed.
+    return h("div", {class: "colorfox-scroll", tabindex: "0", role: "region", "aria-label": "The table (scrolls)"},
       h("div", {class: "colorfox-table", role: "group", "aria-label": "The table",
                 style: `grid-template-columns: repeat(${x1 - x0 + 1}, ${CELL}px); grid-template-rows: repeat(${y1 - y0 + 1}, ${CELL}px)`},
         cells));
