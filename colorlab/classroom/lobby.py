@@ -141,7 +141,7 @@ class Lobby(ipywidgets.VBox):
         self._where = None if isinstance(store, TableStore) else store
         self.stage = "name"
         self.name = ""
-        self.game = "colorfox"
+        self.game = games_offered()[0].name
         self.kinds: list[str] = []
         self.code = ""
         self.seats: list[dict] = []
