@@ -41,6 +41,8 @@ from tests.helpers.servers import Server, free_port, jupyter_env
 
 ROOT = Path(__file__).parents[1]
 SQLITE_HEADER = b"SQLite format 3\x00"
+# The server listens on every interface; the tests reach it through loopback, never the machine's own address.
+LOOPBACK = "127.0.0.1"
 LOBBY_CELL = """import os
 print('tables:', os.environ['COLORLAB_TABLES'])
 print('teacher:', os.environ['COLORLAB_TEACHER_KEY'])"""
@@ -91,14 +93,14 @@ class Classroom:
             env.pop(variable, None)
         command = [sys.executable, "-m", "colorlab.classroom.server", str(self.served), *classroom_kernel_options()]
         self.server = Server(command, env, tmp / "classroom.log")
-        self.server.wait_until_answering(f"http://{network_address()}:{self.port}/login")
+        self.server.wait_until_answering(f"http://{LOOPBACK}:{self.port}/login")
         self.lobby, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:2]
         self.teacher_key = re.search(r"teacher key: (\S+)", self.server.log.read_text())[1]
         self.key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.lobby).query)["token"][0]
 
     def get(self, path: str, cookie: str = "") -> http.client.HTTPResponse:
-        """Send GET `path` exactly as written (no `..` tidied away) to the network address; read the answer."""
-        connection = http.client.HTTPConnection(network_address(), self.port, timeout=60)
+        """Send GET `path` exactly as written (no `..` tidied away) to the server, through loopback; read the answer."""
+        connection = http.client.HTTPConnection(LOOPBACK, self.port, timeout=60)
         connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         answer = connection.getresponse()
         answer.body = answer.read()
@@ -221,7 +223,7 @@ async def send_code_to_the_kernel(room: Classroom, code: str) -> None:
     """Open the lobby as a learner, then ask its kernel to run `code`, as only a hand-made page could."""
     answer = room.get(lobby_path(room))
     kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', answer.body.decode())[1]
-    url = f"ws://{network_address()}:{room.port}/api/kernels/{kernel}/channels"
+    url = f"ws://{LOOPBACK}:{room.port}/api/kernels/{kernel}/channels"
     channels = await websocket_connect(HTTPRequest(url, headers={"Cookie": login_cookie(answer)}))
     session = uuid.uuid4().hex
     for kind, content in [("execute_request", {"code": code, "silent": False}), ("kernel_info_request", {})]:
