@@ -105,10 +105,8 @@ def room_summary(view: dict) -> dict:
     """What the teacher sees of a watched table, from a watcher's view (no hand, no seed): words and a still picture."""
     seating = view["seating"]
     names = seating["names"]
-    events = [
-        with_names(text, names, you=None, seat_word=find_game(seating["game"]).seat_word)
-        for text in view.get("events", [])
-    ][-EVENTS_SHOWN:]
+    seat_word = find_game(seating["game"]).seat_word
+    events = [with_names(text, names, you=None, seat_word=seat_word) for text in view.get("events", [])[-EVENTS_SHOWN:]]
     state = table_state(seating["closed"], view.get("over", False), seating["free_seats"])
     playing = state == "playing"
     return {

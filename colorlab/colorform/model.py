@@ -639,17 +639,8 @@ def _end_round(state: State, events: tuple[str, ...]) -> State:
     unsolved = tuple(state.revealed_tasks())
     events += (round_end_event(state.round, unsolved),)
     task_pile, cleared = state.task_pile + unsolved, tuple(() for _ in range(state.players))
-    if state.last_round:
-        return evolve(
-            state,
-            task_pile=task_pile,
-            revealed=cleared,
-            over=True,
-            end_reason=PILE_RAN_OUT,
-            events=events + (game_over_event(PILE_RAN_OUT),),
-        )
-    if _unsolvable_for_too_long(state):
-        reason = unsolvable_end(state.rules)
+    if state.last_round or _unsolvable_for_too_long(state):
+        reason = PILE_RAN_OUT if state.last_round else unsolvable_end(state.rules)
         return evolve(
             state,
             task_pile=task_pile,

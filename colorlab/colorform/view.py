@@ -31,14 +31,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from colorlab.agents import ready, seat_bots
+from colorlab.agents import ready
 from colorlab.colorform.agents import ReactionBot
 from colorlab.colorform.components import DESTINATIONS, SHAPE_PATHS
 from colorlab.colorform.model import ChangeRules, Claim, Pass, State, Stop, can_solve, observation, play
 from colorlab.colorform.picture import table_svg
 from colorlab.colorform.rules import Rules
 from colorlab.colorform.solver import solve
-from colorlab.games import find_game
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, IllegalAction
 from colorlab.widgets.base import (
@@ -393,15 +392,7 @@ class ColorFormGame(GameWidget):
             self._report()
 
     def _make_bots(self) -> None:
-        if self.seat is not None:
-            return
-        record = self.record
-        self.bots = seat_bots(
-            find_game(self.game).bots[f"ReactionBot ({self.level})"],
-            record.seed,
-            range(1, record.rules.players),
-            record.seeding,
-        )
+        self.bots = self.bots_at(f"ReactionBot ({self.level})", range(1, self.record.rules.players))
 
     def _bot_at(self, seat: int) -> ReactionBot:
         """The bot at `seat`, ready to move now (its chance drawn for this step, as its seeding says)."""

@@ -33,11 +33,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from colorlab.agents import ready, seat_bots
+from colorlab.agents import ready
 from colorlab.colourbrain.agents import QuizBot
 from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, can_copy, observation
 from colorlab.colourbrain.rules import Rules
-from colorlab.games import find_game
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction
 from colorlab.widgets.base import (
@@ -192,17 +191,7 @@ class ColourbrainQuiz(GameWidget):
         self.say(" ".join(self.snapshot(self.state)["events"]))
 
     def _make_bots(self) -> None:
-        record = self.record
-        self.bots = (
-            seat_bots(
-                find_game(self.game).bots[f"QuizBot ({self.level})"],
-                record.seed,
-                range(1, record.rules.teams),
-                record.seeding,
-            )
-            if self.solo and self.seat is None
-            else {}
-        )
+        self.bots = self.bots_at(f"QuizBot ({self.level})", range(1, self.record.rules.teams)) if self.solo else {}
 
     def _bots_move(self) -> None:
         """Let the bots answer (and copy) whenever it is their move."""

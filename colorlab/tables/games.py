@@ -82,7 +82,8 @@ class TableGame:
 
 def table_game(name: str) -> TableGame:
     """How is this game played at a table (LookupError in plain words if it is no game, or none for tables)?"""
-    table = find_game(name).part("table")
+    game = find_game(name)
+    table = game.part("table")
     if table is None:
-        raise LookupError(f"{find_game(name).title} cannot be played at a table")
+        raise LookupError(f"{game.title} cannot be played at a table")
     return table

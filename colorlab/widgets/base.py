@@ -448,6 +448,14 @@ class GameWidget(GuardedWidget):
         """The record of a new game with these rules (by default the same) and a new seed."""
         return new_game_record(self.record.game, rules or self.state.rules)
 
+    def bots_at(self, name: str, seats: Iterable[int]) -> dict[int, Any]:
+        """The game's bots called `name` at these seats, seeded as the record says (none at a table: its bots are
+        the table's)."""
+        if self.seat is not None:
+            return {}
+        record = self.record
+        return seat_bots(game_spec(self.game).bots[name], record.seed, seats, record.seeding)
+
     def still_picture(self) -> str:
         """An HTML picture of the table for pages shown without a kernel (each game draws its own)."""
         return ""
@@ -778,13 +786,7 @@ class BotTable(GameWidget):
         self.refresh()
 
     def _make_bots(self) -> None:
-        if self.seat is not None:
-            self.bots = {}
-            return
-        record = self.record
-        self.bots = seat_bots(
-            game_spec(self.game).bots[self.bot_kind], record.seed, range(1, record.rules.players), record.seeding
-        )
+        self.bots = self.bots_at(self.bot_kind, range(1, self.record.rules.players))
 
     def set_record(self, record: GameRecord) -> None:
         super().set_record(record)
