@@ -34,8 +34,9 @@ import functools
 import operator
 import random
 from collections.abc import Callable, Sequence
+from math import exp
 
-from colorlab.agents import play_out, seat_chances, seated_bots
+from colorlab.agents import MASK, STEP_PLACES, play_out, seat_chances, seated_bots
 from colorlab.colorform import agents
 from colorlab.colorform.agents import ReactionBot, next_action
 from colorlab.colorform.components import task_cards
@@ -255,18 +256,26 @@ class _Table:
         )
         window, matching, time_to_show = rules.stop_window, rules.matching, rules.seconds_to_show
         seats, plans, actions, chances = range(rules.players), self.plans, [], self.chances
+        callers = [
+            (bot.rng.random, bot.rng.gauss, agents.LEVELS[bot.level].blunders, agents.LEVELS[bot.level].speed)
+            for bot in bots
+        ]
         while not self.over:
             if len(actions) >= max_actions:
                 raise RuntimeError(f"colorform game {self.seed} did not end within {max_actions} actions")
-            for chance in chances:
-                chance.at(len(actions))
+            step = len(actions)
+            for chance in chances:  # chance.at(step), written out
+                chance.step, chance.place = step, (chance.key + step * STEP_PLACES) & MASK
             # Each bot calls as ReactionBot.act would, on its plan or (now and then, with none) on a guess:
-            # (time, player, plan, its cards), or (time, player, None, the guessed claim) made.
+            # (time, player, plan, its cards), or (time, player, None, the guessed claim) made. ReactionBot.call
+            # is written out: its draws, from the bot's own chance, are the same.
             calls = []
-            for player, bot, plan in zip(seats, bots, plans):
+            for player, bot, plan, (draw, gauss, blunders, speed) in zip(seats, bots, plans, callers):
                 if plan:
-                    time, placements = bot.call(plan)
-                    calls.append((time, player, plan, placements))
+                    placements = plan[4]
+                    if draw() < blunders:
+                        placements = dict(list(placements.items())[:-1])
+                    calls.append((round(plan[0] * speed * exp(gauss(0.0, 0.25)), 3), player, plan, placements))
                 elif guess := bot.guess(player, shown):
                     calls.append((guess.time, player, None, guess))
             # The STOP: the calls within the window of the first, as agents.earliest keeps them (written out here
