@@ -16,7 +16,7 @@ from colorlab.colorium.agents import (
     takeable_dice,
     to_move,
 )
-from colorlab.colorium.board import EMPTY, Board
+from colorlab.colorium.board import Board
 from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (
     BONUSES,
@@ -38,15 +38,12 @@ from colorlab.colorium.model import (
     new_game,
     play,
     score_parts,
-    scores,
     winners,
 )
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import orientations, scissors
 from colorlab.record import GameRecord
 from colorlab.rules import GameOver, IllegalAction, NotYourTurn
-from colorlab.symmetry import normalise
-from tests.helpers.colorium import reference_placements
+from tests.helpers.colorium import check_invariants, check_step
 
 VARIANTS = [
     Rules(players=1),
@@ -61,33 +58,6 @@ VARIANTS = [
     Rules(players=2, cut_counts_as="part"),
     Rules(players=3, cut_counts_as="none", width=6, height=6),
 ]
-ORDER = {"none": 0, "locked": 0, "earned": 1, "ready": 2, "used": 3}
-
-
-def supported(board: Board, cells) -> bool:
-    """Does at least one cell stand on the bottom row or on a filled space?"""
-    return any(r == board.height - 1 or board.colour(r + 1, c) is not None for r, c in cells)
-
-
-def check_invariants(state):
-    for p, board in enumerate(state.boards):
-        filled = sum(char != EMPTY for row in board.rows for char in row)
-        assert state.used_shapes[p] == set(board.drawn)
-        assert state.used_colours[p] >= {char for row in board.rows for char in row if char != EMPTY}
-        assert filled >= len(board.drawn), "a drawing left no mark"
-        assert all(mark in ORDER for mark in state.bonuses[p])
-    if state.phase == "draft":
-        dice = len(state.pool) + sum((s is not None) + (c is not None) for s, c in state.picks)
-        assert dice == 2 * sum(not out for out in state.out), "dice lost or doubled"
-    for shape, colour in state.picks:
-        assert shape is None or shape in state.rules.shapes
-        assert colour is None or colour in state.rules.colours
-    if state.over:
-        assert all(state.out) and winners(state)
-    for p in range(state.players):
-        if state.out[p]:
-            assert legal_draws(state, p) == [] and legal_wilds(state, p) == [], "an out player is offered an action"
-    assert scores(state) == [sum(parts.values()) for parts in score_parts(state)]
 
 
 def check_out_players_wait(state):
@@ -101,48 +71,6 @@ def check_out_players_wait(state):
                 with pytest.raises(PlayerOut):
                     play(state, action)
             assert state == snapshot
-
-
-def check_counted_shape(rules, draw, before, after):
-    """Did the drawing add the shape the rule cut_counts_as names (a cut part: die, part or none)?"""
-    added = after.drawn[len(before.drawn) :]
-    if not draw.cuts or rules.cut_counts_as == "die":
-        assert added == (draw.shape,)
-    elif rules.cut_counts_as == "none":
-        assert added == ()
-    else:
-        alike = [letter for letter in rules.shapes if normalise(draw.cells) in orientations(letter)]
-        assert added == tuple(alike)
-
-
-def check_step(before, action, after):
-    for p in range(before.players):
-        for column, (old, new) in enumerate(zip(before.bonuses[p], after.bonuses[p])):
-            assert ORDER[new] >= ORDER[old], f"the bonus of column {column} of player {p} went back"
-            assert (old == "none") == (new == "none") == (column >= len(BONUSES)), "a bonus beyond the printed row"
-    if isinstance(action, Draw):
-        board = before.boards[action.player]
-        assert all(board.colour(r, c) is None for r, c in action.cells), "a drawing overlaps"
-        assert supported(board, action.cells), "a drawing floats"
-        pieces = scissors(action.shape, action.cuts) if action.cuts else [action.shape]
-        reachable = {cells for piece in pieces for _, cells in reference_placements(board, piece, before.rules)}
-        assert frozenset(action.cells) in reachable, "a drawing is not a resting place under the drop rule"
-        used = sum(
-            old != new and new == "used"
-            for old, new in zip(before.bonuses[action.player], after.bonuses[action.player])
-        )
-        shape, colour = before.picks[action.player]
-        assert used == (action.shape != shape) + (action.colour != colour) + action.cuts
-        assert not before.out[action.player]
-        check_counted_shape(before.rules, action, board, after.boards[action.player])
-    if isinstance(action, Wild):
-        p = action.player
-        assert not before.out[p] and before.boards[p].colour(*action.cell) is None
-        assert after.boards[p].empty_spaces == before.boards[p].empty_spaces - 1
-        spent = [BONUSES[c] for c, (old, new) in enumerate(zip(before.bonuses[p], after.bonuses[p])) if old != new]
-        assert spent == ["wild"]
-    if isinstance(action, Pick):
-        assert len(after.pool) in (len(before.pool) - 1, len(after.pool))
 
 
 def play_checked(state, agents) -> list:

@@ -30,7 +30,7 @@ from colorlab.colourbrain import Answer, QuizBot
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction, NotYourTurn
 from colorlab.tables import AlreadyCalled, StaleMove, TableClosed, TableError, TableStore
-from tests import test_colorform_model, test_colorfox_model, test_colorium_model
+from tests.helpers import colorform, colorfox, colorium
 from tests.helpers.quizzes import a_wrong_answer, check_cards
 
 SPAWN = multiprocessing.get_context("spawn")
@@ -135,7 +135,7 @@ def opened(url: str) -> Iterator[TableStore]:
 
 
 def _model_checks(module):
-    """A game's own invariants after every step (from its model tests)."""
+    """A game's own invariants after every step (those its model tests check too)."""
 
     def checks(before, action, after) -> None:
         module.check_invariants(after)
@@ -150,10 +150,10 @@ def _colourbrain_checks(before, action, after) -> None:
 
 
 CHECKS = {
-    "colorfox": _model_checks(test_colorfox_model),
-    "colorium": _model_checks(test_colorium_model),
+    "colorfox": _model_checks(colorfox),
+    "colorium": _model_checks(colorium),
     "colourbrain": _colourbrain_checks,
-    "colorform": _model_checks(test_colorform_model),
+    "colorform": _model_checks(colorform),
 }
 
 
