@@ -14,9 +14,13 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
 
-# The checks, then every tier, as CI runs it (.ci/run), with the 25 slowest steps listed at the end.
+# The checks, then every tier, as CI runs it (.ci/run), with the 25 slowest steps listed at the end. The tests run
+# in parallel worker processes (pytest-xdist), one more than the machine has cores: the browser, server and
+# database tests spend most of their time waiting, and a free worker takes the next test (worksteal).
+CORES := $(shell nproc 2>/dev/null || echo 2)
+TEST_WORKERS ?= $(shell echo $$(($(CORES) + 1)))
 test: $(VENV)/.test-installed check chromium postgresql
-	$(BIN)/python -m pytest --durations=25
+	$(BIN)/python -m pytest --numprocesses=$(TEST_WORKERS) --dist=worksteal --durations=25
 
 # Lint, import order, format and types, as pyproject.toml configures them (.pre-commit-config.yaml runs the same
 # checks on each commit); ruff format and ruff check --fix mend most of what they find.
@@ -26,10 +30,11 @@ check: $(VENV)/.test-installed
 	$(BIN)/python -m mypy
 
 # The tiers make quick leaves out (pyproject.toml says what each mark means); the property tests it keeps
-# try a tenth of their examples (the quick Hypothesis profile, registered in conftest.py).
+# try a tenth of their examples (the quick Hypothesis profile, registered in conftest.py). They keep the processor
+# busy, so they run in one worker process per core.
 QUICK_TESTS := not browser and not notebook and not postgresql and not processes and not slow
 quick: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -m "$(QUICK_TESTS)" --hypothesis-profile=quick
+	$(BIN)/python -m pytest -m "$(QUICK_TESTS)" --hypothesis-profile=quick --numprocesses=$(CORES)
 
 # The lessons as apps for a class, served to every device on the local network: Voila shows the widgets,
 # not the code, and only to browsers that bring the class key. It prints the address to give learners
