@@ -23,8 +23,15 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 2  # 2: a short seat key beside the token, and a count of wrong keys per table
+# 2: a short seat key beside the token, and a count of wrong keys per table
+# 3: each table's change mark (`changed`, see CHANGE_MARK), and indexes to find what changed and the open tables
+SCHEMA_VERSION = 3
+CHANGES_CHANNEL = "colorlab_changes"  # PostgreSQL: each change is announced here (NOTIFY), its payload the table's code
 
+INDEXES = (
+    "CREATE INDEX IF NOT EXISTS colorlab_tables_changed ON colorlab_tables (changed)",
+    "CREATE INDEX IF NOT EXISTS colorlab_tables_open ON colorlab_tables (closed, created)",
+)
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS colorlab_store (
         key VARCHAR(40) PRIMARY KEY,
@@ -44,7 +51,8 @@ SCHEMA = (
         scores TEXT NOT NULL,
         waiting TEXT NOT NULL,
         wrong_keys INTEGER NOT NULL DEFAULT 0,
-        wrong_since DOUBLE PRECISION)""",
+        wrong_since DOUBLE PRECISION,
+        changed BIGINT NOT NULL DEFAULT 0)""",
     """CREATE TABLE IF NOT EXISTS colorlab_seats (
         code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
         seat INTEGER NOT NULL,
@@ -68,7 +76,19 @@ SCHEMA = (
         action TEXT NOT NULL,
         seconds DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (code, step, seat))""",
+    *INDEXES,
 )
+# What turns a store of an older schema into this one, step by step (none below 2).
+UPGRADES = {
+    2: ("ALTER TABLE colorlab_tables ADD COLUMN changed BIGINT NOT NULL DEFAULT 0", *INDEXES),
+}
+# A new mark for a table that changes, larger than any before: PostgreSQL draws it from a sequence (no lock shared by
+# the tables); SQLite has one writer at a time, so the largest mark so far (found through the index) plus one will do.
+POSTGRESQL_SEQUENCE = "CREATE SEQUENCE IF NOT EXISTS colorlab_change_marks"
+CHANGE_MARK = {
+    "postgresql": "nextval('colorlab_change_marks')",
+    "sqlite": "(SELECT COALESCE(MAX(changed), 0) + 1 FROM colorlab_tables)",
+}
 
 
 class StoreError(Exception):
@@ -184,6 +204,8 @@ def _prepare(engine: Engine) -> None:
             return
         for statement in SCHEMA:
             connection.execute(text(statement))
+        if is_postgresql(engine):
+            connection.execute(text(POSTGRESQL_SEQUENCE))
         connection.execute(
             text("INSERT INTO colorlab_store (key, value) VALUES ('schema', :v)"), {"v": str(SCHEMA_VERSION)}
         )
@@ -199,8 +221,17 @@ def _check_version(connection: Connection) -> None:
             f"this table store was made by a newer colorlab (schema {version}; this colorlab "
             f"reads schema {SCHEMA_VERSION}): update colorlab to use it"
         )
-    if version < SCHEMA_VERSION:
+    if version < SCHEMA_VERSION and version not in UPGRADES:
         raise StoreError(
             f"this table store was made by an older colorlab (schema {version}; this colorlab "
             f"reads schema {SCHEMA_VERSION}) and has no upgrade: start a new store"
+        )
+    for step in range(version, SCHEMA_VERSION):  # in the transaction that checked: all of it, or nothing
+        for statement in UPGRADES[step]:
+            connection.execute(text(statement))
+    if version < SCHEMA_VERSION:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text(POSTGRESQL_SEQUENCE))
+        connection.execute(
+            text("UPDATE colorlab_store SET value = :v WHERE key = 'schema'"), {"v": str(SCHEMA_VERSION)}
         )

@@ -45,7 +45,15 @@ from colorlab.agents import ready, seat_bot
 from colorlab.archive import record_file_name
 from colorlab.record import GameRecord, RecordError, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, RulesBase
-from colorlab.tables.database import StoreError, is_postgresql, open_engine, prepare, server_time
+from colorlab.tables.database import (
+    CHANGE_MARK,
+    CHANGES_CHANNEL,
+    StoreError,
+    is_postgresql,
+    open_engine,
+    prepare,
+    server_time,
+)
 from colorlab.tables.games import Call, TableGame, table_game
 
 CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"  # no look-alikes: 0/O, 1/I/L, 2/Z, 5/S, 8/B
@@ -230,6 +238,7 @@ class TableStore:
                     for seat in range(rules.players)
                 ],
             )
+            self._mark_changed(connection, code)
         return code
 
     def close(self, code: str) -> None:
@@ -240,6 +249,7 @@ class TableStore:
                     text("UPDATE colorlab_tables SET closed = :now WHERE code = :code"),
                     {"now": server_time(connection), "code": row.code},
                 )
+                self._mark_changed(connection, row.code)
 
     def record(self, code: str) -> GameRecord:
         """The whole record of a table (seed included), as the store holds it now: it replays to the table's state."""
@@ -336,6 +346,7 @@ class TableStore:
                     text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
                     {"now": now, "code": code},
                 )
+            self._mark_changed(connection, code)
         return Seat(self, code, seat, name, token, key)
 
     def rejoin(self, code: str, token: str) -> Seat:
@@ -621,6 +632,7 @@ class TableStore:
                 "waiting": json.dumps(table.waiting_for(state)),
             },
         )
+        self._mark_changed(connection, row.code)
         replay.record = replay.record.then(action)
         replay.states.append(state)
 
@@ -650,6 +662,17 @@ class TableStore:
             },
         )
         connection.execute(text("UPDATE colorlab_tables SET calls = calls + 1 WHERE code = :code"), {"code": row.code})
+        self._mark_changed(connection, row.code)
+
+    def _mark_changed(self, connection: Connection, code: str) -> None:
+        """Give a table a new change mark and, on PostgreSQL, announce the change to every listening process.
+
+        The announcement is sent when the transaction commits, and not at all if it does not.
+        """
+        mark = CHANGE_MARK[connection.dialect.name]
+        connection.execute(text(f"UPDATE colorlab_tables SET changed = {mark} WHERE code = :code"), {"code": code})
+        if self.postgresql:
+            connection.execute(text("SELECT pg_notify(:channel, :code)"), {"channel": CHANGES_CHANNEL, "code": code})
 
     def _pending_calls(self, connection: Connection, row: Any, table: TableGame) -> list[Call]:
         if table.call_action is None or not row.calls:
