@@ -151,6 +151,19 @@ def table_trouble(error: Exception) -> str:
     return f"The table cannot be reached right now ({reason}); the page keeps trying."
 
 
+def bot_label(seat: int, kind: str) -> str:
+    """How the page names a bot of this kind at a seat, in one pair of brackets.
+
+    Examples
+    ========
+    >>> from colorlab.widgets.base import bot_label
+    >>> bot_label(1, "SetBuilder"), bot_label(2, "SearchBot (quick)")
+    ('Bot 1 (SetBuilder)', 'Bot 2 (SearchBot, quick)')
+    """
+    kind, _, detail = kind.partition(" (")
+    return f"Bot {seat} ({kind}, {detail.rstrip(')')})" if detail else f"Bot {seat} ({kind})"
+
+
 def new_game_record(game: str, rules: RulesBase, seed: int | None = None) -> GameRecord:
     """The record of a new game with these rules and this seed (a random one if None)."""
     return GameRecord(game, rules, random.randrange(2**31) if seed is None else seed)
@@ -757,8 +770,8 @@ class BotTable(GameWidget):
         return self.source.seat_names(["You"] + [f"Bot {seat}" for seat in range(1, state.players)])
 
     def player_names(self, state: Any) -> list[str]:
-        """How does the page name the players ("You", "Bot 1: SetBuilder", ... or, at a table, its seats' names)?"""
-        return self.source.seat_names(["You"] + [f"Bot {seat}: {self.bot_kind}" for seat in range(1, state.players)])
+        """How does the page name the players ("You", "Bot 1 (SetBuilder)", ... or, at a table, its seats' names)?"""
+        return self.source.seat_names(["You"] + [bot_label(seat, self.bot_kind) for seat in range(1, state.players)])
 
     def said(self, text: str, state: Any) -> str:
         """A model's text with the players' names instead of their seats."""

@@ -163,7 +163,7 @@ def test_a_search_bot_opponent_answers_my_card(page, lab_server, artifacts):
     game = ColorFoxGame(bots=1, bot="SearchBot (quick)", seed=SEED)
     card, x, y, _ = game.view["legal"][0]
     serve_table(lab_server, page, "fox-search", bot="SearchBot (quick)")
-    expect(page.locator(".colorfox-players")).to_contain_text("Bot 1: SearchBot (quick)")
+    expect(page.locator(".colorfox-players")).to_contain_text("Bot 1 (SearchBot, quick)")
     page.click(f"[data-card='{card}']")
     page.click(f"[data-legal='{x},{y}']")
     expect(page.locator(".colorfox-cell.is-last")).to_have_attribute("data-last", "Bot 1", timeout=20_000)

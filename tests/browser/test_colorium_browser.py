@@ -114,7 +114,7 @@ def test_a_legend_explains_the_numbers_and_tags_and_no_mirror_when_the_rules_for
 
 def test_a_search_bot_opponent_drafts_and_draws_with_me(page, lab_server, artifacts):
     serve_table(lab_server, page, "colorium-search", bot="SearchBot (quick)")
-    expect(page.locator(".colorium")).to_contain_text("Bot 1: SearchBot (quick)")
+    expect(page.locator(".colorium")).to_contain_text("Bot 1 (SearchBot, quick)")
     draft_by_clicking(page)
     page.locator(".colorium-cell.is-ghost").first.click()
     expect(page.locator("[data-testid='notice']")).to_contain_text("You: draws")
