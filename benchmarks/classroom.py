@@ -1,10 +1,11 @@
 """Time a class: 30 learners at 10 ColorFox tables, from a click on one device to the redraw on another.
 
 Each learner of nine tables is its own spawned process, as a learner's kernel is, holding a real
-game widget at its seat (`ColorFoxGame(seat=...)`) and driven as its page drives it: about every
-250 ms the page's clock sends `{"type": "sync"}` (skipped while the last ask is unanswered), and a
-click is the page's intent with the step it showed (`seen`). When its seat may move, the learner thinks
-for a moment and then clicks a legal move at random (place a card, end the exchanges, or pass).
+game widget at its seat (`ColorFoxGame(seat=...)`). It looks at the store as a kernel's event loop
+does (`store.changes.look()` every `LOOK_SECONDS`, which calls the widget back when its table
+changed; the page sends nothing), and a click is the page's intent with the step it showed
+(`seen`). When its seat may move, the learner thinks for a moment and then clicks a legal move at
+random (place a card, end the exchanges, or pass).
 
 - click -> redraw: the clicking process notes the wall time just before `act` of its move; every
   other learner at the table notes when its widget's synced `view` first shows that step. The
@@ -45,6 +46,7 @@ from colorlab import colorfox
 from colorlab.colorfox.view import ColorFoxGame
 from colorlab.record import game_spec
 from colorlab.tables import TableStore
+from colorlab.tables.changes import LOOK_SECONDS
 
 from table import Row, run_alone, stop_processes, verdict
 
@@ -63,7 +65,6 @@ RULES = colorfox.Rules(players=SEATS)  # a 3-player game lasts about 50 clicks
 GAMES_PER_TABLE = 3  # a group whose game ends sits down at its next table
 RUN_SECONDS = 30.0
 LAST_CLICK_SECONDS = 2.0  # no click in the run's last seconds, so that every click can still be seen
-SYNC_SECONDS = 0.25  # the page's clock (SYNC_MS in widgets/static/base.js)
 THINK_SECONDS = (0.3, 1.2)  # from seeing one's turn to the click
 STARTUP_SECONDS = 240.0  # the browser pages' kernels start while the other learners wait
 PAGE_SEATS = SEATS  # one table of learners in real browser pages, through the class server
@@ -132,9 +133,11 @@ def note_redraws(widget: ColorFoxGame, code: str, redraws: dict) -> None:
 
 
 def play_table(widget: ColorFoxGame, rng: random.Random, deadline: float, learner: Learner) -> bool:
-    """Sync on the page's clock and click on this seat's move: True when the game ended, False at the deadline."""
+    """Look at the store as the kernel does and click on this seat's move: True when the game ended, False at the
+    deadline."""
     seq = 0
-    tick = time.monotonic() + rng.uniform(0, SYNC_SECONDS)  # each page's clock starts at its own moment
+    looks = widget.seat.store.changes
+    tick = time.monotonic() + rng.uniform(0, LOOK_SECONDS)  # each kernel's looks start at their own moment
     click_at = None
     while (now := time.monotonic()) < deadline:
         if widget.view["over"]:
@@ -150,8 +153,7 @@ def play_table(widget: ColorFoxGame, rng: random.Random, deadline: float, learne
             click_at = None
             continue
         if now >= tick:
-            seq += 1
-            widget.act({"type": "sync", "seq": seq})
+            looks.look()
             tick = next_tick(tick, time.monotonic())
             continue
         time.sleep(max(0.0, min(tick, click_at or tick, deadline) - now))
@@ -159,9 +161,9 @@ def play_table(widget: ColorFoxGame, rng: random.Random, deadline: float, learne
 
 
 def next_tick(tick: float, now: float) -> float:
-    """The page's next clock tick after now (ticks missed while the last ask was unanswered are skipped)."""
-    missed = int((now - tick) // SYNC_SECONDS) + 1
-    return tick + missed * SYNC_SECONDS
+    """The kernel's next look after now (looks missed while it was busy are skipped, as an event loop skips them)."""
+    missed = int((now - tick) // LOOK_SECONDS) + 1
+    return tick + missed * LOOK_SECONDS
 
 
 def a_click(view: dict, rng: random.Random) -> dict | None:

@@ -31,8 +31,10 @@ from tornado.websocket import websocket_connect
 from colorlab.classroom.class_store import STORE_VARIABLE
 from colorlab.classroom.server import (
     KEY_ALPHABET,
+    SHORTEST_KEY,
     TEACHER_KEY_VARIABLE,
     ClassroomError,
+    key_strength,
     network_address,
     new_key,
     prepare_class,
@@ -290,12 +292,27 @@ def test_each_run_draws_fresh_keys_unless_given_and_tells_the_kernels(tmp_path):
     assert first[TEACHER_KEY_VARIABLE] == keys[0][1] and first[STORE_VARIABLE] == str(outside)
     given = {
         "CLASSROOM_DB": str(outside),
-        "CLASS_KEY": "our-class",
-        "TEACHER_KEY": "only-me",
+        "CLASS_KEY": "our-class-of-2026",
+        "TEACHER_KEY": "only-me-and-no-one-else",
         "CLASSROOM_PORT": str(free_port()),
     }
-    assert prepare_class(served, given)[1:] == ("our-class", "only-me") and given[TEACHER_KEY_VARIABLE] == "only-me"
-    assert new_key() != new_key()
+    assert prepare_class(served, given)[1:] == ("our-class-of-2026", "only-me-and-no-one-else")
+    assert given[TEACHER_KEY_VARIABLE] == "only-me-and-no-one-else"
+    assert new_key() != new_key() and all(key_strength(new_key()) == SHORTEST_KEY for _ in range(20))
+
+
+@pytest.mark.parametrize("setting", ["CLASS_KEY", "TEACHER_KEY"])
+def test_a_made_up_key_shorter_than_twelve_characters_is_refused_unless_weak_keys_are_asked_for(
+    tmp_path, setting, capsys
+):
+    served = tmp_path / "served"
+    served.mkdir()
+    environment = {"CLASSROOM_DB": str(tmp_path / "tables.db"), "CLASSROOM_PORT": str(free_port()), setting: "a-b"}
+    with pytest.raises(ClassroomError, match=f"{setting} has 2 characters.*at least 12.*WEAK_KEYS=yes"):
+        prepare_class(served, dict(environment))
+    weak = {**environment, "WEAK_KEYS": "yes"}
+    assert "a-b" in prepare_class(served, weak)[1:]
+    assert f"warning: {setting} has 2 characters" in capsys.readouterr().err
 
 
 def test_the_server_warns_when_a_printed_page_is_missing(classroom):

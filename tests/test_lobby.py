@@ -20,6 +20,7 @@ from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.tables import TableStore
 from tests.helpers.page import browser_sends
+from tests.helpers.tables import news
 
 WIDGETS = {
     "colorfox": ColorFoxGame,
@@ -171,17 +172,21 @@ def test_a_learner_joins_by_code_sees_who_sits_where_and_picks_a_free_seat(where
     assert store.rejoin(code, bo.kept()[code]).name == "Bo"
 
 
-def test_the_seats_are_read_again_while_a_learner_picks(where):
-    store = TableStore(where)
+def test_the_seats_follow_the_table_while_a_learner_picks_and_nothing_is_sent_while_nothing_changes(where):
+    store = TableStore(where)  # another device's kernel
     code = store.create("colorfox", colorfox.Rules(players=3))
     bo = named(where, "Bo")
     bo.sends("look", code=code)
+    changes = bo.lobby.store.changes
+    changes.look()  # the kernel's first look
+    shown = bo.lobby.desk.view
+    assert changes.look() == frozenset() and bo.lobby.desk.view is shown
     store.join(code, seat=0, name="Cy")
-    bo.sends("look_again")
+    assert news(changes) == {code}
     assert [seat["name"] for seat in bo.lobby.desk.view["seats"]] == ["Cy", "", ""]
     bo.sends("sit", seat=1)
-    bo.sends("look_again")  # the page's last ask, sent before it heard that Bo sat down
     assert bo.stage == "seated" and bo.notice["kind"] == "info"
+    assert changes.followers[code] == [bo.lobby.game_widget.table_changed]  # the game follows it now, not the seats
 
 
 def test_a_seat_taken_meanwhile_is_refused_and_the_seats_are_shown_again(where):

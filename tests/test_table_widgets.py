@@ -291,7 +291,7 @@ def test_a_store_that_does_not_answer_is_a_notice_and_the_page_recovers(tmp_path
     def unreachable(code):
         raise sqlalchemy.exc.OperationalError("SELECT", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(store, "catch_up", unreachable)
+    monkeypatch.setattr(store, "look", unreachable)
     browser_sends(other, {"type": "sync"})
     assert other.notice["kind"] == "error" and "cannot be reached" in other.notice["text"]
     assert "Traceback" not in other.notice["text"] and other.view["seating"]["step"] == 0

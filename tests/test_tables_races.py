@@ -35,6 +35,7 @@ from colorlab.tables import (
     WrongToken,
     table_game,
 )
+from colorlab.tables.store import WRONG_KEYS_ALLOWED
 from tests.helpers.tables_players import (
     Workers,
     actions_to_json,
@@ -43,6 +44,7 @@ from tests.helpers.tables_players import (
     race_join,
     race_move,
     race_open,
+    race_wrong_keys,
     same_but_time,
 )
 
@@ -184,6 +186,17 @@ def test_eight_processes_asking_for_seats_at_once_get_each_seat_once(store_url, 
     assert entry["started"] and all(not seat["free"] for seat in entry["seats"])
 
 
+def test_eight_processes_trying_wrong_seat_keys_at_once_are_counted_one_by_one_up_to_the_limit(store_url, workers):
+    store = TableStore(store_url)
+    code = store.create("colorfox", colorfox.Rules(players=2))
+    store.join(code, seat=0, name="Ada")
+    start_together = workers.barrier(RACERS)
+    tries = [(store_url, code, [f"WRONG{n}{k}" for k in range(5)], start_together) for n in range(RACERS)]
+    told = [answer for answers in workers.run(race_wrong_keys, tries) for answer in answers]
+    assert told.count("WrongToken") == WRONG_KEYS_ALLOWED, told
+    assert told.count("TooManyWrongKeys") == RACERS * 5 - WRONG_KEYS_ALLOWED and "opened" not in told
+
+
 class BusyClock:
     """The table's clock as a busy store reads it: every reading comes `tick` seconds after the one before."""
 
@@ -309,6 +322,9 @@ def test_wrong_tokens_are_refused(store_url):
     for token in ("forged", seats[1 - mover.seat].token, stranger.token):
         forged = Seat(store, code, mover.seat, mover.name, token)
         refused(store, code, WrongToken, lambda forged=forged: forged.play(action, seen=mover.step), code)
+    for number in (2**63, 2**31, -1, True, "0"):  # seats no table has, some beyond what a database column holds
+        forged = Seat(store, code, number, mover.name, mover.token)
+        refused(store, code, WrongToken, lambda forged=forged: forged.play(action), "there is no seat", code)
 
 
 def test_moves_for_another_seat_are_refused(store_url):

@@ -27,7 +27,7 @@ from colorlab.games import find_game
 from colorlab.record import GameRecord
 from colorlab.tables import TableClosed, TableStore, table_game
 from tests.helpers.page import browser_sends
-from tests.helpers.tables import TABLES, seated
+from tests.helpers.tables import TABLES, news, seated
 from tests.helpers.twins import colorfox_twin
 
 SEED = 7_531_864_209_753_118_642  # long enough that finding it in a page cannot be chance
@@ -109,6 +109,24 @@ def test_before_the_key_nothing_of_the_tables_reaches_the_page(where):
     assert "Ada" in synced(page) and KEY not in synced(page)
 
 
+def test_wrong_teacher_keys_in_a_row_make_the_page_wait_longer_each_time(where, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(teacher.time, "monotonic", lambda: now[0])
+    page = TeacherPage(kernel(where), key=KEY, environ={})
+    for wrong, wait in ((1, 0), (2, 1), (3, 2), (4, 4)):
+        now[0] += wait
+        browser_sends(page.board, {"type": "key", "key": f"guess-{wrong}"})
+        assert page.board.notice["text"] == "That is not the teacher key. Try again."
+    browser_sends(page.board, {"type": "key", "key": KEY})  # even the right key waits its turn
+    assert page.board.notice["text"] == "Wait 4 s before you try the teacher key again." and page.board.gate == "key"
+    now[0] += 3.5
+    browser_sends(page.board, {"type": "key", "key": KEY})
+    assert page.board.notice["text"] == "Wait 1 s before you try the teacher key again." and page.board.gate == "key"
+    now[0] += 0.5
+    browser_sends(page.board, {"type": "key", "key": KEY})
+    assert page.board.gate == "open"
+
+
 def test_the_key_is_compared_in_constant_time(where, monkeypatch):
     compared = []
     real = teacher.secrets.compare_digest
@@ -146,7 +164,7 @@ def test_the_key_comes_from_the_classroom_servers_variable(where, monkeypatch):
 # --- every table, live ------------------------------------------------------------------------------------
 
 
-def test_the_list_follows_the_moves_other_seats_make(where):
+def test_the_list_follows_the_moves_other_seats_make_and_is_sent_only_when_it_changed(where):
     code = kernel(where).create("colorfox", colorfox.Rules(players=3), seed=SEED, bots={2: "GreedyBot"})
     ada = kernel(where).join(code, seat=0, name="Ada")
     page = teacher_page(where)
@@ -157,13 +175,15 @@ def test_the_list_follows_the_moves_other_seats_make(where):
         {"name": "GreedyBot", "kind": "bot"},
     ]
     assert line["state"] == "waiting for 1 player" and line["turn"] == [] and line["title"] == "ColorFox"
+    looks = page.board.store.changes
+    looks.look()  # the kernel's first look
     bo = kernel(where).join(code, seat=1, name="Bo")
     changes = []
     page.board.observe(changes.append, names="tables")
-    browser_sends(page.board, {"type": "tick"})
+    assert news(looks) == {code}
     assert len(changes) == 1 and page.board.tables[0]["state"] == "playing"
-    browser_sends(page.board, {"type": "tick"})
-    assert len(changes) == 1, "a tick with nothing new sent the list again"
+    assert looks.look() == frozenset()
+    assert len(changes) == 1, "a look with nothing new sent the list again"
     learners = {0: ada, 1: bo}
     rng = random.Random(1)
     for _ in range(12):
@@ -174,7 +194,7 @@ def test_the_list_follows_the_moves_other_seats_make(where):
         if mover is None:
             break
         mover.play(colorfox.RandomBot(seed=rng.randrange(99)).act(state, mover.seat))
-        browser_sends(page.board, {"type": "tick"})
+        news(looks)
         line = page.board.tables[0]
         now = kernel(where).tables()[0]
         assert line["moves"] == now["actions"] and line["scores"] == now["scores"]

@@ -17,6 +17,7 @@ the table's code and the seat key, which the page shows in a folded box.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -111,7 +112,6 @@ class LobbyDesk(GuardedWidget):
         "open": {},
         "back": {},
         "look": {"code": str},
-        "look_again": {},
         "sit": {"seat": int},
         "rejoin": {"code": str, "key": str},
         "return": {"seats": list},
@@ -147,6 +147,7 @@ class Lobby(ipywidgets.VBox):
         self.seats: list[dict] = []
         self.seat: Seat | None = None
         self.game_widget = None
+        self.stop_following: Callable[[], None] | None = None  # the table whose seats a learner picks from
         self.desk = LobbyDesk(self)
         self.editor: RuleEditor | None = None
         # The lobby's own blue: white on it reads at 6.9:1, where the theme's "primary" blue gives only 3:1.
@@ -202,6 +203,26 @@ class Lobby(ipywidgets.VBox):
         self.stage = stage
         self.desk.say("")
         self.show()
+        self._follow_the_seats()
+
+    def _follow_the_seats(self) -> None:
+        """While a learner picks a seat, others may sit down: show the seats again whenever the table changes."""
+        picking = self.stage == "pick"
+        if picking and self.stop_following is None:
+            self.stop_following = self.store.changes.follow(self.code, self._seats_changed)
+        elif not picking and self.stop_following is not None:
+            self.stop_following()
+            self.stop_following = None
+
+    def _seats_changed(self) -> None:
+        """Read the seats again (a change that arrives after the learner sat is let be)."""
+        if self.stage == "pick":
+            try:
+                self.seats = seat_list(self.store, self.code)
+            except TableError as error:
+                self.desk.say(str(error), "error")
+                return
+            self.show()
 
     def _need(self, *stages: str) -> None:
         """Refuse a request the page should not send at this stage."""
@@ -304,12 +325,6 @@ class Lobby(ipywidgets.VBox):
         self.code, self.seats, self.game = code, seats, entry["game"]
         self._enter("pick")
 
-    def _on_look_again(self) -> None:
-        """Read the seats again (the page asks now and then; one that arrives after the learner sat is let be)."""
-        if self.stage == "pick":
-            self.seats = seat_list(self.store, self.code)
-            self.show()
-
     def _on_sit(self, seat: int) -> None:
         self._need("pick")
         if not 0 <= seat < len(self.seats):
@@ -324,6 +339,7 @@ class Lobby(ipywidgets.VBox):
             self.seats = seat_list(self.store, self.code)
             self.stage = "pick"
             self.show()
+            self._follow_the_seats()
             holder = self.seats[seat]
             who = "a bot" if holder["kind"] == "bot" else holder["name"] or "someone"
             raise SeatTaken(f"Seat {seat + 1} is taken by {who}: pick a free seat.") from None
@@ -388,4 +404,5 @@ class Lobby(ipywidgets.VBox):
         self.editor = None
         self.stage = "seated"
         self.show()
+        self._follow_the_seats()
         self.desk.send({"type": "remember", "code": seat.code, "token": seat.token, "key": seat.key or ""})

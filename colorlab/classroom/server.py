@@ -8,7 +8,8 @@ The class's tables live outside the served folder (``COLORLAB_TABLES``, see
 :mod:`colorlab.classroom.class_store`), so no address can ever fetch them.
 
 Settings come from the environment, so that ``make classroom NAME=value`` passes them:
-``CLASS_KEY`` and ``TEACHER_KEY`` (fresh keys each run otherwise), ``CLASSROOM_DB`` (a SQLite
+``CLASS_KEY`` and ``TEACHER_KEY`` (fresh keys each run otherwise; a key made up must have at least
+12 characters, or ``WEAK_KEYS=yes`` lets a shorter one through with a warning), ``CLASSROOM_DB`` (a SQLite
 file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorlab/classroom.db``) and
 ``CLASSROOM_PORT`` (8866 otherwise).
 """
@@ -37,6 +38,8 @@ DEFAULT_PORT = 8866
 # No 0/o, 1/l/i: a key copied from a board by hand is copied right. 12 characters hold 59 random bits.
 KEY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 KEY_GROUPS, KEY_GROUP_LENGTH = 3, 4
+SHORTEST_KEY = 12  # characters of a key the teacher makes up (dashes and spaces not counted)
+WEAK_KEYS_VARIABLE = "WEAK_KEYS"  # WEAK_KEYS=yes lets shorter keys through, with a warning
 
 
 class ClassroomError(Exception):
@@ -181,6 +184,24 @@ def class_port(setting: str | None) -> int:
     return int(setting)
 
 
+def key_strength(key: str) -> int:
+    """How many characters of a key count towards its strength (dashes and spaces do not)?"""
+    return len(key.replace("-", "").replace(" ", ""))
+
+
+def check_key(setting: str, key: str, weak_allowed: bool) -> None:
+    """Refuse a made-up key shorter than SHORTEST_KEY characters, unless WEAK_KEYS=yes (then warn)."""
+    if key_strength(key) >= SHORTEST_KEY:
+        return
+    words = (
+        f"{setting} has {key_strength(key)} characters: a key anyone on the network can try must have at least "
+        f"{SHORTEST_KEY} (leave {setting} out for a fresh strong key each run)"
+    )
+    if not weak_allowed:
+        raise ClassroomError(f"{words}, or set {WEAK_KEYS_VARIABLE}=yes to use it anyway")
+    print(f"make classroom: warning: {words}; used anyway since {WEAK_KEYS_VARIABLE}=yes", file=sys.stderr)
+
+
 def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[int, str, str]:
     """Check the settings and set the kernels' environment; give the port, the class key and the teacher key."""
     if not served.is_dir():
@@ -193,6 +214,8 @@ def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[
     teacher_key = environment.get("TEACHER_KEY") or new_key()
     if teacher_key == key:
         raise ClassroomError("the teacher key must differ from the class key, which every learner holds")
+    for setting, given in (("CLASS_KEY", key), ("TEACHER_KEY", teacher_key)):
+        check_key(setting, given, environment.get(WEAK_KEYS_VARIABLE) == "yes")
     environment[STORE_VARIABLE] = store
     environment[TEACHER_KEY_VARIABLE] = teacher_key
     return port, key, teacher_key

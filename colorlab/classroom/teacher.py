@@ -7,9 +7,9 @@ teacher's own machine: a kernel of a server (the classroom server names its
 store in ``COLORLAB_TABLES``; Voila names itself in ``SERVER_SOFTWARE``) keeps
 the page locked, since a learner could open it there.
 
-Once open, the page asks the kernel about once a second (a "tick") whether any
-table changed; the kernel reads ``store.tables()`` again and sends the list only
-when it differs. A table can be watched: its room view (no hand, no seed, no
+Once open, the page sends nothing while nothing happens: the kernel follows every
+table (:mod:`colorlab.tables.changes`) and, when one changes, reads the tables again
+and sends the list only when it differs. A table can be watched: its room view (no hand, no seed, no
 locked answer), in words and a still picture, and for a Colourbrain table the
 projector (:class:`colorlab.colourbrain.projector.ColourbrainProjector`) below.
 Closing a table takes two presses (Close, then "Close it"). Download sends every
@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import math
 import os
 import secrets
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,12 +37,14 @@ from colorlab.archive import record_file_name, records_zip
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.games import find_game
 from colorlab.rules import IllegalAction
+from colorlab.tables.changes import EVERY_TABLE
 from colorlab.tables.store import Seat, TableError, TableStore, clean_code
 from colorlab.widgets.base import GuardedWidget, IntentFields, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 EVENTS_SHOWN = 4
+LONGEST_KEY_WAIT = 30.0  # seconds a page waits at most between two tries of the teacher key
 RECORD_DOWNLOADS = itertools.count(1)
 KEY_FIRST = "Type the teacher key first."
 SEALED = (
@@ -144,6 +148,18 @@ def class_records_zip(store: TableStore) -> bytes:
     )
 
 
+def key_wait(wrong: int) -> float:
+    """How long a page waits before it may try the teacher key again, after `wrong` wrong keys in a row.
+
+    Examples
+    ========
+    >>> from colorlab.classroom.teacher import key_wait
+    >>> [key_wait(wrong) for wrong in range(1, 9)]
+    [0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+    """
+    return 0.0 if wrong < 2 else min(LONGEST_KEY_WAIT, 2.0 ** (wrong - 2))
+
+
 class TablesBoard(GuardedWidget):
     """The list of every table, the watched table and the teacher's buttons: behind the key."""
 
@@ -157,7 +173,6 @@ class TablesBoard(GuardedWidget):
 
     INTENTS: ClassVar[IntentFields] = {
         "key": {"key": str},
-        "tick": {},
         "watch": {"code": str},
         "stop_watching": {},
         "close": {"code": str},
@@ -173,8 +188,10 @@ class TablesBoard(GuardedWidget):
         self.watcher: Seat | None = None
         self.assets = palette_assets()
         self.gate = gate
+        self.stop_following: Any = None
+        self._wrong_keys, self._next_try = 0, 0.0  # wrong teacher keys typed on this page, and when it may try again
         if gate == "open":
-            self.refresh()
+            self.opened()
 
     def dispatch(self, intent: dict) -> None:
         kind = intent["type"]
@@ -192,11 +209,30 @@ class TablesBoard(GuardedWidget):
             return
         if self.gate == "sealed" or self._key is None:
             raise IllegalAction(SEALED)
+        wait = self._next_try - time.monotonic()
+        if wait > 0:
+            raise IllegalAction(f"Wait {math.ceil(wait)} s before you try the teacher key again.")
         if not is_the_key(typed, self._key):
+            self._wrong_keys += 1
+            self._next_try = time.monotonic() + key_wait(self._wrong_keys)
             raise IllegalAction("That is not the teacher key. Try again.")
+        self._wrong_keys, self._next_try = 0, 0.0
         self.gate = "open"
         self.say("")
+        self.opened()
+
+    def opened(self) -> None:
+        """The page is open: show every table now, and again whenever one changes."""
         self.refresh()
+        if self.stop_following is None:
+            self.stop_following = self.store.changes.follow(EVERY_TABLE, self.refresh)
+
+    def close(self) -> None:
+        """Close the board, and stop following the tables."""
+        if getattr(self, "stop_following", None) is not None:
+            self.stop_following()
+            self.stop_following = None
+        super().close()
 
     def refresh(self) -> None:
         """Read every table again (and the watched one); the page hears only of what changed."""
@@ -207,9 +243,6 @@ class TablesBoard(GuardedWidget):
             watched = room_summary(self.watcher.view())
             if watched != self.watched:
                 self.watched = watched
-
-    def _tick(self, intent: dict) -> None:
-        """The page's clock: `dispatch` reads the tables again after every intent, this one included."""
 
     def _watch(self, intent: dict) -> None:
         watcher = self.store.watch(intent["code"])

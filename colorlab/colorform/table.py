@@ -17,6 +17,8 @@ from colorlab.agents import Agent
 from colorlab.colorform.model import Claim, Pass, State, Stop, observation, scores
 from colorlab.tables.games import Call, TableGame
 
+WINDOW_MARGIN = 0.01  # seconds: a window is over once more than `stop_window` has passed, so look just after
+
 
 def seat_of(action) -> int | None:
     """A learner sends claims and (junior) passes; a STOP is put together by the table."""
@@ -59,6 +61,15 @@ def next_auto(state: State, bots: Mapping[int, Agent], calls: list[Call], second
     return call_action(state, [call for call in made if call.seconds - first <= state.rules.stop_window])
 
 
+def due(state: State, bots: Mapping[int, Agent], calls: list[Call]) -> float | None:
+    """When, on the table's clock, will the first call's window have closed (a bot's planned call counts)?"""
+    if state.junior:
+        return None  # a bot's turn is played as soon as it comes
+    times = [call.seconds for call in calls]
+    times += [claim.time for seat, bot in bots.items() if (claim := bot.act(state, seat)) is not None]
+    return min(times) + state.rules.stop_window + WINDOW_MARGIN if times else None
+
+
 TABLE = TableGame(
     name="colorform",
     seat_of=seat_of,
@@ -66,6 +77,7 @@ TABLE = TableGame(
     view=observation,
     scores=scores,
     next_auto=next_auto,
+    due=due,
     is_call=is_call,
     call_action=call_action,
 )

@@ -48,6 +48,8 @@ class TableGame:
     - `moment(state, seat)`: the decision a seat faces; a move chosen for an older moment is stale;
     - `next_auto(state, bots, calls, seconds)`: the next action that needs no learner: a bot's
       move, or (real-time games) the resolution of calls whose window has closed;
+    - `due(state, bots, calls)`: (real-time games) when, on the table's clock, `next_auto` may next have
+      something to play although nobody moves (None: not before a move); those who follow the table look again then;
     - `is_call(state, action)`: is this action a real-time call, collected before it is played?
     - `call_action(state, calls)`: which action do these calls, made at the same moment, become?
     - `table_rules(rules)`: refuse (ValueError) rules that work in one kernel but not at a shared table;
@@ -62,6 +64,7 @@ class TableGame:
     scores: Callable[[Any], list[int]]
     moment: Callable[[Any, int | None], Hashable] | None = None
     next_auto: Callable[[Any, Mapping[int, Agent], list[Call], float], Any | None] | None = None
+    due: Callable[[Any, Mapping[int, Agent], list[Call]], float | None] | None = None
     is_call: Callable[[Any, Any], bool] = lambda state, action: False
     call_action: Callable[[Any, list[Call]], Any] | None = None
     table_rules: Callable[[Any], None] = lambda rules: None

@@ -44,7 +44,8 @@ from sqlalchemy.engine import Connection, Row
 from colorlab.agents import ready, seat_bot
 from colorlab.archive import record_file_name
 from colorlab.record import GameRecord, RecordError, game_spec
-from colorlab.rules import ChangeRules, IllegalAction, RulesBase
+from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
+from colorlab.tables.changes import TableChanges
 from colorlab.tables.database import (
     CHANGE_MARK,
     CHANGES_CHANNEL,
@@ -142,6 +143,19 @@ def clean_code(code: Any) -> str:
     return typed
 
 
+@dataclasses.dataclass(frozen=True)
+class Look:
+    """One read of a table, all in one go: this process's copy caught up, the table's row, who sits in each seat
+    (a name, or None for a free seat), the calls waiting, and in how many seconds the table may move by itself
+    (a real-time bot's call, a call window closing; None: only a move will change it)."""
+
+    replay: Replay
+    row: Any
+    seated: list[str | None]
+    calls: list[Call]
+    wake: float | None
+
+
 @dataclasses.dataclass
 class Replay:
     """This process's copy of one table: its record as last caught up, with every state."""
@@ -169,6 +183,7 @@ class TableStore:
             raise TableError(str(error)) from None
         self.postgresql = is_postgresql(self.engine)
         self._copies: dict[str, Replay] = {}
+        self._changes: TableChanges | None = None
         self._bot_seats: dict[str, dict[int, str]] = {}  # bots are seated when a table opens and never change
         self._lock = threading.RLock()
         try:
@@ -179,6 +194,13 @@ class TableStore:
 
     def __repr__(self) -> str:
         return f"TableStore({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    @property
+    def changes(self) -> TableChanges:
+        """This process's look-out for changes to the store's tables, which calls back their followers."""
+        if self._changes is None:
+            self._changes = TableChanges(self)
+        return self._changes
 
     # --- the teacher's side ---------------------------------------------------------------
 
@@ -358,36 +380,45 @@ class TableStore:
         """
         code = clean_code(code)
         with self._reading() as connection:
-            row = self._table_row(connection, code)
+            self._table_row(connection, code)  # UnknownTable before anything else
             seats = self._seats(connection, code)
-            now = server_time(connection)
         tried = _hash(token)
         for entry in seats:
             if entry.token_hash is not None and secrets.compare_digest(entry.token_hash, tried):
                 return Seat(self, code, entry.seat, entry.name, token)
-        if (
-            row.wrong_since is not None
-            and now - row.wrong_since <= WRONG_KEYS_WINDOW
-            and row.wrong_keys >= WRONG_KEYS_ALLOWED
-        ):
-            raise TooManyWrongKeys(
-                f"too many wrong seat keys were tried at table {code}: wait a few minutes, or ask your teacher"
-            )
-        for entry in seats:
-            if entry.key_hash is not None and secrets.compare_digest(entry.key_hash, _seat_key_hash(token)):
-                key = re.sub(r"[\s-]", "", token).upper()
-                return Seat(self, code, entry.seat, entry.name, key, key)
-        self._count_wrong_key(code)
-        raise WrongToken(f"that key opens no seat at table {code}")
-
-    def _count_wrong_key(self, code: str) -> None:
+        # A short key is checked and, if wrong, counted in one write transaction: kernels trying keys at the same
+        # moment are counted one after another, so together they never try more than the limit.
+        typed, limited, opened = _seat_key_hash(token), False, None
         with self._writing(code) as (connection, row):
             now = server_time(connection)
             fresh = row.wrong_since is None or now - row.wrong_since > WRONG_KEYS_WINDOW
-            connection.execute(
-                text("UPDATE colorlab_tables SET wrong_keys = :count, wrong_since = :since WHERE code = :code"),
-                {"count": 1 if fresh else row.wrong_keys + 1, "since": now if fresh else row.wrong_since, "code": code},
+            limited = not fresh and row.wrong_keys >= WRONG_KEYS_ALLOWED
+            if not limited:
+                opened = next(
+                    (
+                        entry
+                        for entry in self._seats(connection, code)
+                        if typed and entry.key_hash is not None and secrets.compare_digest(entry.key_hash, typed)
+                    ),
+                    None,
+                )
+            if not limited and opened is None:
+                connection.execute(
+                    text("UPDATE colorlab_tables SET wrong_keys = :count, wrong_since = :since WHERE code = :code"),
+                    {
+                        "count": 1 if fresh else row.wrong_keys + 1,
+                        "since": now if fresh else row.wrong_since,
+                        "code": code,
+                    },
+                )
+        if limited:
+            raise TooManyWrongKeys(
+                f"too many wrong seat keys were tried at table {code}: wait a few minutes, or ask your teacher"
             )
+        if opened is None:
+            raise WrongToken(f"that key opens no seat at table {code}")
+        key = re.sub(r"[\s-]", "", token).upper()
+        return Seat(self, code, opened.seat, opened.name, key, key)
 
     # --- playing --------------------------------------------------------------------------
 
@@ -450,6 +481,10 @@ class TableStore:
 
         The Replay returned is this process's live copy: it grows as the table does.
         """
+        return self.look(code).replay
+
+    def look(self, code: str) -> Look:
+        """Read a table in one go (see :class:`Look`), after letting any bot whose move it is play."""
         with self._lock:
             replay = self._copy_of(code)
             with self._reading() as connection:
@@ -457,15 +492,28 @@ class TableStore:
                 if row.steps != replay.steps:
                     replay = self._catch_up_within(connection, row)
                 table = table_game(row.game)
-                due = (
-                    self._moves_by_itself(connection, row, table)
-                    and self._next_auto(connection, row, replay, table, server_time(connection)) is not None
-                )
-            if due:
-                with self._writing(code) as (connection, row):
-                    replay = self._catch_up_within(connection, row)
-                    self._settle(connection, row, replay, table_game(row.game), server_time(connection))
-            return self._copies[code]
+                now = server_time(connection) if self._moves_by_itself(connection, row, table) else None
+                due = now is not None and self._next_auto(connection, row, replay, table, now) is not None
+                if not due:
+                    return self._look_within(connection, row, replay, table, now)
+            with self._writing(code) as (connection, row):
+                replay = self._catch_up_within(connection, row)
+                now = server_time(connection)
+                self._settle(connection, row, replay, table, now)
+                return self._look_within(connection, self._table_row(connection, code), replay, table, now)
+
+    def _look_within(
+        self, connection: Connection, row: Any, replay: Replay, table: TableGame, now: float | None
+    ) -> Look:
+        """The rest of a look at a table whose copy is caught up with `row`: seats, calls, and when it wakes."""
+        calls = self._pending_calls(connection, row, table)
+        wake = None
+        if now is not None and table.due is not None and row.started is not None and row.closed is None:
+            bots = self._bots(connection, row, table, replay.steps)
+            due = None if replay.state.over else table.due(replay.state, bots, calls)
+            wake = None if due is None else max(0.0, due - (now - row.since))
+        seated = [entry.name for entry in self._seats(connection, row.code)]
+        return Look(replay, row, seated, calls, wake)
 
     def calls(self, code: str) -> list[Call]:
         """The real-time calls waiting at a table now (their content stays in the kernel)."""
@@ -537,6 +585,9 @@ class TableStore:
         ).all()
 
     def _check_token(self, connection: Connection, seat: Seat) -> None:
+        number = seat.seat
+        if number is None or isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < 2**31:
+            raise WrongToken(f"there is no seat {brief(number)} at table {seat.code}")
         stored = connection.execute(
             text("SELECT token_hash, key_hash FROM colorlab_seats WHERE code = :code AND seat = :seat"),
             {"code": seat.code, "seat": seat.seat},
@@ -781,18 +832,21 @@ class Seat:
         """What is each seat called (a learner's name, a bot's name, or "free seat")?"""
         return [name or "free seat" for name in self.store.seat_names(self.code)]
 
+    def look(self) -> Look:
+        """Read the table in one go: this kernel's copy caught up, the seats, the calls, when it may next move."""
+        return self.store.look(self.code)
+
     def view(self) -> dict:
         """What may this seat see, as plain JSON values: who sits where (`seating`) and the game's own view."""
-        replay = self.catch_up()
-        return {"seating": self.seating(replay), **self.table.view(replay.state, self.seat)}
+        look = self.look()
+        return {"seating": self.seating(look), **self.table.view(look.replay.state, self.seat)}
 
-    def seating(self, replay: Replay | None = None) -> dict:
-        """Who sits where, the step, whose move it is and who has called: the table part of the view."""
-        replay = replay or self.catch_up()
-        row = self.store.table_row(self.code)
-        seated = self.store.seat_names(self.code)
+    def seating(self, look: Look | None = None) -> dict:
+        """Who sits where, the step, whose move it is and who has called: the table part of the view (of `look`,
+        else of a look now)."""
+        look = look or self.look()
+        replay, row, seated, calls = look.replay, look.row, look.seated, look.calls
         names, free = [name or "free seat" for name in seated], seated.count(None)
-        calls = self.store.calls(self.code)
         return {
             "code": self.code,
             "game": self.game,

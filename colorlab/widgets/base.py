@@ -24,11 +24,13 @@ a synced trait.
 
 A game widget can also sit at a shared table as one seat (``seat=``, a
 :class:`colorlab.tables.Seat`). Its moves then go through ``seat.play``, checked
-against the step the page showed (``seen``), and the page asks about four times a
-second ("sync") whether the table has moved on; the kernel sends a new view only
-when it has. At a table there is no undo, no loading, no new game, no rule change
-and no Save: the table's record is the teacher's (it holds the seed), and the
-kernel refuses them all with a reason. The seat's token stays in the kernel.
+against the step the page showed (``seen``). The page sends nothing while nothing
+happens: the kernel follows the table (:mod:`colorlab.tables.changes`) and sends a
+new view when the table has moved on, or when a real-time bot's call is due. A page
+that lost touch with its kernel for a while asks once ("sync"). At a table there
+is no undo, no loading, no new game, no rule change and no Save: the table's
+record is the teacher's (it holds the seed), and the kernel refuses them all with
+a reason. The seat's token stays in the kernel.
 
 Where the record lives is the widget's source: a :class:`LocalGame` in this
 kernel or a :class:`TableSeat` at a table. The widget asks its source for the
@@ -57,6 +59,7 @@ from colorlab.widgets.words import YOU, with_names
 
 if TYPE_CHECKING:
     from colorlab.tables import Seat
+    from colorlab.tables.store import Look
 
 STATIC = Path(__file__).parent / "static"
 MAX_INTENT_CHARS = 200_000
@@ -282,6 +285,15 @@ class RecordSource:
         """The latest state of the record."""
         return self.states[-1]
 
+    def follow(self, changed: Callable[[], None]) -> None:
+        """Call `changed` whenever the record changes elsewhere (a record kept in this kernel never does)."""
+
+    def wake(self) -> None:
+        """Call `changed` again when the record may change by itself (a record kept in this kernel never does)."""
+
+    def stop_following(self) -> None:
+        """Stop calling `changed` (the widget is closed)."""
+
     def permits(self, what: str) -> bool:
         """May the widget do `what` (undo, load, save, sync, ...) here?"""
         return what not in self.not_here
@@ -337,26 +349,39 @@ class TableSeat(RecordSource):
         self.seat, self.you, self.not_here, self.refusals = seat, seat.seat, not_here, (TableError,)
         self.record, self.states = None, []
         self.seated: dict = {}  # the seating as last read
+        self.looked: Look | None = None  # the table as last read
+        self.stop_following: Callable[[], None] = lambda: None
 
     def play(self, action: Any, seen: int | None = None) -> None:
         """Send an action to the table, which refuses it if the decision has changed since step `seen`."""
         self.seat.play(action, seen=seen)
 
     def catch_up(self) -> bool:
-        """Bring this copy up to the table's latest step: has the table moved on since the widget last looked?"""
-        replay = self.seat.catch_up()
+        """Bring this copy up to the table's latest step (one read): has the table moved on since the last look?"""
+        self.looked = look = self.seat.look()
+        replay = look.replay
         if replay.steps == len(self.states) - 1:
             return False
         self.record, self.states = replay.record, list(replay.states)
         return True
+
+    def follow(self, changed: Callable[[], None]) -> None:
+        """Call `changed` whenever the table changes, or may move by itself (this kernel looks, the page waits)."""
+        self.stop_following()
+        self.stop_following = self.seat.store.changes.follow(self.seat.code, changed)
+
+    def wake(self) -> None:
+        """Look again when the table may move by itself (a bot's timed call), as the last look said."""
+        if self.looked is not None and self.looked.wake is not None:
+            self.seat.store.changes.wake(self.seat.code, self.looked.wake)
 
     def replace(self, record: GameRecord) -> None:
         """Refuse: a table plays its own game."""
         self.check("load")
 
     def seating(self) -> dict:
-        """Who sits where, the step, whose move it is and who has called, as the table says now."""
-        self.seated = self.seat.seating()
+        """Who sits where, the step, whose move it is and who has called, as the table said at the last look."""
+        self.seated = self.seat.seating(self.looked)
         return self.seated
 
     def seat_names(self, here: Sequence[str] = (), you: str = "You") -> list[str]:
@@ -431,6 +456,8 @@ class GameWidget(GuardedWidget):
         self._seating: dict = {}  # the seating the page shows (none away from a table)
         self._trouble: str | None = None
         self.catch_up()
+        self.source.follow(self.table_changed)
+        self.source.wake()
 
     def _record_source(self, new_record: Callable[[], GameRecord] | None, seat: Seat | None) -> RecordSource:
         """Where does this widget's record live: at `seat` of a shared table, or in this kernel (a new game)?"""
@@ -683,12 +710,21 @@ class GameWidget(GuardedWidget):
         """React to new actions at the table (each game may)."""
 
     def sync(self, raw: dict) -> None:
-        """The page's tick at a table: catch up, and send a new view only when something it shows changed."""
+        """The page asks to be brought up to date (once, after it lost touch with the kernel for a while)."""
         try:
             check_intent(raw, {"sync": {}})
+        except IntentError as error:
+            self.say(str(error), "error")
+            return
+        self.table_changed()
+
+    def table_changed(self) -> None:
+        """The table changed, or may have moved by itself: catch up, and send a new view only when something the
+        page shows changed. A store that does not answer is said once; the next change or look tries again."""
+        try:
             moved = self.catch_up()
             seating = self.source.seating()
-        except Exception as error:  # the store may be unreachable for a while: say so once, the page tries again
+        except Exception as error:  # the store may be unreachable for a while: say so once, and try again later
             trouble = str(error) if isinstance(error, self.REFUSALS) else table_trouble(error)
             if self.notice.get("text") != trouble:
                 self.say(trouble, "error")
@@ -699,6 +735,14 @@ class GameWidget(GuardedWidget):
         self._trouble = None
         if moved or seating != self._seating:
             self.refresh()
+        self.source.wake()
+
+    def close(self) -> None:
+        """Close the widget, and stop following its table."""
+        source = getattr(self, "source", None)  # a widget refused while being made has none
+        if source is not None:
+            source.stop_following()
+        super().close()
 
     def _checked(self, record: GameRecord) -> GameRecord:
         if record.game != self.record.game:

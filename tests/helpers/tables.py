@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from colorlab import colorform, colorfox, colorium, colourbrain
 
 TABLES = {
@@ -19,3 +21,14 @@ def seated(store, game, seed=7, names=("Ada", "Bo", "Cy", "Di")):
     return code, [
         store.join(code, seat=number, name=names[number]) for number in range(rules.players) if number not in bots
     ]
+
+
+def news(changes, seconds: float = 5.0) -> frozenset:
+    """Look at the store until a change is news (a PostgreSQL notice takes a moment to cross the socket): the tables
+    that changed, or nothing after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        changed = changes.look()
+        if changed or time.monotonic() > deadline:
+            return changed
+        time.sleep(0.01)

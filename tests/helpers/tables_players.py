@@ -257,6 +257,21 @@ def race_join(url: str, code: str, seat: int | None, name: str, start_together) 
             return {"seat": None, "error": type(refusal).__name__, "message": str(refusal)}
 
 
+def race_wrong_keys(url: str, code: str, keys: Sequence[str], start_together) -> list[str]:
+    """Try wrong seat keys one after another, starting at the same moment as other processes; name each refusal."""
+    with opened(url) as store:
+        store.table_row(code)
+        start_together.wait(timeout=30)
+        told = []
+        for key in keys:
+            try:
+                store.rejoin(code, key)
+                told.append("opened")
+            except TableError as refusal:
+                told.append(type(refusal).__name__)
+        return told
+
+
 def race_open(url: str, start_together) -> str:
     """Open a store at the same moment as other processes (the first use creates its schema); say how it went."""
     start_together.wait(timeout=30)

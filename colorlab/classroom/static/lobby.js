@@ -4,7 +4,6 @@
 
 const SEAT_PREFIX = "colorlab-seat-";
 const MOST_SEATS_SENT = 10;
-const LOOK_AGAIN_MS = 2000;  // how often the seats a learner picks from are read again
 const inMemory = new Map();  // when the browser keeps no storage (some private windows), keys last as long as the page
 
 function storage() {
@@ -63,7 +62,7 @@ const seatsSentBack = new WeakSet();
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const ui = {leaving: false, lookTimer: null};
+  const ui = {leaving: false};
   const root = h("div", {class: "colorlab colorlab-lobby", "data-palette": model.get("palette")});
   const body = h("div");
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
@@ -82,17 +81,6 @@ function render({ model, el }) {
     if (v.stage !== "seated") ui.leaving = false;
     redraw(body, () => [h("h2", {class: "lobby-title"}, "The classroom lobby"), STAGES[v.stage](v)]);
     if (newStep && root.contains(document.activeElement)) body.querySelector("[data-first]")?.focus();
-    keepSeatsFresh(v.stage === "pick");
-  }
-
-  // While a learner picks a seat, others may sit down: read the seats again now and then (not while hidden).
-  function keepSeatsFresh(on) {
-    if (on && ui.lookTimer === null) {
-      ui.lookTimer = setInterval(() => { if (!document.hidden) send({type: "look_again"}); }, LOOK_AGAIN_MS);
-    } else if (!on && ui.lookTimer !== null) {
-      clearInterval(ui.lookTimer);
-      ui.lookTimer = null;
-    }
   }
 
   // A form whose button (or the Enter key in any of its fields) sends what the fields hold.

@@ -1,8 +1,6 @@
 // The teacher's page: the key first, then every table of the class, the watched table and the buttons.
 // It draws what Python sends and reports the teacher's clicks; Python checks the key and does everything.
 
-const TICK_MS = 1000;
-const TICK_PATIENCE_MS = 5000;
 const SEALED = "This page stays locked: the class's server was started without a teacher key.";
 
 function render({ model, el }) {
@@ -100,16 +98,6 @@ function render({ model, el }) {
       w.picture ? picture : null);
   }
 
-  // One tick a second while the page is open and shown, and none while the last is unanswered.
-  let asked = 0;
-  const answered = () => { if (model.get("intent") === null) asked = 0; };
-  const tick = () => {
-    const waiting = asked && performance.now() - asked < TICK_PATIENCE_MS;
-    if (model.get("gate") !== "open" || document.hidden || waiting) return;
-    asked = performance.now();
-    send({type: "tick"});
-  };
-
   // The records arrive once, as the zip's bytes beside the message; hand them to the browser as a download.
   const taken = new Set();
   function downloadRecords(message, buffers) {
@@ -128,16 +116,12 @@ function render({ model, el }) {
   const events = ["change:gate", "change:tables", "change:watched", "change:confirming"];
   events.forEach((name) => model.on(name, draw));
   model.on("change:notice", showNotice);
-  model.on("change:intent", answered);
   model.on("msg:custom", downloadRecords);
-  const timer = setInterval(tick, TICK_MS);
   draw();
   showNotice();
   return () => {
-    clearInterval(timer);
     events.forEach((name) => model.off(name, draw));
     model.off("change:notice", showNotice);
-    model.off("change:intent", answered);
     model.off("msg:custom", downloadRecords);
   };
 }

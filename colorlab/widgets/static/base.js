@@ -182,39 +182,8 @@ function seatingLine(node, seating) {
     waiting ? h("strong", {"data-testid": "table-state"}, waiting) : null].filter(Boolean));
 }
 
-// Ask Python about four times a second whether the shared table has moved on (it sends a new view only when it
-// has). One clock per widget however many times the page shows it; none while the page is hidden, after the
-// table closed, or while the last ask is still unanswered (Python clears the intent once it has handled it).
-const SYNC_MS = 250;
-const SYNC_PATIENCE_MS = 3000;
-const tableClocks = new Map();
-function keepInStep(model) {
-  let clock = tableClocks.get(model);
-  if (!clock) {
-    const send = makeSender(model);
-    clock = {views: 0, asked: 0};
-    const answered = () => { if (model.get("intent") === null) clock.asked = 0; };
-    const tick = () => {
-      const seating = model.get("view")?.seating;
-      const waiting = clock.asked && performance.now() - clock.asked < SYNC_PATIENCE_MS;
-      if (!seating || seating.closed || document.hidden || waiting) return;
-      clock.asked = performance.now();
-      send({type: "sync"});
-    };
-    model.on("change:intent", answered);
-    clock.timer = setInterval(tick, SYNC_MS);
-    clock.stop = () => { clearInterval(clock.timer); model.off("change:intent", answered); };
-    tableClocks.set(model, clock);
-  }
-  clock.views += 1;
-  return () => {
-    clock.views -= 1;
-    if (clock.views === 0) { clock.stop(); tableClocks.delete(model); }
-  };
-}
-
-// Redraw on every new view or palette, show Python's notices and take its downloads; at a shared table, keep in
-// step with it; return what stops listening.
+// Redraw on every new view or palette, show Python's notices and take its downloads; return what stops listening.
+// At a shared table the page sends nothing while nothing happens: the kernel follows the table and sends new views.
 function listen(model, draw, notice) {
   const showNotice = () => drawNotice(notice, model.get("notice"));
   const seating = notice.parentElement.querySelector(":scope > .colorlab-seating");
@@ -225,12 +194,10 @@ function listen(model, draw, notice) {
   model.on("msg:custom", download);
   drawAll();
   showNotice();
-  const stopSync = model.get("view")?.seating ? keepInStep(model) : () => {};
   return () => {
     model.off("change:view", drawAll);
     model.off("change:notice", showNotice);
     model.off("change:palette", draw);
     model.off("msg:custom", download);
-    stopSync();
   };
 }
