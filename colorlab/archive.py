@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from colorlab.record import MAX_BYTES, GameRecord, RecordError
@@ -23,11 +23,42 @@ def record_file_name(game: str, code: str) -> str:
 
 def records_zip(records: Mapping[str, GameRecord]) -> bytes:
     """The records as a zip of JSON files, by file name."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, record in records.items():
+    return b"".join(records_zip_parts(records.items()))
+
+
+PART_BYTES = 1 << 20  # a zip sent in parts: about this many bytes a part
+
+
+class _Parts(io.RawIOBase):
+    """Where a zip is written as it is made: the bytes so far, taken away part by part."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:  # type: ignore[no-untyped-def]
+        self.written.append(bytes(data))
+        self.size += len(data)
+        return len(data)
+
+    def take(self) -> bytes:
+        part, self.written, self.size = b"".join(self.written), [], 0
+        return part
+
+
+def records_zip_parts(records: Iterable[tuple[str, GameRecord]], part_bytes: int = PART_BYTES) -> Iterator[bytes]:
+    """The records (file name, record) as a zip of JSON files, made as they come and given in parts of about
+    `part_bytes`: joined, the parts are the zip. Neither the records nor the zip are ever held whole."""
+    parts = _Parts()
+    with zipfile.ZipFile(parts, "w", zipfile.ZIP_DEFLATED) as archive:  # an unseekable file: zipfile streams
+        for name, record in records:
             archive.writestr(name, record.to_json())
-    return buffer.getvalue()
+            if parts.size >= part_bytes:
+                yield parts.take()
+    yield parts.take()
 
 
 def record_files(folder: str | Path | None) -> list[Path]:

@@ -7,6 +7,7 @@ import zipfile
 import pytest
 
 from colorlab import colorform, colorfox, colourbrain
+from colorlab.archive import records_zip, records_zip_parts
 from colorlab.class_games import (
     SAMPLE,
     bots_on_the_same_deals,
@@ -91,6 +92,14 @@ def test_the_zip_the_teachers_page_downloads_is_read_by_file_name(tmp_path):
     records = load_records(download)
     assert list(records) == ["colourbrain-AAAAA.json", "colourbrain-BBBBB.json"]
     assert records["colourbrain-BBBBB.json"] == quiz(2, [1, 1])
+
+
+def test_a_zip_made_in_parts_as_records_come_is_one_zip_of_them_all():
+    sample = load_records(SAMPLE)
+    parts = list(records_zip_parts(sample.items(), part_bytes=2_000))
+    assert len(parts) > 3 and all(parts[:-1])
+    assert load_records(b"".join(parts)) == sample
+    assert b"".join(records_zip_parts(sample.items())) == records_zip(sample)
 
 
 def test_a_zip_holding_a_file_too_large_for_a_record_is_refused_before_unpacking(tmp_path):

@@ -13,6 +13,7 @@ import json
 import pytest
 
 from colorlab import colorfox
+from colorlab.classroom import lobby
 from colorlab.classroom.lobby import Lobby
 from colorlab.colorform.view import ColorFormGame
 from colorlab.colorfox.view import ColorFoxGame
@@ -200,6 +201,23 @@ def test_a_seat_taken_meanwhile_is_refused_and_the_seats_are_shown_again(where):
     assert bo.stage == "pick" and bo.lobby.desk.view["seats"][1]["name"] == "Cy"
     assert bo.lobby.game_widget is None and not bo.kept()
     assert [seat["name"] for seat in store.tables()[0]["seats"]] == [None, "Cy", None]
+
+
+def test_a_page_opens_at_most_three_tables_in_ten_minutes(where, monkeypatch):
+    now = [5000.0]
+    monkeypatch.setattr(lobby.time, "monotonic", lambda: now[0])
+    ada = named(where)
+    for _ in range(3):
+        opens_a_table(ada)
+        ada.sends("leave")
+    ada.sends("new_table")
+    ada.lobby.next_button.click()
+    ada.sends("open")
+    assert ada.stage == "seats" and "opened 3 tables in the last 10 minutes" in ada.notice["text"]
+    assert len(TableStore(where).tables()) == 3
+    now[0] += 600.0
+    ada.sends("open")
+    assert ada.stage == "seated" and len(TableStore(where).tables()) == 4
 
 
 # --- coming back --------------------------------------------------------------------------------

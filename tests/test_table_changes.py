@@ -18,7 +18,7 @@ from colorlab.colorform.view import ColorFormGame
 from colorlab.colorfox.view import ColorFoxGame
 from colorlab.games import find_game
 from colorlab.tables import TableStore
-from colorlab.tables.changes import EVERY_TABLE, TableChanges
+from colorlab.tables.changes import EVERY_TABLE, EVERYTHING, TableChanges
 from tests.helpers.tables import news
 
 
@@ -76,12 +76,13 @@ def test_only_the_followers_of_the_table_that_changed_are_called_and_every_table
     heard = []
     changes.follow(one, lambda: heard.append("one"))
     stop_two = changes.follow(two, lambda: heard.append("two"))
-    changes.follow(EVERY_TABLE, lambda: heard.append("every"))
+    told = []
+    changes.follow(EVERY_TABLE, lambda changed: heard.append("every") or told.append(changed))
     changes.look()
-    assert sorted(heard) == ["every", "one", "two"]  # the first look
+    assert sorted(heard) == ["every", "one", "two"] and told == [EVERYTHING]  # the first look: read everything
     heard.clear()
     kernels().join(one, seat=0, name="Ada")
-    assert news(changes) == {one} and sorted(heard) == ["every", "one"]
+    assert news(changes) == {one} and sorted(heard) == ["every", "one"] and told[-1] == {one}
     heard.clear()
     stop_two()
     kernels().join(two, seat=0, name="Bo")

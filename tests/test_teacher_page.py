@@ -323,13 +323,16 @@ def test_the_download_holds_every_record_and_loads_back(where):
     kernel(where).join(fox, seat=0, name="Ada")
     kernel(where).close(code)
     page = teacher_page(where)
-    [(message, buffers)] = sent_by(page.board, {"type": "download"})
-    assert message["type"] == "records" and message["name"].endswith(".zip") and len(buffers) == 1
-    assert str(SEED) not in json.dumps(message) and str(SEED) not in synced(page)
-    records = list(load_records(bytes(buffers[0])).values())
+    sent = sent_by(page.board, {"type": "download"})
+    assert [message["part"] for message, _ in sent] == list(range(len(sent))) and sent[-1][0]["last"]
+    assert all(message["type"] == "records" and message["name"].endswith(".zip") for message, _ in sent)
+    assert all(len(buffers) == 1 for _, buffers in sent)
+    assert str(SEED) not in json.dumps([message for message, _ in sent]) and str(SEED) not in synced(page)
+    saved = b"".join(bytes(buffers[0]) for _, buffers in sent)
+    records = list(load_records(saved).values())
     assert sorted(records, key=str) == sorted(kernel(where).records(), key=str) and len(records) == 2
     assert {record.game for record in records} == {"colourbrain", "colorfox"}
-    archive = zipfile.ZipFile(io.BytesIO(bytes(buffers[0])))
+    archive = zipfile.ZipFile(io.BytesIO(saved))
     assert archive.namelist() == [f"colourbrain-{code}.json", f"colorfox-{fox}.json"]
     for name in archive.namelist():
         assert GameRecord.from_json(archive.read(name)) in records

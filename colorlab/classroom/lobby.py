@@ -17,6 +17,7 @@ the table's code and the seat key, which the page shows in a folded box.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -46,6 +47,8 @@ STATIC = Path(__file__).parent / "static"
 YOU, LEARNER = "you", "learner"
 MOST_SEATS_REMEMBERED = 10  # a page sends back at most this many seats it keeps, newest first
 CODE_SHOWN = 12  # characters of a mistyped code said back to the learner
+TABLES_OPENED = 3  # tables one lobby page may open ...
+TABLES_WINDOW = 600.0  # ... within this many seconds
 
 
 def games_offered() -> list[Game]:
@@ -67,7 +70,7 @@ def seat_list(store: TableStore, code: str) -> list[dict]:
 
 def table_entry(store: TableStore, code: str) -> dict:
     """The teacher's line for one table (game, closed, over), or UnknownTable in plain words."""
-    entry = next((table for table in store.tables() if table["code"] == code), None)
+    entry = next(iter(store.tables([code])), None)
     if entry is None:
         raise UnknownTable(f"No table has the code {code}. Check the letters and try again.")
     return entry
@@ -148,6 +151,7 @@ class Lobby(ipywidgets.VBox):
         self.seat: Seat | None = None
         self.game_widget = None
         self.stop_following: Callable[[], None] | None = None  # the table whose seats a learner picks from
+        self.opened: list[float] = []  # when this page opened its tables (time.monotonic())
         self.desk = LobbyDesk(self)
         self.editor: RuleEditor | None = None
         # The lobby's own blue: white on it reads at 6.9:1, where the theme's "primary" blue gives only 3:1.
@@ -300,7 +304,15 @@ class Lobby(ipywidgets.VBox):
         if YOU not in self.kinds:
             raise IllegalAction("Choose the seat where you sit: set one seat to 'you'.")
         bots = {seat: kind for seat, kind in enumerate(self.kinds) if kind not in (YOU, LEARNER)}
+        now = time.monotonic()
+        self.opened = [at for at in self.opened if now - at < TABLES_WINDOW]
+        if len(self.opened) >= TABLES_OPENED:
+            raise IllegalAction(
+                f"You have opened {TABLES_OPENED} tables in the last {TABLES_WINDOW / 60:.0f} minutes: sit at one of "
+                "them (its code brings you back), or ask your teacher."
+            )
         self.code = self.store.create(self.game, self.rules, bots=bots)
+        self.opened.append(now)
         self._sit(self.kinds.index(YOU))
         self.desk.say(f"Your table is open. Tell the others its code, {self.code}, so they can join.")
 

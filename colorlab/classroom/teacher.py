@@ -26,18 +26,18 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import ipywidgets
 import traitlets
 
-from colorlab.archive import record_file_name, records_zip
+from colorlab.archive import record_file_name, records_zip_parts
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.games import find_game
 from colorlab.rules import IllegalAction
-from colorlab.tables.changes import EVERY_TABLE
+from colorlab.tables.changes import EVERY_TABLE, EVERYTHING, Everything
 from colorlab.tables.store import Seat, TableError, TableStore, clean_code
 from colorlab.widgets.base import GuardedWidget, IntentFields, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
@@ -141,11 +141,11 @@ def title(game: str) -> str:
         return game
 
 
-def class_records_zip(store: TableStore) -> bytes:
-    """Every table's record as a zip of JSON files, named as ``store.export`` names them."""
-    return records_zip(
-        {record_file_name(entry["game"], entry["code"]): store.record(entry["code"]) for entry in store.tables()}
-    )
+def class_records_zip(store: TableStore) -> Iterator[bytes]:
+    """Every table's record as a zip of JSON files, named as ``store.export`` names them, in parts (see
+    :func:`colorlab.archive.records_zip_parts`)."""
+    records = ((record_file_name(record.game, code), record) for code, record in store.each_record())
+    return records_zip_parts(records)
 
 
 def key_wait(wrong: int) -> float:
@@ -234,9 +234,15 @@ class TablesBoard(GuardedWidget):
             self.stop_following = None
         super().close()
 
-    def refresh(self) -> None:
-        """Read every table again (and the watched one); the page hears only of what changed."""
-        tables = [table_line(entry) for entry in self.store.tables()]
+    def refresh(self, changed: frozenset[str] = EVERYTHING) -> None:
+        """Read the tables that changed again (every table, at first), and the watched one; the page hears only of what
+        changed."""
+        if isinstance(changed, Everything) or not self.tables:
+            tables = [table_line(entry) for entry in self.store.tables()]
+        else:
+            lines = {line["code"]: line for line in self.tables}
+            lines.update((entry["code"], table_line(entry)) for entry in self.store.tables(changed))
+            tables = list(lines.values())  # a new table's line comes last, as it was opened last
         if tables != self.tables:
             self.tables = tables
         if self.watcher is not None:
@@ -279,9 +285,16 @@ class TablesBoard(GuardedWidget):
 
     def _download(self, intent: dict) -> None:
         name = f"class-records-{datetime.datetime.now():%Y%m%d-%H%M%S}.zip"
+        number = next(RECORD_DOWNLOADS)
         count = len(self.store.tables())
-        # A one-off message to this page, never a trait: every record holds its table's seed.
-        self.send({"type": "records", "name": name, "number": next(RECORD_DOWNLOADS)}, [class_records_zip(self.store)])
+        # One-off messages to this page, never a trait: every record holds its table's seed. The zip goes in parts as
+        # it is made, the last one marked, so that neither the kernel nor one message ever holds a whole class.
+        parts = class_records_zip(self.store)
+        part: bytes | None = next(parts)
+        for index, following in enumerate(itertools.chain(parts, [None])):
+            last = following is None
+            self.send({"type": "records", "name": name, "number": number, "part": index, "last": last}, [part])
+            part = following
         self.say(f"Downloaded {count} record(s) as {name}.")
 
 

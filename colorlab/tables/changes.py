@@ -22,6 +22,7 @@ kernel's own event loop, between the messages it handles; elsewhere (a script, a
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import sqlite3
@@ -121,13 +122,14 @@ class PostgreSQLListener:
             self.raw = None
 
 
-Callback = Callable[[], None]
+Callback = Callable[..., None]
 
 
 class TableChanges:
     """The followers of a store's tables in this process, called back when their table changes.
 
-    `follow(code, callback)` (``EVERY_TABLE`` for any table) returns what stops following.
+    `follow(code, callback)` returns what stops following. The followers of ``EVERY_TABLE`` (the
+    teacher's list) are called with the codes of the tables that changed (``EVERYTHING``: any may have).
     A callback runs in the thread that looks (a kernel's main thread); an error in one is
     logged and never stops the others or the looking.
     """
@@ -190,7 +192,7 @@ class TableChanges:
         codes = followed if everything else (changed | due) & followed
         callbacks = [callback for code in codes for callback in self.followers.get(code, [])]
         if (everything or changed) and EVERY_TABLE in self.followers:
-            callbacks += self.followers[EVERY_TABLE]
+            callbacks += [functools.partial(callback, changed) for callback in self.followers[EVERY_TABLE]]
         self._call(callbacks)
         return frozenset(codes) if everything else frozenset(changed | due)
 

@@ -32,13 +32,13 @@ import json
 import re
 import secrets
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, Row
 
 from colorlab.agents import ready, seat_bot
@@ -63,6 +63,18 @@ SEAT_KEY_LENGTH = 6  # a seat key a learner can copy to another device by hand
 WRONG_KEYS_ALLOWED = 20  # wrong seat keys per table within WRONG_KEYS_WINDOW seconds before keys wait
 WRONG_KEYS_WINDOW = 600.0
 NAME_LENGTH = 30
+RECORDS_BATCH = 200  # tables read at a time when every record is read
+
+
+def _of_codes(query: str) -> Any:
+    """A query of some tables: its `:codes` stands for a list of codes."""
+    return text(query).bindparams(bindparam("codes", expanding=True))
+
+
+SOME_TABLES = _of_codes("SELECT * FROM colorlab_tables WHERE code IN :codes")
+SOME_SEATS = _of_codes("SELECT code, seat, name, bot FROM colorlab_seats WHERE code IN :codes ORDER BY code, seat")
+SOME_BOTS = _of_codes("SELECT code, seat, bot FROM colorlab_seats WHERE code IN :codes AND bot IS NOT NULL")
+SOME_ACTIONS = _of_codes("SELECT code, action FROM colorlab_actions WHERE code IN :codes ORDER BY code, step")
 
 
 class TableError(Exception):
@@ -279,26 +291,71 @@ class TableStore:
 
     def records(self) -> list[GameRecord]:
         """The records of every table, oldest first, for the rule-variant lab."""
-        return [self.record(entry["code"]) for entry in self.tables()]
+        return [record for _, record in self.each_record()]
+
+    def each_record(self, batch: int = RECORDS_BATCH) -> Iterator[tuple[str, GameRecord]]:
+        """Every table's code and record, oldest first, read `batch` tables at a time (never a whole class's in memory).
+
+        Read as stored, not replayed: a record replays (``GameRecord.final_state``) when someone needs its states.
+        """
+        with self._reading() as connection:
+            codes = connection.execute(text("SELECT code FROM colorlab_tables ORDER BY created, code")).scalars().all()
+        for start in range(0, len(codes), batch):
+            chunk = list(codes[start : start + batch])
+            with self._reading() as connection:
+                rows = connection.execute(SOME_TABLES, {"codes": chunk}).all()
+                bots = connection.execute(SOME_BOTS, {"codes": chunk}).all()
+                actions = connection.execute(SOME_ACTIONS, {"codes": chunk}).all()
+            bots_of: dict[str, dict[int, str]] = {}
+            for code, seat, bot in bots:
+                bots_of.setdefault(code, {})[seat] = bot
+            actions_of: dict[str, list[str]] = {}
+            for code, action in actions:
+                actions_of.setdefault(code, []).append(action)
+            for row in sorted(rows, key=lambda row: (row.created, row.code)):
+                yield row.code, self._stored_record(row, bots_of.get(row.code, {}), actions_of.get(row.code, []))
+
+    def _stored_record(self, row: Any, bots: Mapping[int, str], actions: Sequence[str]) -> GameRecord:
+        """A table's record from its stored row, bots and actions (JSON texts), checked as a saved file is."""
+        spec = game_spec(row.game)
+        try:
+            rules = spec.rules_type.from_dict(json.loads(row.rules))
+            return GameRecord(
+                row.game,
+                rules,
+                row.seed,
+                tuple(spec.action_from_dict(json.loads(raw)) for raw in actions),
+                bots=tuple(map(bots.get, range(rules.players))),
+            )
+        except (ValueError, TypeError, LookupError) as error:
+            raise TableError(f"table {row.code} cannot be read by this colorlab: {error}") from None
 
     def export(self, folder: str | Path) -> list[Path]:
         """Save every table's record as a JSON file in `folder` (named by game and code)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         paths = []
-        for entry in self.tables():
-            path = folder / record_file_name(entry["game"], entry["code"])
-            self.record(entry["code"]).save(path, overwrite=True)
+        for code, record in self.each_record():
+            path = folder / record_file_name(record.game, code)
+            record.save(path, overwrite=True)
             paths.append(path)
         return paths
 
-    def tables(self) -> list[dict]:
-        """Every table: code, game, seats (name, human or bot), actions so far, whose move (seats), over, scores."""
+    def tables(self, codes: Iterable[str] | None = None) -> list[dict]:
+        """Every table (or only those of `codes`), oldest first: code, game, seats (name, human or bot), actions so
+        far, whose move (seats), over, scores. Asking for some tables reads only theirs, through the index."""
         with self._reading() as connection:
-            rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
-            seats = connection.execute(
-                text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")
-            ).all()
+            if codes is None:
+                rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
+                seats = connection.execute(
+                    text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")
+                ).all()
+            else:
+                chunk = sorted(set(codes))
+                rows = sorted(
+                    connection.execute(SOME_TABLES, {"codes": chunk}).all(), key=lambda r: (r.created, r.code)
+                )
+                seats = connection.execute(SOME_SEATS, {"codes": chunk}).all()
         by_code: dict[str, list] = {}
         for seat in seats:
             by_code.setdefault(seat.code, []).append(

@@ -98,13 +98,21 @@ function render({ model, el }) {
       w.picture ? picture : null);
   }
 
-  // The records arrive once, as the zip's bytes beside the message; hand them to the browser as a download.
+  // The records arrive once, as the zip's bytes in parts beside the messages (numbered, the last one marked); once
+  // every part is in, hand them to the browser as one download.
   const taken = new Set();
+  const arriving = new Map();
   function downloadRecords(message, buffers) {
     const id = `${message?.name}#${message?.number}`;
     if (message?.type !== "records" || taken.has(id) || !buffers?.length) return;
+    const parts = arriving.get(id) ?? [];
+    if (message.part !== parts.length) return;  // a part seen twice (a page showing the board twice)
+    parts.push(buffers[0]);
+    arriving.set(id, parts);
+    if (!message.last) return;
+    arriving.delete(id);
     taken.add(id);
-    const url = URL.createObjectURL(new Blob(buffers, {type: "application/zip"}));
+    const url = URL.createObjectURL(new Blob(parts, {type: "application/zip"}));
     const link = h("a", {href: url, download: message.name, hidden: true});
     document.body.append(link);
     link.click();
