@@ -229,7 +229,6 @@ function render({ model, el }) {
     if (seats.length) send({type: "return", seats});
   }
   return () => {
-    keepSeatsFresh(false);
     model.off("change:view", draw);
     model.off("change:notice", showNotice);
     model.off("msg:custom", onMessage);
