@@ -29,6 +29,7 @@ from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
 from colorlab.classroom.class_store import STORE_VARIABLE
+from colorlab.classroom.limits import CLOSED_FOR_FLOODING, WRONG_KEYS_ALLOWED
 from colorlab.classroom.server import (
     KEY_ALPHABET,
     SHORTEST_KEY,
@@ -81,7 +82,7 @@ def write_lobby(served: Path) -> None:
 class Classroom:
     """A running class server: its folders, its log and the addresses it printed."""
 
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, options: tuple[str, ...] = ()):
         self.served, self.home = tmp / "served", tmp / "home"
         self.store = self.home / ".colorlab" / "classroom.db"
         write_lobby(self.served)
@@ -93,16 +94,24 @@ class Classroom:
         }
         for variable in ("CLASS_KEY", "TEACHER_KEY", "CLASSROOM_DB"):
             env.pop(variable, None)
-        command = [sys.executable, "-m", "colorlab.classroom.server", str(self.served), *classroom_kernel_options()]
+        command = [
+            sys.executable,
+            "-m",
+            "colorlab.classroom.server",
+            str(self.served),
+            *classroom_kernel_options(),
+            *options,
+        ]
         self.server = Server(command, env, tmp / "classroom.log")
         self.server.wait_until_answering(f"http://{LOOPBACK}:{self.port}/login")
         self.lobby, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:2]
         self.teacher_key = re.search(r"teacher key: (\S+)", self.server.log.read_text())[1]
         self.key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.lobby).query)["token"][0]
 
-    def get(self, path: str, cookie: str = "") -> http.client.HTTPResponse:
-        """Send GET `path` exactly as written (no `..` tidied away) to the server, through loopback; read the answer."""
-        connection = http.client.HTTPConnection(LOOPBACK, self.port, timeout=60)
+    def get(self, path: str, cookie: str = "", device: str = LOOPBACK) -> http.client.HTTPResponse:
+        """Send GET `path` exactly as written (no `..` tidied away) to the server, through loopback, from `device` (a
+        loopback address of its own); read the answer."""
+        connection = http.client.HTTPConnection(LOOPBACK, self.port, timeout=60, source_address=(device, 0))
         connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         answer = connection.getresponse()
         answer.body = answer.read()
@@ -113,6 +122,16 @@ class Classroom:
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory):
     room = Classroom(tmp_path_factory.mktemp("classroom"))
+    yield room
+    room.server.stop()
+
+
+@pytest.fixture(scope="module")
+def small_class(tmp_path_factory):
+    """A class server that holds two pages with kernels a device and three in all."""
+    room = Classroom(
+        tmp_path_factory.mktemp("small-class"), ("--ClassVoila.kernels_per_device=2", "--ClassVoila.class_kernels=3")
+    )
     yield room
     room.server.stop()
 
@@ -356,3 +375,58 @@ def test_a_port_that_is_no_port_is_refused_with_the_setting_named(tmp_path, port
     (tmp_path / "served").mkdir()
     with pytest.raises(ClassroomError, match="CLASSROOM_PORT"):
         prepare_class(tmp_path / "served", {"CLASSROOM_DB": str(tmp_path / "tables.db"), "CLASSROOM_PORT": port})
+
+
+# --- fair shares: kernels per device and per class, messages per page, wrong class keys ----------------------------
+
+
+def test_a_device_holds_two_pages_with_kernels_and_the_class_three_and_the_next_page_says_so(small_class):
+    first, second = (small_class.get(lobby_path(small_class), device="127.0.0.2") for _ in range(2))
+    assert first.status == second.status == 200
+    third = small_class.get(lobby_path(small_class), device="127.0.0.2")
+    assert third.status == 429 and b"Too many pages open on this device" in third.body
+    assert b"already has 2 colorlab pages open" in third.body and b"kernelId" not in third.body
+    other = small_class.get(lobby_path(small_class), device="127.0.0.3")
+    assert other.status == 200, "another device still had its share"
+    full = small_class.get(lobby_path(small_class), device="127.0.0.4")
+    assert full.status == 503 and b"The class is full" in full.body and b"Ask your teacher" in full.body
+    log = small_class.server.log.read_text()
+    assert "127.0.0.2 has 2 pages with kernels" in log and "the class is full (3 kernels)" in log
+
+
+async def flood(room: Classroom, device: str, messages: int) -> tuple[int | None, str | None]:
+    """Open the lobby from `device`, then send its kernel `messages` junk messages as fast as a socket takes them;
+    return how the server closed the connection (code, reason)."""
+    answer = room.get(lobby_path(room), device=device)
+    kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', answer.body.decode())[1]
+    url = f"ws://{LOOPBACK}:{room.port}/api/kernels/{kernel}/channels"
+    request = HTTPRequest(url, headers={"Cookie": login_cookie(answer)}, network_interface=device)
+    channels = await websocket_connect(request)
+    junk = json.dumps({"channel": "nowhere", "header": {}, "content": {}})
+    for _ in range(messages):
+        if channels.protocol is None:  # closed by the server
+            break
+        await channels.write_message(junk)
+    deadline = asyncio.get_running_loop().time() + 30
+    while await asyncio.wait_for(channels.read_message(), 30) is not None:  # read on until the server closes
+        assert asyncio.get_running_loop().time() < deadline, "the server never closed the flooding page"
+    return channels.close_code, channels.close_reason
+
+
+def test_a_page_that_floods_its_kernel_is_dropped_then_closed_and_told_why(classroom):
+    with ThreadPoolExecutor(1) as apart:  # its own thread: a browser test may have left an event loop in this one
+        code, reason = apart.submit(asyncio.run, flood(classroom, "127.0.0.5", 5_000)).result()
+    assert code == CLOSED_FOR_FLOODING and reason == "colorlab: this page sent too many messages"
+    log = classroom.server.log.read_text()
+    assert "a page at 127.0.0.5 sends too many messages; dropping the surplus" in log
+    assert "closing the page at 127.0.0.5" in log
+    assert classroom.get(lobby_path(classroom), device="127.0.0.6").status == 200, "the class goes on"
+
+
+def test_a_device_that_types_wrong_class_keys_is_refused_every_key_for_a_while(classroom):
+    wrong = lobby_path(classroom).replace(classroom.key, "not-the-class-key")
+    for _ in range(WRONG_KEYS_ALLOWED):
+        assert classroom.get(wrong, device="127.0.0.7").status != 200
+    assert classroom.get(lobby_path(classroom), device="127.0.0.7").status != 200, "the right key was let through"
+    assert classroom.get(lobby_path(classroom), device="127.0.0.8").status == 200, "another device was refused"
+    assert "127.0.0.7 typed 10 wrong class keys" in classroom.server.log.read_text()

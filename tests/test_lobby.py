@@ -19,7 +19,7 @@ from colorlab.colorform.view import ColorFormGame
 from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
-from colorlab.tables import TableStore
+from colorlab.tables import TableStore, WrongToken
 from tests.helpers.page import browser_sends
 from tests.helpers.tables import news
 
@@ -233,7 +233,7 @@ def test_another_device_comes_back_to_the_seat_with_the_code_and_the_seat_key(wh
     assert phone.kept() == {code: ada.kept()[code]}
 
 
-def test_a_reloaded_page_comes_back_to_the_newest_open_seat_and_forgets_the_keys_that_open_nothing(where):
+def test_a_reloaded_page_offers_the_newest_open_seat_and_forgets_the_keys_that_open_nothing(where):
     store = TableStore(where)
     closed = store.create("colorfox", colorfox.Rules(players=2))
     closed_token = store.join(closed, seat=0, name="Ada").token
@@ -250,10 +250,65 @@ def test_a_reloaded_page_comes_back_to_the_newest_open_seat_and_forgets_the_keys
             {"code": code, "token": ada.kept()[code]},
         ],
     )
+    assert reloaded.stage == "confirm" and reloaded.lobby.game_widget is None, "seated before saying who they are"
+    assert reloaded.lobby.desk.view["returning"] == {"name": "Ada", "code": code, "title": "ColorFox"}
+    reloaded.sends("its_me")
     assert reloaded.stage == "seated" and reloaded.lobby.desk.view["you"] == {"seat": 0, "name": "Ada"}
+    assert "Welcome back, Ada" in reloaded.notice["text"]
     forgotten = [message["code"] for message in reloaded.messages if message["type"] == "forget"]
     assert forgotten == ["QQQQQ", closed, code]
     assert reloaded.kept() == {code: ada.kept()[code]}
+
+
+def test_on_a_shared_device_someone_else_is_not_seated_as_ada_and_the_device_forgets_her_seats(where):
+    ada = named(where)
+    code = opens_a_table(ada)
+    tablet = Page(where)
+    tablet.sends("return", seats=[{"code": code, "token": ada.kept()[code]}])
+    assert tablet.stage == "confirm"
+    tablet.sends("someone_else")
+    assert tablet.stage == "name" and tablet.lobby.seat is None and tablet.lobby.game_widget is None
+    assert [message for message in tablet.messages if message["type"] != "forget"] == []
+    assert [message["code"] for message in tablet.messages if message["type"] == "forget"] == [code]
+    assert ada.lobby.seat.token not in json.dumps(tablet.lobby.desk.view)
+    assert TableStore(where).seat_names(code)[0] == "Ada"
+
+
+def test_the_device_forgets_a_seat_once_its_game_is_over_and_never_offers_a_finished_game(where):
+    store = TableStore(where)
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=3, bots={1: "GreedyBot"})
+    ada = named(where)
+    ada.sends("look", code=code)
+    ada.sends("sit", seat=0)
+    token = ada.kept()[code]
+    game, me = ada.lobby.game_widget, colorfox.GreedyBot(seed=1)
+    while not game.state.over:
+        assert code in ada.kept(), "the seat was forgotten before the game ended"
+        game.play(me.act(game.state, 0))
+        game.refresh()
+    assert code not in ada.kept(), "a finished game's seat stayed in the browser"
+    again = Page(where)
+    again.sends("return", seats=[{"code": code, "token": token}])
+    assert again.stage == "name" and [m["code"] for m in again.messages if m["type"] == "forget"] == [code]
+
+
+def test_a_seat_key_goes_to_the_page_that_sat_down_only_and_a_new_one_replaces_it(where):
+    ada = named(where)
+    code = opens_a_table(ada)
+    assert all("key" not in message for message in ada.messages if message["type"] == "remember")
+    [shown] = [message["key"] for message in ada.messages if message["type"] == "seat_key"]
+    assert shown not in json.dumps(ada.lobby.desk.view)
+    back = Page(where)
+    back.sends("return", seats=[{"code": code, "token": ada.kept()[code]}])
+    back.sends("its_me")
+    assert not [message for message in back.messages if message["type"] == "seat_key"], "a reload showed the key"
+    back.sends("new_key")
+    [fresh] = [message["key"] for message in back.messages if message["type"] == "seat_key"]
+    assert fresh != shown and "new seat key" in back.notice["text"]
+    store = TableStore(where)
+    assert store.rejoin(code, fresh).seat == 0
+    with pytest.raises(WrongToken):
+        store.rejoin(code, shown)
 
 
 def test_a_page_with_no_key_that_opens_a_seat_stays_at_the_name(where):

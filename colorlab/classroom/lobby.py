@@ -118,6 +118,9 @@ class LobbyDesk(GuardedWidget):
         "sit": {"seat": int},
         "rejoin": {"code": str, "key": str},
         "return": {"seats": list},
+        "its_me": {},
+        "someone_else": {},
+        "new_key": {},
         "leave": {},
     }
     REFUSALS: ClassVar[tuple[type[Exception], ...]] = GuardedWidget.REFUSALS + (TableError,)
@@ -152,6 +155,11 @@ class Lobby(ipywidgets.VBox):
         self.game_widget = None
         self.stop_following: Callable[[], None] | None = None  # the table whose seats a learner picks from
         self.opened: list[float] = []  # when this page opened its tables (time.monotonic())
+        # On a shared device: the seat the browser kept, offered to whoever opened the page ("Are you Ada?"), and every
+        # code the browser sent back (all forgotten if it is someone else).
+        self.returning: Seat | None = None
+        self.kept_codes: list[str] = []
+        self.game_over_forgotten = False
         self.desk = LobbyDesk(self)
         self.editor: RuleEditor | None = None
         # The lobby's own blue: white on it reads at 6.9:1, where the theme's "primary" blue gives only 3:1.
@@ -199,8 +207,15 @@ class Lobby(ipywidgets.VBox):
             "seats": list(self.seats),
             "rules": f"Rules: {rules_in_words(self.rules)}." if self.stage == "seats" else "",
             "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
+            "returning": self._returning(),
         }
         self.rules_area.children = [self.editor, self.next_button] if self.stage == "rules" and self.editor else []
+
+    def _returning(self) -> dict | None:
+        """Whose seat is offered on the confirm step: their name, and the table's code and game."""
+        if self.returning is None or self.stage != "confirm":
+            return None
+        return {"name": self.returning.name, "code": self.returning.code, "title": find_game(self.returning.game).title}
 
     def _enter(self, stage: str) -> None:
         """Go to a step of the lobby, with no message left from the step before."""
@@ -375,8 +390,11 @@ class Lobby(ipywidgets.VBox):
         self.desk.say(welcome_back(seat))
 
     def _on_return(self, seats: list) -> None:
-        """The page opens again: sit at the newest seat it keeps whose table is still open; it forgets the others."""
-        if self.stage == "seated":
+        """The page opens again: offer the newest seat it keeps whose game goes on ("Are you Ada?"); forget the others.
+
+        On a shared device the next learner may have opened the page: nobody is seated until they say who they are.
+        """
+        if self.stage in ("seated", "confirm"):
             return
         if len(seats) > MOST_SEATS_REMEMBERED or not all(
             isinstance(kept, dict)
@@ -385,18 +403,45 @@ class Lobby(ipywidgets.VBox):
             for kept in seats
         ):
             raise IntentError("the page sent seats to come back to that are not codes with keys")
+        self.kept_codes = [kept["code"] for kept in seats]
         for kept in seats:
             try:
                 code = clean_code(kept["code"])
                 if table_entry(self.store, code)["closed"]:
                     raise TableClosed(closed_words(code))
                 seat = self.store.rejoin(code, kept["token"])
+                if seat.state().over:
+                    raise TableClosed(f"the game at table {code} is over")
             except (UnknownTable, TableClosed, WrongToken):
                 self.desk.send({"type": "forget", "code": kept["code"]})
                 continue
-            self._seated(seat)
-            self.desk.say(welcome_back(seat))
+            self.returning = seat
+            self._enter("confirm")
             return
+
+    def _on_its_me(self) -> None:
+        """The learner on this device is the one who sat there: back to the seat."""
+        self._need("confirm")
+        seat, self.returning = self.returning, None
+        assert seat is not None, "the confirm step always has a seat to offer"
+        self._seated(seat)
+        self.desk.say(welcome_back(seat))
+
+    def _on_someone_else(self) -> None:
+        """Someone else uses this device now: forget every seat it kept, and start from a name."""
+        self._need("confirm")
+        for code in self.kept_codes:
+            self.desk.send({"type": "forget", "code": code})
+        self.returning, self.kept_codes = None, []
+        self._enter("name")
+
+    def _on_new_key(self) -> None:
+        """A fresh seat key for another device, shown on this page only (the old key opens the seat no more)."""
+        self._need("seated")
+        assert self.seat is not None
+        key = self.store.renew_key(self.seat)
+        self.desk.send({"type": "seat_key", "code": self.seat.code, "key": key})
+        self.desk.say("Here is a new seat key for your other device. The old one no longer opens your seat.")
 
     def _on_leave(self) -> None:
         """Leave the seat on this device (it stays the learner's: the seat key brings them back)."""
@@ -408,7 +453,10 @@ class Lobby(ipywidgets.VBox):
         self._enter("start" if self.name else "name")
 
     def _seated(self, seat: Seat) -> None:
-        """Show the seat's game widget; the page keeps the seat's token (the only place it goes)."""
+        """Show the seat's game widget; the page keeps the seat's token (the only place it goes) until the game ends.
+
+        The short seat key goes to this page alone, to show: the browser never keeps it.
+        """
         widget = find_game(seat.game).part("widget")(seat=seat)
         self.seat, self.code, self.game, self.name = seat, seat.code, seat.game, seat.name
         self.game_widget = widget
@@ -417,4 +465,17 @@ class Lobby(ipywidgets.VBox):
         self.stage = "seated"
         self.show()
         self._follow_the_seats()
-        self.desk.send({"type": "remember", "code": seat.code, "token": seat.token, "key": seat.key or ""})
+        self.desk.send({"type": "remember", "code": seat.code, "token": seat.token})
+        if seat.key:
+            self.desk.send({"type": "seat_key", "code": seat.code, "key": seat.key})
+        self.game_over_forgotten = False
+        widget.observe(lambda change: self._forget_when_over(), names="view")
+        self._forget_when_over()
+
+    def _forget_when_over(self) -> None:
+        """Once the game at the seat is over, the browser forgets the seat: the next learner on it is not offered it."""
+        widget = self.game_widget
+        if widget is None or self.game_over_forgotten or not widget.state.over:
+            return
+        self.game_over_forgotten = True
+        self.desk.send({"type": "forget", "code": self.code})

@@ -139,6 +139,8 @@ def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[st
         f"--token={key}",
         "--no-browser",
         f"--Voila.custom_display_url=http://{host}:{port}",
+        "--Voila.kernel_websocket_connection_class=colorlab.classroom.limits.PageConnection",
+        "--Voila.identity_provider_class=colorlab.classroom.limits.ClassIdentityProvider",
         *extra,
     ]
 
@@ -223,7 +225,7 @@ def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[
 
 def main(argv: list[str] | None = None) -> None:
     """Serve the folder to the class until Ctrl+C."""
-    from voila.app import Voila
+    from colorlab.classroom.limits import ClassVoila
 
     arguments, extra = parse_arguments(sys.argv[1:] if argv is None else argv)
     served = arguments.folder.absolute()
@@ -235,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     print(announcement(host, port, key, teacher_key), flush=True)
     for page in missing_pages(served):
         print(f"make classroom: {served / page} does not exist, so its address will not open", file=sys.stderr)
-    Voila.launch_instance(argv=voila_arguments(served, host, port, key, extra))
+    ClassVoila.launch_instance(argv=voila_arguments(served, host, port, key, extra))
 
 
 if __name__ == "__main__":

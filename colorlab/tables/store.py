@@ -477,6 +477,21 @@ class TableStore:
         key = re.sub(r"[\s-]", "", token).upper()
         return Seat(self, code, opened.seat, opened.name, key, key)
 
+    def renew_key(self, seat: Seat) -> str:
+        """A fresh short key for a seat (the seat's token proves it is theirs); the old key opens it no more."""
+        with self._writing(seat.code) as (connection, _):
+            self._check_token(connection, seat)
+            taken = {entry.key_hash for entry in self._seats(connection, seat.code)}
+            key = new_seat_key()
+            while _hash(key) in taken:
+                key = new_seat_key()
+            connection.execute(
+                text("UPDATE colorlab_seats SET key_hash = :key WHERE code = :code AND seat = :seat"),
+                {"key": _hash(key), "code": seat.code, "seat": seat.seat},
+            )
+        seat.key = key
+        return key
+
     # --- playing --------------------------------------------------------------------------
 
     def play(self, seat: Seat, action: Any, seen: int | None = None) -> None:

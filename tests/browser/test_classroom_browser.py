@@ -227,9 +227,9 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     hand = hand_of(bo_game)
 
     bo.reload(wait_until="commit")
-    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text(
-        "Welcome back, Bo", timeout=FIRST_LOAD_MS
-    )
+    expect(bo.locator(".lobby-confirm")).to_contain_text("Are you Bo?", timeout=FIRST_LOAD_MS)
+    bo.locator("[data-action='its-me']").click()
+    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo")
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")

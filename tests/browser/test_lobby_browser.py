@@ -8,6 +8,7 @@ another device with the code and the seat key her page shows. The lobby's screen
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -118,17 +119,21 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     makes_a_move(ada_game)
     expect(bo_game.locator(".colorfox-events")).to_contain_text("Ada", timeout=5_000)
 
+    bo.locator(".lobby-back-box summary").click()
+    key = bo.locator("[data-testid='seat-key']").inner_text()
     kept = bo.evaluate(f"() => JSON.parse(localStorage.getItem('colorlab-seat-{code}'))")
-    key = kept["key"]
-    assert len(key) == 6 and len(kept["token"]) >= 40  # the short key to copy; the long token stays in the browser
+    assert len(key) == 6 and len(kept["token"]) >= 40  # the short key to copy; only the long token stays
+    assert key not in json.dumps(bo.evaluate("() => ({...localStorage})")), "the browser kept the seat key"
     bo.reload()
     expect(bo.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
+    expect(bo.locator(".lobby-confirm")).to_contain_text("Are you Bo?", timeout=30_000)
+    bo.locator("[data-action='its-me']").click()
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo", timeout=30_000)
     expect(bo_game.locator(".colorfox-events")).to_contain_text("Ada")
     expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo")
     bo.locator(".lobby-back-box summary").click()
-    expect(bo.locator("[data-testid='seat-key']")).to_have_text(key)
+    expect(bo.locator("[data-testid='seat-key']")).to_have_count(0)  # a reloaded page shows no key of its own
     seated = next(table for table in TableStore(tables).tables() if table["code"] == code)["seats"]
     assert [seat["name"] for seat in seated] == ["Ada", "Bo"]
 

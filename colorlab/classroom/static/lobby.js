@@ -1,6 +1,7 @@
 // The classroom's lobby. It draws the forms Python sends and reports what the learner asks for.
-// It also keeps the learner's own seat keys in this browser's storage, one per table code, and sends them back
-// when the page opens again, so that a reload finds the seat.
+// It also keeps the learner's seat tokens in this browser's storage, one per table code, and sends them back when
+// the page opens again, so that a reload can find the seat (after "Are you Ada?": a device may be shared). The
+// short seat key, for another device, is never stored: it is shown on the page that asked for it, while it is open.
 
 const SEAT_PREFIX = "colorlab-seat-";
 const MOST_SEATS_SENT = 10;
@@ -16,9 +17,9 @@ function storage() {
   }
 }
 
-// The token (long) brings the seat back on this device; the short key is what the learner copies to another.
-function keepSeat(code, token, key) {
-  const kept = JSON.stringify({token, key: key || shortKeyFor(code), at: Date.now()});
+// The token (long) brings the seat back on this device, until the game ends or someone else says who they are.
+function keepSeat(code, token) {
+  const kept = JSON.stringify({token, at: Date.now()});
   inMemory.set(code, kept);
   storage()?.setItem(SEAT_PREFIX + code, kept);
 }
@@ -39,8 +40,8 @@ function keptSeats() {
   const seats = [];
   for (const [code, text] of found) {
     try {
-      const {token, key, at} = JSON.parse(text);
-      if (typeof token === "string") seats.push({code, token, key: typeof key === "string" ? key : "", at: Number(at) || 0});
+      const {token, at} = JSON.parse(text);
+      if (typeof token === "string") seats.push({code, token, at: Number(at) || 0});
     } catch (error) {
       forgetSeat(code);
     }
@@ -48,14 +49,8 @@ function keptSeats() {
   return seats.sort((a, b) => b.at - a.at);
 }
 
-function shortKeyFor(code) {
-  return keptSeats().find((seat) => seat.code === code)?.key ?? "";
-}
-
-function seatKeyFor(code) {
-  const kept = keptSeats().find((seat) => seat.code === code);
-  return kept ? kept.key || kept.token : "";
-}
+// The short seat keys this page was given, by table code: in its memory only.
+const shownKeys = new Map();
 
 // Each lobby sends the kept seats once, when it is first drawn (a page showing it twice sends them once).
 const seatsSentBack = new WeakSet();
@@ -71,7 +66,7 @@ function render({ model, el }) {
   el.append(root);
 
   const STAGES = {name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
-                  seated: seatedPanel};
+                  seated: seatedPanel, confirm: whoAreYou};
 
   // On a new step, a learner using the keyboard lands on its first field (never on the page's first drawing).
   function draw() {
@@ -182,8 +177,18 @@ function render({ model, el }) {
         button("back", "Back", () => send({type: "back"}))));
   }
 
+  function whoAreYou(v) {
+    const r = v.returning;
+    return h("div", {class: "lobby-confirm"},
+      h("h3", {}, `Welcome back! Are you ${r.name}?`),
+      h("p", {}, `This device last sat at table ${r.code} (${r.title}) as ${r.name}.`),
+      h("div", {class: "lobby-buttons"},
+        button("its-me", `Yes, I am ${r.name}`, () => send({type: "its_me"}), {class: "lobby-main", "data-first": true}),
+        button("someone-else", "No, I am someone else", () => send({type: "someone_else"}))));
+  }
+
   function seatedPanel(v) {
-    const key = seatKeyFor(v.code);
+    const key = shownKeys.get(v.code) ?? "";
     return h("div", {class: "lobby-seated"},
       h("div", {class: "lobby-code-box"},
         h("span", {}, "Table code"),
@@ -196,8 +201,9 @@ function render({ model, el }) {
           h("summary", {}, "Playing on another device?"),
           h("p", {}, "Open the lobby there, choose 'Come back to your seat' and type the table code and this seat key. ",
             "Keep the key to yourself: whoever has it plays for you."),
-          key ? h("code", {class: "lobby-key", "data-testid": "seat-key"}, key)
-              : h("p", {}, "This browser does not keep your seat key.")),
+          key ? h("code", {class: "lobby-key", "data-testid": "seat-key"}, key) : null,
+          button("new-key", key ? "Make a new seat key" : "Show a seat key for another device",
+                 () => send({type: "new_key"}), {class: "lobby-link"})),
         h("div", {class: "lobby-buttons"},
           ui.leaving
             ? [h("span", {}, "Leave this seat on this device? It stays yours: your seat key brings you back. "),
@@ -206,11 +212,13 @@ function render({ model, el }) {
             : button("leave", "Leave this seat on this device", () => { ui.leaving = true; draw(); }))));
   }
 
-  // --- messages from Python: the learner's own seat key, to keep or to forget ---------------------
+  // --- messages from Python: the seat's token, to keep or to forget; a seat key, to show -------------
 
   function onMessage(message) {
     if (message?.type === "remember" && typeof message.code === "string" && typeof message.token === "string") {
-      keepSeat(message.code, message.token, typeof message.key === "string" ? message.key : "");
+      keepSeat(message.code, message.token);
+    } else if (message?.type === "seat_key" && typeof message.code === "string" && typeof message.key === "string") {
+      shownKeys.set(message.code, message.key);
       draw();
     } else if (message?.type === "forget" && typeof message.code === "string") {
       forgetSeat(message.code);

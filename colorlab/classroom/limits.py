@@ -1,0 +1,166 @@
+"""Fair shares of a class server: no page floods its kernel, no device and no class starts kernels without end.
+
+The class server (:mod:`colorlab.classroom.server`) runs Voila as :class:`ClassVoila`, with:
+
+- :class:`PageConnection`, each page's websocket to its kernel: a burst of ``MESSAGE_BURST``
+  messages, then ``MESSAGE_RATE`` a second. Past that, a message is dropped unread (its kernel
+  never sees it, and dropping costs the server next to nothing); a page that goes on sending
+  until ``CLOSE_AFTER`` messages were dropped is closed, the reason in the close frame.
+- a cap on kernels: ``kernels_per_device`` pages with a kernel of their own per device (by its
+  network address) and ``class_kernels`` for the whole class. The next page is a short one that
+  says so, in plain words, with no kernel started.
+- :class:`ClassIdentityProvider`: a device that has typed ``WRONG_KEYS_ALLOWED`` wrong class keys
+  within ``WRONG_KEYS_WINDOW`` seconds is refused every key until the window has passed.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import html
+import inspect
+import time
+from collections import deque
+from typing import Any
+
+from jupyter_server.auth.identity import PasswordIdentityProvider, User
+from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from traitlets import Int
+from voila.app import Voila
+
+MESSAGE_BURST = 200  # messages a page may send at once (a page opening sends a few dozen)
+MESSAGE_RATE = 40.0  # messages a second, steadily (a learner clicking sends a few)
+CLOSE_AFTER = 1000  # messages dropped before a flooding page is closed
+KERNELS_PER_DEVICE = 6  # pages with a kernel on one device (a learner's few tabs)
+CLASS_KERNELS = 80  # kernels in all (a class of 30, each with a lobby and a lesson, and the teacher)
+WRONG_KEYS_ALLOWED = 10
+WRONG_KEYS_WINDOW = 60.0
+CLOSED_FOR_FLOODING = 1008  # the websocket close code for a policy violation
+DEVICE = contextvars.ContextVar("device", default="")  # the address of the device whose page is being rendered
+
+
+class PageConnection(ZMQChannelsWebsocketConnection):
+    """A page's websocket to its kernel that takes a burst of messages, then a steady rate, and drops the rest."""
+
+    def handle_incoming_message(self, incoming_msg: Any) -> None:
+        now = time.monotonic()
+        tokens, last, dropped = getattr(self, "_colorlab_bucket", (float(MESSAGE_BURST), now, 0))
+        tokens = min(float(MESSAGE_BURST), tokens + (now - last) * MESSAGE_RATE)
+        if tokens >= 1.0:
+            self._colorlab_bucket = (tokens - 1.0, now, dropped)
+            super().handle_incoming_message(incoming_msg)
+            return
+        dropped += 1
+        self._colorlab_bucket = (tokens, now, dropped)
+        address = self.websocket_handler.request.remote_ip
+        if dropped == 1:
+            self.log.warning("colorlab: a page at %s sends too many messages; dropping the surplus", address)
+        if dropped == CLOSE_AFTER:
+            self.log.warning("colorlab: closing the page at %s, which kept sending too many messages", address)
+            self.websocket_handler.close(CLOSED_FOR_FLOODING, "colorlab: this page sent too many messages")
+
+
+class ClassIdentityProvider(PasswordIdentityProvider):
+    """The class key, checked as Jupyter checks a token, with a limit on wrong keys per device."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.wrong_keys: dict[str, deque[float]] = {}
+
+    async def get_user_token(self, handler: Any) -> User | None:
+        address, now = handler.request.remote_ip, time.monotonic()
+        wrong = self.wrong_keys.setdefault(address, deque())
+        while wrong and now - wrong[0] > WRONG_KEYS_WINDOW:
+            wrong.popleft()
+        if len(wrong) >= WRONG_KEYS_ALLOWED:
+            return None
+        user = await super().get_user_token(handler)
+        if user is None and self.get_token(handler):
+            wrong.append(now)
+            if len(wrong) == WRONG_KEYS_ALLOWED:
+                self.log.warning("colorlab: %s typed %s wrong class keys; refused for a while", address, len(wrong))
+        if not wrong:
+            del self.wrong_keys[address]
+        return user
+
+
+FULL_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>colorlab: {title}</title>
+<style>body {{ font: 20px/1.5 system-ui, sans-serif; max-width: 36em; margin: 3em auto; padding: 0 1em; }}</style>
+</head><body><h1>{title}</h1><p>{words}</p></body></html>
+"""
+CLASS_FULL = ("The class is full", "Every place on this class's server is taken. Ask your teacher.")
+DEVICE_FULL = (
+    "Too many pages open on this device",
+    "This device already has {pages} colorlab pages open. Close the ones you do not use, then reload this page.",
+)
+
+
+def full_page(title: str, words: str) -> str:
+    """A short page that says why no kernel was started for it."""
+    return FULL_PAGE.format(title=html.escape(title), words=html.escape(words))
+
+
+def capped(handler_class: type, app: ClassVoila) -> type:
+    """A Voila page handler that starts no kernel past the device's or the class's cap, and says so instead."""
+
+    class Capped(handler_class):
+        async def prepare(self, *args: Any, **kwargs: Any) -> None:
+            await super().prepare(*args, **kwargs)
+            if self._finished:
+                return
+            device = self.request.remote_ip
+            running = set(app.kernel_manager.list_kernel_ids())
+            mine = sum(1 for kernel, at in app.kernel_devices.items() if at == device and kernel in running)
+            if len(running) >= app.class_kernels:
+                app.log.warning(
+                    "colorlab: the class is full (%s kernels); a page of %s was refused", len(running), device
+                )
+                self.refuse(503, *CLASS_FULL)
+            elif mine >= app.kernels_per_device:
+                app.log.warning("colorlab: %s has %s pages with kernels; one more was refused", device, mine)
+                title, words = DEVICE_FULL
+                self.refuse(429, title, words.format(pages=mine))
+            else:
+                DEVICE.set(device)
+
+        def refuse(self, status: int, title: str, words: str) -> None:
+            self.set_status(status)
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.finish(full_page(title, words))
+
+    Capped.__name__ = f"Capped{handler_class.__name__}"
+    return Capped
+
+
+class ClassVoila(Voila):
+    """Voila for a class: page connections with a message limit, capped kernels and a limit on wrong class keys."""
+
+    kernels_per_device = Int(KERNELS_PER_DEVICE, config=True, help="Pages with a kernel per device.")
+    class_kernels = Int(CLASS_KERNELS, config=True, help="Kernels for the whole class.")
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.kernel_devices: dict[str, str] = {}  # kernel id -> the device whose page started it
+
+    def init_settings(self) -> dict:
+        settings = super().init_settings()
+        manager, start_kernel = self.kernel_manager, self.kernel_manager.start_kernel
+
+        async def started_for_a_device(*args: Any, **kwargs: Any) -> str:
+            kernel = start_kernel(*args, **kwargs)
+            kernel = await kernel if inspect.isawaitable(kernel) else kernel
+            self.kernel_devices[kernel] = DEVICE.get()
+            return kernel
+
+        manager.start_kernel = started_for_a_device
+        return settings
+
+    def init_handlers(self) -> list:
+        from voila.handler import VoilaHandler
+
+        return [
+            (pattern, capped(handler, self), *rest)
+            if isinstance(handler, type) and issubclass(handler, VoilaHandler)
+            else (pattern, handler, *rest)
+            for pattern, handler, *rest in super().init_handlers()
+        ]
