@@ -146,3 +146,15 @@ def test_in_a_kernel_the_looks_run_on_its_event_loop_and_stop_with_the_last_foll
     assert looks.looks >= 1
     other.close()
     assert code not in looks.followers and looks.handle is None
+
+
+def test_a_sqlite_file_deleted_under_a_waiting_page_is_said_on_it_without_a_click(tmp_path):
+    where = tmp_path / "class.db"
+    code = TableStore(where).create("colorfox", colorfox.Rules(players=2), seed=5)
+    ada = ColorFoxGame(seat=TableStore(where).join(code, seat=0, name="Ada"))
+    looks = ada.seat.store.changes
+    looks.look()
+    where.unlink()
+    looks.look()
+    assert ada.notice["kind"] == "error" and "was deleted while the class was running" in ada.notice["text"]
+    assert "Ask your teacher" in ada.notice["text"]

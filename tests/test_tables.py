@@ -44,7 +44,14 @@ from colorlab.tables import (
     table_game,
 )
 from colorlab.tables.database import SCHEMA_VERSION
-from colorlab.tables.store import CODE_LENGTH, CODE_LETTERS, WRONG_KEYS_ALLOWED, TooManyWrongKeys
+from colorlab.tables.store import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    WRONG_KEYS_ALLOWED,
+    StoreGone,
+    StoreUnreachable,
+    TooManyWrongKeys,
+)
 from tests.helpers.tables import TABLES, seated
 
 LOOK_ALIKES = set("0O1IL2Z5S8B")
@@ -189,8 +196,25 @@ def test_a_store_whose_database_went_away_answers_with_a_table_error(store, stor
         lambda: store.watch(code),
         lambda: store.close(code),
     ):
-        with pytest.raises(TableError, match="did not answer"):
+        with pytest.raises(StoreUnreachable, match="cannot be reached just now") as refusal:
             request()
+        assert "/tmp" not in str(refusal.value) and "database" not in str(refusal.value)  # the driver's words stay out
+
+
+@pytest.mark.parametrize("damage", ["deleted", "replaced"])
+def test_a_sqlite_file_deleted_or_replaced_under_a_running_class_stops_every_kernel_with_a_plain_word(tmp_path, damage):
+    where = tmp_path / "class.db"
+    store = TableStore(where)
+    code, ada, _ = two_learners(store)
+    kernel = TableStore(where)  # another learner's kernel, with its connections to the file open
+    kernel.catch_up(code)
+    where.unlink()
+    if damage == "replaced":
+        TableStore(where).engine.dispose()  # a new, empty store where the old one was
+    for opened in (store, kernel):
+        for request in (opened.tables, lambda opened=opened: opened.catch_up(code), lambda: ada.play(colorfox.Pass(0))):
+            with pytest.raises(StoreGone, match=f"was {damage}.*while the class was running.*Ask your teacher"):
+                request()
 
 
 def test_a_folder_that_does_not_exist_is_a_table_error(tmp_path):

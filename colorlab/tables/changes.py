@@ -62,13 +62,18 @@ class SQLiteListener:
         self.connection: sqlite3.Connection | None = None
         self.version: int | None = None
         self.mark = 0
+        self.identity: tuple[int, int] | None = None
 
     def changed(self) -> frozenset[str]:
         if self.connection is None:
+            self.identity = self._identity()
             self.connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5)
             self.mark = self._largest_mark()
             self.version = self._data_version()
             return EVERYTHING
+        if self._identity() != self.identity:  # deleted or replaced: the store says so to whoever reads it next
+            self.close()
+            raise FileNotFoundError(f"the tables file {self.path} was deleted or replaced")
         version = self._data_version()
         if version == self.version:
             return frozenset()
@@ -78,6 +83,13 @@ class SQLiteListener:
         ).fetchall()
         self.mark = max([self.mark, *(mark for _, mark in found)])
         return frozenset(code for code, _ in found)
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
 
     def _data_version(self) -> int:
         assert self.connection is not None

@@ -29,6 +29,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
+import os
 import re
 import secrets
 import threading
@@ -57,6 +59,7 @@ from colorlab.tables.database import (
 )
 from colorlab.tables.games import Call, TableGame, table_game
 
+log = logging.getLogger(__name__)
 CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"  # no look-alikes: 0/O, 1/I/L, 2/Z, 5/S, 8/B
 CODE_LENGTH = 5
 SEAT_KEY_LENGTH = 6  # a seat key a learner can copy to another device by hand
@@ -79,6 +82,20 @@ SOME_ACTIONS = _of_codes("SELECT code, action FROM colorlab_actions WHERE code I
 
 class TableError(Exception):
     """A table request that is refused, with the reason: the table is unchanged."""
+
+
+class StoreGone(TableError):
+    """The SQLite file of the class was deleted or replaced under the running class."""
+
+
+class StoreUnreachable(TableError):
+    """The database did not answer (a server down, a file locked too long): the details are in the log."""
+
+
+def unreachable(error: sqlalchemy.exc.DBAPIError) -> StoreUnreachable:
+    """A database error in words a learner can read; the driver's own words (paths, sockets) go to the log only."""
+    log.warning("the table store did not answer: %s", error.orig)
+    return StoreUnreachable("The class's tables cannot be reached just now. The page tries again by itself.")
 
 
 class UnknownTable(TableError, LookupError):
@@ -203,6 +220,8 @@ class TableStore:
         except StoreError as error:
             self.engine.dispose()
             raise TableError(str(error)) from None
+        self._file = None if self.postgresql else Path(str(self.engine.url.database))
+        self._identity = self._file_identity()  # the SQLite file as opened: the same file must answer every time
 
     def __repr__(self) -> str:
         return f"TableStore({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -605,20 +624,45 @@ class TableStore:
 
     # --- inside a transaction -------------------------------------------------------------
 
+    def _file_identity(self) -> tuple[int, int] | None:
+        """Which SQLite file is at the store's path now (device and inode; None for PostgreSQL or no file)?"""
+        if self._file is None:
+            return None
+        try:
+            found = os.stat(self._file)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def check_file(self) -> None:
+        """Refuse to go on if the SQLite file was deleted or replaced since this kernel opened it.
+
+        Kernels still holding the old file would go on playing in it unseen while new pages start an empty one:
+        the class would split in two without a word. So every kernel says so instead, and stops.
+        """
+        if self._file is not None and self._file_identity() != self._identity:
+            gone = "deleted" if self._file_identity() is None else "replaced by another file"
+            raise StoreGone(
+                f"The class's tables file ({self._file.name}) was {gone} while the class was running. "
+                "Ask your teacher to restore it and restart the class server; until then nothing can be played."
+            )
+
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
         """One read-only look at the store, or a TableError if it does not answer."""
         with self._lock:
+            self.check_file()
             try:
                 with self.engine.connect() as connection:
                     yield connection
             except sqlalchemy.exc.DBAPIError as error:
-                raise TableError(f"the table store did not answer: {error.orig}") from None
+                raise unreachable(error) from None
 
     @contextmanager
     def _writing(self, code: str | None) -> Iterator[tuple[Connection, Any]]:
         """One write transaction that has the table (its row locked), or UnknownTable."""
         with self._lock:
+            self.check_file()
             replay = self._copies.get(code) if code else None
             kept = (len(replay.states), replay.record) if replay else None
             try:
@@ -630,7 +674,7 @@ class TableStore:
                 raise StaleMove("another device moved at the same moment: look again") from None
             except sqlalchemy.exc.DBAPIError as error:
                 self._forget(code, replay, kept)
-                raise TableError(f"the table store did not answer: {error.orig}") from None
+                raise unreachable(error) from None
             except BaseException:
                 self._forget(code, replay, kept)
                 raise

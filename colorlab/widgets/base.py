@@ -149,9 +149,10 @@ def check_intent(raw: Any, fields: IntentFields) -> dict:
 
 
 def table_trouble(error: Exception) -> str:
-    """What does the learner read when the table's store cannot be read or written?"""
-    reason = getattr(error, "orig", None) or error
-    return f"The table cannot be reached right now ({reason}); the page keeps trying."
+    """What does the learner read when the table's store cannot be read or written? Plain words: the details (a
+    driver's message, a path) go to the kernel's log only."""
+    log.warning("a table could not be read", exc_info=error)
+    return "The table cannot be reached right now; the page keeps trying by itself."
 
 
 def bot_label(seat: int, kind: str) -> str:
