@@ -260,6 +260,14 @@ def test_a_reloaded_page_offers_the_newest_open_seat_and_forgets_the_keys_that_o
     assert reloaded.kept() == {code: ada.kept()[code]}
 
 
+def test_the_tab_that_sat_there_comes_back_without_being_asked(where):
+    ada = named(where)
+    code = opens_a_table(ada)
+    reloaded = Page(where)
+    reloaded.sends("return", seats=[{"code": code, "token": ada.kept()[code], "here": True}])
+    assert reloaded.stage == "seated" and "Welcome back, Ada" in reloaded.notice["text"]
+
+
 def test_on_a_shared_device_someone_else_is_not_seated_as_ada_and_the_device_forgets_her_seats(where):
     ada = named(where)
     code = opens_a_table(ada)
@@ -409,6 +417,7 @@ GARBAGE = [
     {"type": "return", "seats": [1, 2]},
     {"type": "return", "seats": [{"code": "KKKKK", "token": 5}]},
     {"type": "return", "seats": [{"code": "KKKKK", "token": "x", "seat": 0}]},
+    {"type": "return", "seats": [{"code": "KKKKK", "token": "x", "here": "yes"}]},
     {"type": "return", "seats": [{"code": "KKKKK", "token": "x"}] * 11},
     {"type": "rejoin", "code": "KKKKK", "key": "x" * 300_000},
     {"type": "look", "code": "K" * 10 + "\u202e"},

@@ -392,14 +392,17 @@ class Lobby(ipywidgets.VBox):
     def _on_return(self, seats: list) -> None:
         """The page opens again: offer the newest seat it keeps whose game goes on ("Are you Ada?"); forget the others.
 
-        On a shared device the next learner may have opened the page: nobody is seated until they say who they are.
+        On a shared device the next learner may have opened the page: nobody is seated until they say who they are,
+        unless the page says this very tab sat there (`here`: it was reloaded, or the class server restarted).
         """
         if self.stage in ("seated", "confirm"):
             return
         if len(seats) > MOST_SEATS_REMEMBERED or not all(
             isinstance(kept, dict)
-            and set(kept) == {"code", "token"}
-            and all(isinstance(value, str) for value in kept.values())
+            and {"code", "token"} <= set(kept) <= {"code", "token", "here"}
+            and isinstance(kept["code"], str)
+            and isinstance(kept["token"], str)
+            and isinstance(kept.get("here", False), bool)
             for kept in seats
         ):
             raise IntentError("the page sent seats to come back to that are not codes with keys")
@@ -415,6 +418,10 @@ class Lobby(ipywidgets.VBox):
             except (UnknownTable, TableClosed, WrongToken):
                 self.desk.send({"type": "forget", "code": kept["code"]})
                 continue
+            if kept.get("here"):  # this very tab sat there (a reload, a restarted server): nobody else to ask about
+                self._seated(seat)
+                self.desk.say(welcome_back(seat))
+                return
             self.returning = seat
             self._enter("confirm")
             return

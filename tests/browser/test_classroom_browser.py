@@ -14,10 +14,12 @@ import dataclasses
 import re
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from colorlab import colorform, colourbrain
@@ -59,15 +61,17 @@ class Classroom:
         return f"{self.url}{path}?token={CLASS_KEY}"
 
 
-@pytest.fixture(scope="module")
-def classroom(tmp_path_factory) -> Iterator[Classroom]:
-    """The class server on a copy of notebooks/, with fixed keys and a fresh store outside the served folder."""
-    home = tmp_path_factory.mktemp("classroom")
+def new_class(home: Path) -> tuple[Path, Path, int]:
+    """A copy of notebooks/ to serve, a store outside it and a free port: (served, store, port)."""
     served = home / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
     store = home / "tables" / "class.db"
     store.parent.mkdir()
-    port = free_port()
+    return served, store, free_port()
+
+
+def serve_class(home: Path, served: Path, store: Path, port: int) -> tuple[Server, str]:
+    """Start the class server on the folder, with fixed keys: (the server, its address on loopback)."""
     env = {
         **jupyter_env(home),
         "COLORLAB_TABLES": str(store),
@@ -76,10 +80,20 @@ def classroom(tmp_path_factory) -> Iterator[Classroom]:
         "CLASSROOM_PORT": str(port),
     }
     env.pop("CLASSROOM_DB", None)
-    server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env, home / "classroom.log")
+    log = home / f"classroom-{len(list(home.glob('classroom-*.log')))}.log"
+    server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env, log)
     # The server listens on every interface; the test's pages may only reach this machine's loopback address.
     url = f"http://127.0.0.1:{port}/"
     server.wait_until_answering(f"{url}login")
+    return server, url
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory) -> Iterator[Classroom]:
+    """The class server on a copy of notebooks/, with fixed keys and a fresh store outside the served folder."""
+    home = tmp_path_factory.mktemp("classroom")
+    served, store, port = new_class(home)
+    server, url = serve_class(home, served, store, port)
     yield Classroom(url, store)
     server.stop()
 
@@ -226,10 +240,10 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
     hand = hand_of(bo_game)
 
-    bo.reload(wait_until="commit")
-    expect(bo.locator(".lobby-confirm")).to_contain_text("Are you Bo?", timeout=FIRST_LOAD_MS)
-    bo.locator("[data-action='its-me']").click()
-    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo")
+    bo.reload(wait_until="commit")  # the same tab: it sat there itself, so it comes back without asking
+    expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text(
+        "Welcome back, Bo", timeout=FIRST_LOAD_MS
+    )
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo")
     expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn")
@@ -394,3 +408,55 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
         ]
     projector.screenshot(path=artifacts / "classroom-projector-winner.png")
     team_pages[0].screenshot(path=artifacts / "classroom-team-winner.png", full_page=True)
+
+
+def test_pages_say_the_class_server_went_away_and_come_back_to_their_seats_when_it_is_restarted(
+    tmp_path, devices, artifacts
+):
+    served, store, port = new_class(tmp_path)
+    server, url = serve_class(tmp_path, served, store, port)
+    try:
+        room = Classroom(url, store)
+        ada, bo = devices(2)
+        open_lobbies([ada, bo], room, ["Ada", "Bo"])
+        code = open_table(ada, "colorfox")
+        sit_down(bo, code, 1)
+        ada_game = ada.locator(".colorlab.colorfox")
+        expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn")
+        makes_a_move(ada_game)
+        expect(bo.locator(".colorlab.colorfox [data-testid='turn']")).to_have_text("your turn")
+
+        server.stop()
+        for page in (ada, bo):
+            expect(page.locator("[data-testid='connection']")).to_contain_text(
+                "connection to the class server was lost", timeout=30_000
+            )
+        ada.screenshot(path=artifacts / "class-server-lost.png")
+        for page in (ada, bo):
+            page.evaluate("() => { window.beforeTheRestart = true; }")
+        server, _ = serve_class(tmp_path, served, store, port)
+        for page, name in ((ada, "Ada"), (bo, "Bo")):  # each page opens afresh by itself, back at its seat
+            assert opened_afresh_at_the_seat(page, name), f"{name}'s page did not come back by itself"
+        expect(bo.locator(".colorlab.colorfox [data-testid='turn']")).to_have_text("your turn")
+        makes_a_move(bo.locator(".colorlab.colorfox"))
+        expect(ada.locator(".colorlab.colorfox [data-testid='turn']")).to_have_text("your turn", timeout=10_000)
+        assert [seat["name"] for seat in TableStore(store).tables([code])[0]["seats"]] == ["Ada", "Bo"]
+    finally:
+        server.stop()
+
+
+AT_THE_SEAT = """(name) => !window.beforeTheRestart && document.querySelector(
+    ".colorlab.colorfox [data-testid='seating']")?.textContent.includes(`you play as ${name}`)"""
+
+
+def opened_afresh_at_the_seat(page, name: str, seconds: float = 90.0) -> bool:
+    """Wait until the page has opened afresh (a new document) and shows the learner's seat again."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if page.evaluate(AT_THE_SEAT, name):
+                return True
+        except PlaywrightError:  # the page is opening afresh right now
+            pass
+        page.wait_for_timeout(250)
+    return False

@@ -124,16 +124,26 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     kept = bo.evaluate(f"() => JSON.parse(localStorage.getItem('colorlab-seat-{code}'))")
     assert len(key) == 6 and len(kept["token"]) >= 40  # the short key to copy; only the long token stays
     assert key not in json.dumps(bo.evaluate("() => ({...localStorage})")), "the browser kept the seat key"
-    bo.reload()
+    bo.reload()  # the same tab sat there itself: it comes back to the seat without asking
     expect(bo.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
-    expect(bo.locator(".lobby-confirm")).to_contain_text("Are you Bo?", timeout=30_000)
-    bo.locator("[data-action='its-me']").click()
     bo_game = bo.locator(".colorlab.colorfox")
     expect(bo_game.locator("[data-testid='seating']")).to_contain_text("you play as Bo", timeout=30_000)
     expect(bo_game.locator(".colorfox-events")).to_contain_text("Ada")
     expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo")
     bo.locator(".lobby-back-box summary").click()
     expect(bo.locator("[data-testid='seat-key']")).to_have_count(0)  # a reloaded page shows no key of its own
+
+    # The next learner at Bo's device opens the lobby in a new tab: asked first, and Bo's seat is forgotten.
+    next_learner = bo.context.new_page()
+    next_learner.route("**/*", keep_on_loopback)
+    next_learner.goto(bo.url)
+    expect(next_learner.locator(".lobby-confirm")).to_contain_text("Are you Bo?", timeout=FIRST_LOAD_MS)
+    expect(next_learner.locator(".colorlab.colorfox")).to_have_count(0)
+    next_learner.screenshot(path=artifacts / "lobby-are-you-bo.png")
+    next_learner.locator("[data-action='someone-else']").click()
+    expect(next_learner.locator("[data-key='name']")).to_be_visible()
+    assert next_learner.evaluate(f"() => localStorage.getItem('colorlab-seat-{code}')") is None
+    next_learner.close()
     seated = next(table for table in TableStore(tables).tables() if table["code"] == code)["seats"]
     assert [seat["name"] for seat in seated] == ["Ada", "Bo"]
 

@@ -4,6 +4,7 @@
 // short seat key, for another device, is never stored: it is shown on the page that asked for it, while it is open.
 
 const SEAT_PREFIX = "colorlab-seat-";
+const HERE_PREFIX = "colorlab-here-";
 const MOST_SEATS_SENT = 10;
 const inMemory = new Map();  // when the browser keeps no storage (some private windows), keys last as long as the page
 
@@ -18,15 +19,22 @@ function storage() {
 }
 
 // The token (long) brings the seat back on this device, until the game ends or someone else says who they are.
+// This tab sat there itself (its session storage lasts as long as the tab): it comes back without asking who it is.
 function keepSeat(code, token) {
   const kept = JSON.stringify({token, at: Date.now()});
   inMemory.set(code, kept);
   storage()?.setItem(SEAT_PREFIX + code, kept);
+  try { window.sessionStorage.setItem(HERE_PREFIX + code, "1"); } catch (error) { /* no session storage */ }
 }
 
 function forgetSeat(code) {
   inMemory.delete(code);
   storage()?.removeItem(SEAT_PREFIX + code);
+  try { window.sessionStorage.removeItem(HERE_PREFIX + code); } catch (error) { /* no session storage */ }
+}
+
+function satHere(code) {
+  try { return window.sessionStorage.getItem(HERE_PREFIX + code) === "1"; } catch (error) { return false; }
 }
 
 // Every seat this browser keeps, newest first: [{code, token, at}].
@@ -63,6 +71,7 @@ function render({ model, el }) {
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
   root.append(body, notice);
   keepKeyboard(root);
+  watchTheKernel(model);
   el.append(root);
 
   const STAGES = {name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
@@ -233,7 +242,7 @@ function render({ model, el }) {
   showNotice();
   if (!seatsSentBack.has(model) && model.get("view").stage !== "seated") {
     seatsSentBack.add(model);
-    const seats = keptSeats().slice(0, MOST_SEATS_SENT).map(({code, token}) => ({code, token}));
+    const seats = keptSeats().slice(0, MOST_SEATS_SENT).map(({code, token}) => ({code, token, here: satHere(code)}));
     if (seats.length) send({type: "return", seats});
   }
   return () => {

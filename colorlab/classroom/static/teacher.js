@@ -10,6 +10,7 @@ function render({ model, el }) {
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
   root.append(body, notice);
   keepKeyboard(root);
+  watchTheKernel(model);
   el.append(root);
 
   function draw() {

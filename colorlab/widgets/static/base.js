@@ -182,9 +182,61 @@ function seatingLine(node, seating) {
     waiting ? h("strong", {"data-testid": "table-state"}, waiting) : null].filter(Boolean));
 }
 
+// A page served to a class (Voila: its page data names its kernel) watches its connection to the kernel. When it is
+// lost, a banner says so at once; while it stays lost, the page asks the server now and then whether it answers
+// again, and once it does (the class server was restarted, and this page's kernel with it) the page opens afresh: the
+// lobby brings the learner back to their seat. In JupyterLab nothing of this runs: a notebook is never reloaded.
+const RECONNECT_MS = 2000;
+const LOST_BEFORE_RELOAD_MS = 5000;  // a short blip heals by itself: the kernel's own connection comes back
+const WATCHED = "colorlabWatchesTheKernel";  // on window: every widget's module holds its own copy of this file
+
+function servedToAClass() {
+  try {
+    return "kernelId" in JSON.parse(document.getElementById("jupyter-config-data")?.textContent ?? "{}");
+  } catch (error) {
+    return false;
+  }
+}
+
+function watchTheKernel(model) {
+  const kernel = model.widget_manager?.kernel;
+  if (window[WATCHED] || !kernel?.connectionStatusChanged || !servedToAClass()) return;
+  window[WATCHED] = true;
+  const banner = h("div", {class: "colorlab-connection", role: "alert", "data-testid": "connection",
+                           hidden: true});
+  document.body.prepend(banner);
+  let lostSince = null;
+  let timer = null;
+  const askTheServer = async () => {
+    if (Date.now() - lostSince < LOST_BEFORE_RELOAD_MS) return;
+    try {
+      await fetch(window.location.href, {method: "HEAD", cache: "no-store"});  // any answer: the server is back
+      banner.textContent = "The class server is back. Opening this page again…";
+      window.location.reload();
+    } catch (error) {
+      // still away: ask again at the next tick
+    }
+  };
+  kernel.connectionStatusChanged.connect((_, status) => {
+    if (status === "connected") {
+      banner.hidden = true;
+      lostSince = null;
+      clearInterval(timer);
+      timer = null;
+      return;
+    }
+    lostSince = lostSince ?? Date.now();
+    banner.hidden = false;
+    banner.textContent = "The connection to the class server was lost. This page tries again by itself; " +
+      "you do not need to do anything.";
+    timer = timer ?? setInterval(askTheServer, RECONNECT_MS);
+  });
+}
+
 // Redraw on every new view or palette, show Python's notices and take its downloads; return what stops listening.
 // At a shared table the page sends nothing while nothing happens: the kernel follows the table and sends new views.
 function listen(model, draw, notice) {
+  watchTheKernel(model);
   const showNotice = () => drawNotice(notice, model.get("notice"));
   const seating = notice.parentElement.querySelector(":scope > .colorlab-seating");
   const drawAll = () => { seatingLine(seating, model.get("view")?.seating); draw(); };
