@@ -48,10 +48,11 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import math
+import os
 import pickle
 import statistics
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from colorlab.agents import seated_bots
@@ -576,10 +577,23 @@ def _check_picklable(bots: LineUp) -> None:
         ) from None
 
 
+CLASS_WORKERS_VARIABLE = "COLORLAB_CLASS_WORKERS"
+
+
+def pool_workers(environ: Mapping[str, str] = os.environ) -> int | None:
+    """How many worker processes a run starts by default: one per core (None), but in a kernel that serves a page to a
+    class (Voila names itself in SERVER_SOFTWARE) only one, or as many as the teacher allows with
+    COLORLAB_CLASS_WORKERS: thirty learners each starting a pool would stall the class's laptop."""
+    if not environ.get("SERVER_SOFTWARE", "").startswith("voila"):
+        return None
+    allowed = environ.get(CLASS_WORKERS_VARIABLE, "1")
+    return int(allowed) if allowed.isdigit() and int(allowed) > 0 else 1
+
+
 def _executor(executor: concurrent.futures.Executor | str | None) -> concurrent.futures.Executor:
-    """Which executor runs the games: a given one, "serial" (this thread), or a process pool."""
+    """Which executor runs the games: a given one, "serial" (this thread), or a process pool (see pool_workers)."""
     if executor is None:
-        return concurrent.futures.ProcessPoolExecutor()
+        return concurrent.futures.ProcessPoolExecutor(max_workers=pool_workers())
     if executor == "serial":
         return _Serial()
     if isinstance(executor, concurrent.futures.Executor):

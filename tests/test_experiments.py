@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from colorlab import colorform, colorfox, colorium, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain, experiments
 from colorlab.agents import seated_bots
 from colorlab.experiments import (
     Experiment,
@@ -426,3 +426,16 @@ def test_the_interval_of_a_difference_is_the_one_the_words_use():
     )
     low, _, high, how = few.difference_interval("t", "s", "top score")
     assert how == "too few games" and math.isnan(low) and math.isnan(high)
+
+
+@pytest.mark.parametrize(
+    "environ, workers",
+    [
+        ({}, None),  # a learner's own JupyterLab: one worker per core
+        ({"SERVER_SOFTWARE": "voila/0.5.13"}, 1),  # a page served to a class: one worker
+        ({"SERVER_SOFTWARE": "voila/0.5.13", "COLORLAB_CLASS_WORKERS": "2"}, 2),  # as many as the teacher allows
+        ({"SERVER_SOFTWARE": "voila/0.5.13", "COLORLAB_CLASS_WORKERS": "many"}, 1),
+    ],
+)
+def test_a_page_served_to_a_class_starts_one_worker_unless_the_teacher_allows_more(environ, workers):
+    assert experiments.pool_workers(environ) == workers
