@@ -14,6 +14,7 @@ from colorlab.colorfox.view import ColorFoxGame
 from colorlab.colorium.view import ColoriumGame
 from colorlab.colourbrain.view import ColourbrainQuiz
 from colorlab.record import Mark
+from colorlab.widgets import base
 from colorlab.widgets.base import GameWidget, IntentError, check_intent
 from tests.helpers.examples import examples
 from tests.helpers.page import browser_sends, downloads
@@ -355,3 +356,17 @@ def test_the_rule_editor_follows_a_loaded_game_and_an_undo(game):
     assert editor.rules == widget.state.rules
     widget.undo()
     assert editor.rules == widget.state.rules == other.state.rules
+
+
+def test_a_page_served_to_a_class_that_floods_a_widget_has_the_surplus_dropped_unread_and_is_told_once(monkeypatch):
+    monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.13")
+    widget = ColorFoxGame(bots=1, seed=1)
+    handled = []
+    monkeypatch.setattr(widget, "act", handled.append)
+    for _ in range(base.INTENT_BURST + 50):
+        browser_sends(widget, {"type": "history", "step": 0})
+    assert len(handled) == base.INTENT_BURST
+    assert widget.notice["kind"] == "error" and "Too many clicks at once" in widget.notice["text"]
+    told = widget.notice["seq"]
+    browser_sends(widget, {"type": "history", "step": 0})
+    assert widget.notice["seq"] == told and len(handled) == base.INTENT_BURST

@@ -43,7 +43,9 @@ import datetime
 import itertools
 import logging
 import math
+import os
 import random
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -63,6 +65,8 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).parent / "static"
 MAX_INTENT_CHARS = 200_000
+INTENT_BURST = 100  # messages a page may send a widget at once ...
+INTENT_RATE = 20.0  # ... and then each second (a learner clicks a few times)
 MAX_INTENT_DEPTH = 8
 LARGEST_PAGE_NUMBER = 2**53  # a browser's numbers are exact only up to here
 log = logging.getLogger(__name__)
@@ -209,6 +213,9 @@ class GuardedWidget(anywidget.AnyWidget):
 
     def __init__(self, **kwargs: Any):
         self._notice_count = 0
+        self._allowance = (float(INTENT_BURST), time.monotonic())  # intents the page may still send now, and when
+        # Only a page served to others (Voila) is held to it: there one page's flood would slow a whole class's laptop.
+        self._limited = os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
         super().__init__(**kwargs)
 
     def dispatch(self, intent: dict) -> None:
@@ -224,7 +231,14 @@ class GuardedWidget(anywidget.AnyWidget):
         self.notice = {"text": text, "kind": kind, "seq": self._notice_count}
 
     def set_state(self, sync_data: dict) -> None:
-        """Accept from the browser only the traits it may write; re-send the others."""
+        """Accept from the browser only the traits it may write; re-send the others.
+
+        A page served by Voila that sends more than a burst of INTENT_BURST, then INTENT_RATE a second, has the surplus
+        dropped before anything is read of it (said once to the page), so a flooding page costs its kernel next to
+        nothing.
+        """
+        if self._limited and not self._allowed():
+            return
         refused = [name for name in sync_data if name not in self.WRITABLE]
         accepted = {name: value for name, value in sync_data.items() if name in self.WRITABLE}
         if "palette" in accepted and not (isinstance(accepted["palette"], str) and accepted["palette"] in PALETTES):
@@ -241,6 +255,19 @@ class GuardedWidget(anywidget.AnyWidget):
         if refused:
             self.say(f"Ignored a change the page may not make ({', '.join(sorted(refused))}).", "error")
             self.send_state([name for name in refused if name in self.keys])
+
+    def _allowed(self) -> bool:
+        """Is there room for one more message from the page (a token bucket: a burst, then a steady rate)?"""
+        tokens, last = self._allowance
+        now = time.monotonic()
+        tokens = min(float(INTENT_BURST), tokens + (now - last) * INTENT_RATE)
+        if tokens < 1.0:
+            if tokens >= 0.0:  # said once, when the page first runs out
+                self.say("Too many clicks at once: the last ones were ignored. Slow down a little.", "error")
+            self._allowance = (-1.0, now)
+            return False
+        self._allowance = (tokens - 1.0, now)
+        return True
 
     @traitlets.observe("intent")
     def _on_intent(self, change: dict) -> None:
