@@ -41,7 +41,7 @@ quick: $(VENV)/.test-installed
 # (the lobby, with the key), the teacher's address and the teacher key (see docs/classroom.md).
 # Settings: make classroom CLASSROOM_DB=<SQLite file outside notebooks/ or postgresql:// URL>
 #   CLASS_KEY=... TEACHER_KEY=... (fresh keys each run otherwise; at least 12 characters, or WEAK_KEYS=yes)
-#   CLASSROOM_PORT=... (8866 otherwise)
+#   CLASSROOM_PORT=... (8866 otherwise) CLASSROOM_WARM_PAGES=... (lobby pages kept ready; 10 otherwise)
 # The kernel of a page that was closed or reloaded is stopped after 10 idle minutes without a page
 # (behind a class key, Voila 0.5 refuses the goodbye a leaving page sends, so it cannot stop at once).
 # A page that is still open is never stopped, however long it waits.

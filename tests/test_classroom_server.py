@@ -17,6 +17,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 import urllib.parse
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -82,7 +83,7 @@ def write_lobby(served: Path) -> None:
 class Classroom:
     """A running class server: its folders, its log and the addresses it printed."""
 
-    def __init__(self, tmp: Path, options: tuple[str, ...] = ()):
+    def __init__(self, tmp: Path, options: tuple[str, ...] = (), warm_pages: int = 0):
         self.served, self.home = tmp / "served", tmp / "home"
         self.store = self.home / ".colorlab" / "classroom.db"
         write_lobby(self.served)
@@ -91,6 +92,7 @@ class Classroom:
             "HOME": str(self.home),
             STORE_VARIABLE: str(self.store),
             "CLASSROOM_PORT": str(self.port),
+            "CLASSROOM_WARM_PAGES": str(warm_pages),  # none kept ready, unless a test is about them
         }
         for variable in ("CLASS_KEY", "TEACHER_KEY", "CLASSROOM_DB"):
             env.pop(variable, None)
@@ -430,3 +432,32 @@ def test_a_device_that_types_wrong_class_keys_is_refused_every_key_for_a_while(c
     assert classroom.get(lobby_path(classroom), device="127.0.0.7").status != 200, "the right key was let through"
     assert classroom.get(lobby_path(classroom), device="127.0.0.8").status == 200, "another device was refused"
     assert "127.0.0.7 typed 10 wrong class keys" in classroom.server.log.read_text()
+
+
+def test_lobby_pages_kept_ready_are_handed_out_at_once_and_replaced(tmp_path):
+    room = Classroom(tmp_path, warm_pages=2)
+    try:
+        ready = re.compile(r"Using pre-heated kernel: ([0-9a-f-]+) for classroom/lobby.ipynb")
+        deadline = time.monotonic() + 60
+        while room.server.log.read_text().count("Kernel started") < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        pages = [room.get(lobby_path(room), device=f"127.0.0.{20 + n}") for n in range(2)]
+        assert all(page.status == 200 for page in pages)
+        handed = ready.findall(room.server.log.read_text())
+        assert len(handed) == 2 and len(set(handed)) == 2, "the pages did not come from the ready ones"
+        for page, kernel in zip(pages, handed):
+            assert f'"kernelId": "{kernel}"' in page.body.decode() and "tables:" in page.body.decode()
+    finally:
+        room.server.stop()
+
+
+@pytest.mark.parametrize("setting", ["-1", "many", "1000"])
+def test_a_number_of_warm_pages_that_is_no_number_is_refused_with_the_setting_named(tmp_path, setting):
+    (tmp_path / "served").mkdir()
+    environment = {
+        "CLASSROOM_DB": str(tmp_path / "t.db"),
+        "CLASSROOM_PORT": str(free_port()),
+        "CLASSROOM_WARM_PAGES": setting,
+    }
+    with pytest.raises(ClassroomError, match="CLASSROOM_WARM_PAGES"):
+        prepare_class(tmp_path / "served", environment)

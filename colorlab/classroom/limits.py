@@ -153,6 +153,15 @@ class ClassVoila(Voila):
             return kernel
 
         manager.start_kernel = started_for_a_device
+        if hasattr(manager, "get_rendered_notebook"):  # a page kept ready is the device's once it is handed out
+            hand_out = manager.get_rendered_notebook
+
+            async def handed_to_a_device(*args: Any, **kwargs: Any) -> Any:
+                task, cache, kernel = await hand_out(*args, **kwargs)
+                self.kernel_devices[kernel] = DEVICE.get()
+                return task, cache, kernel
+
+            manager.get_rendered_notebook = handed_to_a_device
         return settings
 
     def init_handlers(self) -> list:

@@ -11,7 +11,8 @@ Settings come from the environment, so that ``make classroom NAME=value`` passes
 ``CLASS_KEY`` and ``TEACHER_KEY`` (fresh keys each run otherwise; a key made up must have at least
 12 characters, or ``WEAK_KEYS=yes`` lets a shorter one through with a warning), ``CLASSROOM_DB`` (a SQLite
 file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorlab/classroom.db``) and
-``CLASSROOM_PORT`` (8866 otherwise).
+``CLASSROOM_PORT`` (8866 otherwise) and ``CLASSROOM_WARM_PAGES`` (how many lobby pages wait ready, their
+kernel started and the lobby already run, for the first learners who arrive at once; 10 otherwise, 0 for none).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 
 import sqlalchemy
+from traitlets.config import Config
 
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store, default_store_path
 from colorlab.tables import TableError
@@ -35,6 +37,7 @@ from colorlab.tables import TableError
 LOBBY_PAGE = "classroom/lobby.ipynb"
 TEACHER_PAGE = "classroom/teacher.ipynb"
 DEFAULT_PORT = 8866
+DEFAULT_WARM_PAGES = 10  # lobby pages kept ready (about 70 MB each): the first ten learners wait for no kernel
 # No 0/o, 1/l/i: a key copied from a board by hand is copied right. 12 characters hold 59 random bits.
 KEY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 KEY_GROUPS, KEY_GROUP_LENGTH = 3, 4
@@ -177,6 +180,25 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_known_args(argv)
 
 
+def warm_pages(setting: str | None) -> int:
+    """How many lobby pages wait ready: CLASSROOM_WARM_PAGES, else DEFAULT_WARM_PAGES."""
+    if not setting:
+        return DEFAULT_WARM_PAGES
+    if not setting.isdigit() or int(setting) > 200:
+        raise ClassroomError(f"CLASSROOM_WARM_PAGES must be a whole number from 0 to 200, not {setting!r}")
+    return int(setting)
+
+
+def warm_config(pages: int) -> Config:
+    """Voila's settings that keep `pages` lobby pages ready (a kernel started and the lobby run), and no other page."""
+    config = Config()
+    if pages:
+        config.VoilaConfiguration.preheat_kernel = True
+        config.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}, LOBBY_PAGE: {"pool_size": pages}}
+        config.VoilaKernelManager.fill_delay = 0.0  # a page taken is replaced at once
+    return config
+
+
 def class_port(setting: str | None) -> int:
     """The port the class is served on: CLASSROOM_PORT, else Voila's usual 8866."""
     if not setting:
@@ -209,6 +231,7 @@ def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[
     if not served.is_dir():
         raise ClassroomError(f"there is no folder of lessons at {served}")
     port = class_port(environment.get("CLASSROOM_PORT"))
+    warm_pages(environment.get("CLASSROOM_WARM_PAGES"))
     store = store_location(environment.get("CLASSROOM_DB") or environment.get(STORE_VARIABLE), served)
     check_store(store)
     check_port_free(port)
@@ -237,7 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     print(announcement(host, port, key, teacher_key), flush=True)
     for page in missing_pages(served):
         print(f"make classroom: {served / page} does not exist, so its address will not open", file=sys.stderr)
-    ClassVoila.launch_instance(argv=voila_arguments(served, host, port, key, extra))
+    config = warm_config(warm_pages(os.environ.get("CLASSROOM_WARM_PAGES")))
+    ClassVoila.launch_instance(argv=voila_arguments(served, host, port, key, extra), config=config)
 
 
 if __name__ == "__main__":

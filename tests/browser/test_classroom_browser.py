@@ -78,6 +78,7 @@ def serve_class(home: Path, served: Path, store: Path, port: int) -> tuple[Serve
         "CLASS_KEY": CLASS_KEY,
         "TEACHER_KEY": TEACHER_KEY,
         "CLASSROOM_PORT": str(port),
+        "CLASSROOM_WARM_PAGES": "0",  # the pages start their kernels as they come: the tests open only a few
     }
     env.pop("CLASSROOM_DB", None)
     log = home / f"classroom-{len(list(home.glob('classroom-*.log')))}.log"
