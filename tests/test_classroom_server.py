@@ -22,6 +22,7 @@ import urllib.parse
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -41,6 +42,7 @@ from colorlab.classroom.server import (
     new_key,
     prepare_class,
 )
+from tests.helpers.devices import Device, need_devices
 from tests.helpers.servers import Server, free_port, jupyter_env
 
 ROOT = Path(__file__).parents[1]
@@ -110,10 +112,12 @@ class Classroom:
         self.teacher_key = re.search(r"teacher key: (\S+)", self.server.log.read_text())[1]
         self.key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.lobby).query)["token"][0]
 
-    def get(self, path: str, cookie: str = "", device: str = LOOPBACK) -> http.client.HTTPResponse:
-        """Send GET `path` exactly as written (no `..` tidied away) to the server, through loopback, from `device` (a
-        loopback address of its own); read the answer."""
-        connection = http.client.HTTPConnection(LOOPBACK, self.port, timeout=60, source_address=(device, 0))
+    def get(self, path: str, cookie: str = "", device: Device | None = None) -> Any:
+        """Send GET `path` exactly as written (no `..` tidied away) to the server: from `device` over its network,
+        else through loopback; read the answer."""
+        if device is not None:
+            return device.get(self.port, path, cookie)
+        connection = http.client.HTTPConnection(LOOPBACK, self.port, timeout=60)
         connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         answer = connection.getresponse()
         answer.body = answer.read()
@@ -126,6 +130,21 @@ def classroom(tmp_path_factory):
     room = Classroom(tmp_path_factory.mktemp("classroom"))
     yield room
     room.server.stop()
+
+
+@pytest.fixture
+def devices():
+    """Return `devices(n)`: n other devices on the class's network (network namespaces); all removed at the end."""
+    need_devices()
+    made: list[Device] = []
+
+    def new_devices(count: int) -> list[Device]:
+        made.extend(Device() for _ in range(count))
+        return made[-count:]
+
+    yield new_devices
+    for device in made:
+        device.close()
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +190,8 @@ def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_f
     assert classroom.key in classroom.teacher and classroom.teacher_key != classroom.key
 
 
-def test_a_page_without_the_key_is_refused(classroom):
+def test_a_page_without_the_key_is_refused(classroom, devices):
+    [device] = devices(1)
     for path in [
         "/voila/render/classroom/lobby.ipynb",
         "/",
@@ -179,19 +199,22 @@ def test_a_page_without_the_key_is_refused(classroom):
         "/voila/render/classroom/lobby.ipynb?token=wrong-key",
         "/voila/api/contents/classroom",
     ]:
-        answer = classroom.get(path)
-        refused = answer.status in (401, 403) or (answer.status == 302 and "/login" in answer.getheader("Location", ""))
+        answer = classroom.get(path, device=device)
+        refused = answer.status in (401, 403) or (
+            answer.status == 302 and "/login" in (answer.getheader("Location") or "")
+        )
         assert refused, (path, answer.status, answer.getheader("Location"))
         assert b"tables:" not in answer.body
 
 
-def test_the_printed_address_opens_the_lobby_whose_kernel_knows_the_tables_and_the_teacher_key(classroom):
-    answer = classroom.get(lobby_path(classroom))
+def test_the_printed_address_opens_the_lobby_whose_kernel_knows_the_tables_and_the_teacher_key(classroom, devices):
+    [device] = devices(1)  # a learner's device on the class's network
+    answer = classroom.get(lobby_path(classroom), device=device)
     assert answer.status == 200
     page = answer.body.decode()
     assert f"tables: {classroom.store}" in page and f"teacher: {classroom.teacher_key}" in page
     assert "os.environ" not in page, "the learners' page shows code"
-    again = classroom.get("/voila/render/classroom/lobby.ipynb", cookie=login_cookie(answer))
+    again = classroom.get("/voila/render/classroom/lobby.ipynb", cookie=login_cookie(answer), device=device)
     assert again.status == 200, "the key in the address did not log the browser in"
 
 
@@ -382,56 +405,68 @@ def test_a_port_that_is_no_port_is_refused_with_the_setting_named(tmp_path, port
 # --- fair shares: kernels per device and per class, messages per page, wrong class keys ----------------------------
 
 
-def test_a_device_holds_two_pages_with_kernels_and_the_class_three_and_the_next_page_says_so(small_class):
-    first, second = (small_class.get(lobby_path(small_class), device="127.0.0.2") for _ in range(2))
+def test_a_device_holds_two_pages_with_kernels_and_the_class_three_and_the_next_page_says_so(small_class, devices):
+    tablet, laptop, phone = devices(3)
+    first, second = (small_class.get(lobby_path(small_class), device=tablet) for _ in range(2))
     assert first.status == second.status == 200
-    third = small_class.get(lobby_path(small_class), device="127.0.0.2")
+    third = small_class.get(lobby_path(small_class), device=tablet)
     assert third.status == 429 and b"Too many pages open on this device" in third.body
     assert b"already has 2 colorlab pages open" in third.body and b"kernelId" not in third.body
-    other = small_class.get(lobby_path(small_class), device="127.0.0.3")
+    other = small_class.get(lobby_path(small_class), device=laptop)
     assert other.status == 200, "another device still had its share"
-    full = small_class.get(lobby_path(small_class), device="127.0.0.4")
+    full = small_class.get(lobby_path(small_class), device=phone)
     assert full.status == 503 and b"The class is full" in full.body and b"Ask your teacher" in full.body
     log = small_class.server.log.read_text()
-    assert "127.0.0.2 has 2 pages with kernels" in log and "the class is full (3 kernels)" in log
+    assert f"{tablet.address} has 2 pages with kernels" in log and "the class is full (3 kernels)" in log
 
 
-async def flood(room: Classroom, device: str, messages: int) -> tuple[int | None, str | None]:
-    """Open the lobby from `device`, then send its kernel `messages` junk messages as fast as a socket takes them;
-    return how the server closed the connection (code, reason)."""
-    answer = room.get(lobby_path(room), device=device)
-    kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', answer.body.decode())[1]
-    url = f"ws://{LOOPBACK}:{room.port}/api/kernels/{kernel}/channels"
-    request = HTTPRequest(url, headers={"Cookie": login_cookie(answer)}, network_interface=device)
-    channels = await websocket_connect(request)
+# A flood from a device: the lobby opened there, then junk sent to its kernel as fast as the socket takes it; the
+# server's close code and reason printed as JSON.
+FLOOD = """
+import asyncio, http.client, json, re, sys
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
+
+async def flood(host, port, path, messages):
+    connection = http.client.HTTPConnection(host, port, timeout=60)
+    connection.request("GET", path)
+    answer = connection.getresponse()
+    page = answer.read().decode()
+    cookie = "; ".join(v.split(";")[0] for k, v in answer.getheaders() if k.lower() == "set-cookie")
+    kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', page)[1]
+    url = f"ws://{host}:{port}/api/kernels/{kernel}/channels"
+    channels = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookie}))
     junk = json.dumps({"channel": "nowhere", "header": {}, "content": {}})
     for _ in range(messages):
-        if channels.protocol is None:  # closed by the server
+        if channels.protocol is None:
             break
         await channels.write_message(junk)
-    deadline = asyncio.get_running_loop().time() + 30
-    while await asyncio.wait_for(channels.read_message(), 30) is not None:  # read on until the server closes
-        assert asyncio.get_running_loop().time() < deadline, "the server never closed the flooding page"
-    return channels.close_code, channels.close_reason
+    while await asyncio.wait_for(channels.read_message(), 30) is not None:
+        pass
+    print(json.dumps({"code": channels.close_code, "reason": channels.close_reason}))
+
+asyncio.run(flood(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])))
+"""
 
 
-def test_a_page_that_floods_its_kernel_is_dropped_then_closed_and_told_why(classroom):
-    with ThreadPoolExecutor(1) as apart:  # its own thread: a browser test may have left an event loop in this one
-        code, reason = apart.submit(asyncio.run, flood(classroom, "127.0.0.5", 5_000)).result()
-    assert code == CLOSED_FOR_FLOODING and reason == "colorlab: this page sent too many messages"
+def test_a_page_that_floods_its_kernel_is_dropped_then_closed_and_told_why(classroom, devices):
+    [mischief, other] = devices(2)
+    told = mischief.python(FLOOD, mischief.server, str(classroom.port), lobby_path(classroom), "5000")
+    assert told == {"code": CLOSED_FOR_FLOODING, "reason": "colorlab: this page sent too many messages"}
     log = classroom.server.log.read_text()
-    assert "a page at 127.0.0.5 sends too many messages; dropping the surplus" in log
-    assert "closing the page at 127.0.0.5" in log
-    assert classroom.get(lobby_path(classroom), device="127.0.0.6").status == 200, "the class goes on"
+    assert f"a page at {mischief.address} sends too many messages; dropping the surplus" in log
+    assert f"closing the page at {mischief.address}" in log
+    assert classroom.get(lobby_path(classroom), device=other).status == 200, "the class goes on"
 
 
-def test_a_device_that_types_wrong_class_keys_is_refused_every_key_for_a_while(classroom):
+def test_a_device_that_types_wrong_class_keys_is_refused_every_key_for_a_while(classroom, devices):
+    guesser, other = devices(2)
     wrong = lobby_path(classroom).replace(classroom.key, "not-the-class-key")
     for _ in range(WRONG_KEYS_ALLOWED):
-        assert classroom.get(wrong, device="127.0.0.7").status != 200
-    assert classroom.get(lobby_path(classroom), device="127.0.0.7").status != 200, "the right key was let through"
-    assert classroom.get(lobby_path(classroom), device="127.0.0.8").status == 200, "another device was refused"
-    assert "127.0.0.7 typed 10 wrong class keys" in classroom.server.log.read_text()
+        assert classroom.get(wrong, device=guesser).status != 200
+    assert classroom.get(lobby_path(classroom), device=guesser).status != 200, "the right key was let through"
+    assert classroom.get(lobby_path(classroom), device=other).status == 200, "another device was refused"
+    assert f"{guesser.address} typed 10 wrong class keys" in classroom.server.log.read_text()
 
 
 def test_lobby_pages_kept_ready_are_handed_out_at_once_and_replaced(tmp_path):
@@ -441,7 +476,7 @@ def test_lobby_pages_kept_ready_are_handed_out_at_once_and_replaced(tmp_path):
         deadline = time.monotonic() + 60
         while room.server.log.read_text().count("Kernel started") < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
-        pages = [room.get(lobby_path(room), device=f"127.0.0.{20 + n}") for n in range(2)]
+        pages = [room.get(lobby_path(room)) for _ in range(2)]
         assert all(page.status == 200 for page in pages)
         handed = ready.findall(room.server.log.read_text())
         assert len(handed) == 2 and len(set(handed)) == 2, "the pages did not come from the ready ones"

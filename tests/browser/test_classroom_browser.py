@@ -27,7 +27,8 @@ from colorlab.colorform.model import Claim, Stop, new_game
 from colorlab.colorfox.model import scores as colorfox_scores
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
-from tests.helpers.chromium import VIEWPORT, keep_on_loopback
+from tests.helpers.chromium import CHROMIUM_ARGS, VIEWPORT, keep_on
+from tests.helpers.devices import Device, need_devices
 from tests.helpers.page_actions import (
     FIRST_LOAD_MS,
     TEACHER_KEY,
@@ -51,14 +52,19 @@ TEAMS = ("Reds", "Blues", "Greens")
 
 @dataclasses.dataclass(frozen=True)
 class Classroom:
-    """A running class server: its address on this machine and where its tables are."""
+    """A running class server: its address on this machine, its port and where its tables are."""
 
     url: str
     store: Path
 
+    @property
+    def port(self) -> int:
+        return int(self.url.rstrip("/").rsplit(":", 1)[1])
+
     def page(self, path: str) -> str:
-        """The address of a served page, with the class key, as the printed address gives it."""
-        return f"{self.url}{path}?token={CLASS_KEY}"
+        """The path of a served page, with the class key, as the printed address gives it (each device's browser
+        puts the server's address in front: it reaches the server at its own)."""
+        return f"/{path}?token={CLASS_KEY}"
 
 
 def new_class(home: Path) -> tuple[Path, Path, int]:
@@ -100,24 +106,32 @@ def classroom(tmp_path_factory) -> Iterator[Classroom]:
 
 
 @pytest.fixture
-def devices(browser):
-    """Return `devices(n)`: n new browser contexts (separate learners), each with one page; all closed at the end."""
-    opened = []
+def devices(playwright, tmp_path):
+    """Return `devices(n, room)`: n learners' devices, each a network namespace of its own with its own chromium and
+    one page, which reaches the class server `room` over its veth, as a tablet on the class's Wi-Fi would; all closed
+    and removed at the end."""
+    need_devices()
+    opened: list = []
 
-    def new_devices(count: int) -> list:
+    def new_devices(count: int, room: Classroom) -> list:
         pages = []
         for _ in range(count):
-            context = browser.new_context(viewport=VIEWPORT)
-            opened.append(context)
+            device = Device()
+            opened.append(device)
+            browser = playwright.chromium.launch(
+                executable_path=str(device.chromium(tmp_path)), args=["--headless", *CHROMIUM_ARGS]
+            )
+            opened.append(browser)
+            context = browser.new_context(viewport=VIEWPORT, base_url=f"http://{device.server}:{room.port}")
             page = context.new_page()
             page.set_default_timeout(30_000)
-            page.route("**/*", keep_on_loopback)
+            page.route("**/*", keep_on(device.server))  # the class server, seen from the device: nowhere else
             pages.append(page)
         return pages
 
     yield new_devices
-    for context in opened:
-        context.close()
+    for thing in reversed(opened):
+        thing.close()
 
 
 def start_lobbies(pages, classroom: Classroom) -> None:
@@ -209,7 +223,7 @@ def shown_scores(game, seats: int) -> list[int]:
 
 
 def test_two_learners_play_colorfox_to_the_end_by_clicking(classroom, devices, artifacts):
-    ada, bo = devices(2)
+    ada, bo = devices(2, classroom)
     open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
     # Two sticks of each colour: a colour runs out after a few cards, so the game ends in a few moves.
     code = open_table(ada, "colorfox", {"Sticks per colour": "2"})
@@ -231,7 +245,7 @@ def test_two_learners_play_colorfox_to_the_end_by_clicking(classroom, devices, a
 
 
 def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_refused(classroom, devices, artifacts):
-    ada, bo, stranger = devices(3)
+    ada, bo, stranger = devices(3, classroom)
     open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
     code = open_table(ada, "colorfox")
     sit_down(bo, code, 1)
@@ -254,7 +268,7 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     seated = next(table for table in TableStore(classroom.store).tables() if table["code"] == code)["seats"]
     assert [seat["name"] for seat in seated] == ["Ada", "Bo"]
 
-    answer = stranger.goto(f"{classroom.url}{LOBBY}")
+    answer = stranger.goto(f"/{LOBBY}")
     refused = answer.status in (401, 403) or "/login" in stranger.url
     assert refused, (answer.status, stranger.url)
     expect(stranger.locator(".colorlab-lobby")).to_have_count(0)
@@ -311,7 +325,7 @@ def test_both_learners_call_stop_in_the_same_second_and_the_table_settles_one_st
     store = TableStore(classroom.store)
     code = store.create("colorform", SAME_SECOND, seed=seed)
     hands = [[str(card) for card in hand] for hand in new_game(SAME_SECOND, seed).hands]
-    ada, bo = devices(2)
+    ada, bo = devices(2, classroom)
     open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
     for seat, page in enumerate((ada, bo)):
         sit_down(page, code, seat)
@@ -356,7 +370,7 @@ def choose_colours(team, colours: list[str]) -> None:
 def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(classroom, devices, artifacts):
     store = TableStore(classroom.store)
     code = store.create("colourbrain", QUIZ, seed=21)
-    teacher, *team_pages = devices(4)
+    teacher, *team_pages = devices(4, classroom)
     teacher.set_viewport_size(TEACHER_VIEWPORT)
     start_lobbies(team_pages, classroom)
     board = open_with_the_key(teacher, classroom.page(TEACHER))
@@ -418,7 +432,7 @@ def test_pages_say_the_class_server_went_away_and_come_back_to_their_seats_when_
     server, url = serve_class(tmp_path, served, store, port)
     try:
         room = Classroom(url, store)
-        ada, bo = devices(2)
+        ada, bo = devices(2, room)
         open_lobbies([ada, bo], room, ["Ada", "Bo"])
         code = open_table(ada, "colorfox")
         sit_down(bo, code, 1)

@@ -22,8 +22,17 @@ VIEWPORT = {"width": 1000, "height": 900}
 
 def keep_on_loopback(route):
     """Let a request through only if it goes to this machine."""
+    keep_within(route, LOOPBACK)
+
+
+def keep_on(address: str):
+    """A route guard that lets a request through only to `address` (the class server, as a test's device sees it)."""
+    return lambda route: keep_within(route, {address})
+
+
+def keep_within(route, hosts: set[str]) -> None:
     url = urllib.parse.urlsplit(route.request.url)
-    if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOOPBACK:
+    if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in hosts:
         route.abort()
     else:
         route.continue_()
