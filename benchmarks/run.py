@@ -16,6 +16,7 @@ import bench_colorfox
 import bench_colorium
 import bench_experiments
 import bench_import
+import class_scale
 import classroom
 import playouts
 import strength
@@ -54,6 +55,7 @@ def main() -> int:
         + bench_experiments.run_rows()
         + tables.run()
         + classroom.run()
+        + class_scale.run()
     )
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]
