@@ -16,6 +16,7 @@ import bench_colorfox
 import bench_colorium
 import bench_experiments
 import bench_import
+import class_pages
 import class_scale
 import classroom
 import playouts
@@ -56,6 +57,7 @@ def main() -> int:
         + tables.run()
         + classroom.run()
         + class_scale.run()
+        + class_pages.run()
     )
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]

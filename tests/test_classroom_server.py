@@ -42,7 +42,7 @@ from colorlab.classroom.server import (
     new_key,
     prepare_class,
 )
-from tests.helpers.devices import Device, need_devices
+from tests.helpers.devices import FLOOD, Device, need_devices
 from tests.helpers.servers import Server, free_port, jupyter_env
 
 ROOT = Path(__file__).parents[1]
@@ -418,35 +418,6 @@ def test_a_device_holds_two_pages_with_kernels_and_the_class_three_and_the_next_
     assert full.status == 503 and b"The class is full" in full.body and b"Ask your teacher" in full.body
     log = small_class.server.log.read_text()
     assert f"{tablet.address} has 2 pages with kernels" in log and "the class is full (3 kernels)" in log
-
-
-# A flood from a device: the lobby opened there, then junk sent to its kernel as fast as the socket takes it; the
-# server's close code and reason printed as JSON.
-FLOOD = """
-import asyncio, http.client, json, re, sys
-from tornado.httpclient import HTTPRequest
-from tornado.websocket import websocket_connect
-
-async def flood(host, port, path, messages):
-    connection = http.client.HTTPConnection(host, port, timeout=60)
-    connection.request("GET", path)
-    answer = connection.getresponse()
-    page = answer.read().decode()
-    cookie = "; ".join(v.split(";")[0] for k, v in answer.getheaders() if k.lower() == "set-cookie")
-    kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', page)[1]
-    url = f"ws://{host}:{port}/api/kernels/{kernel}/channels"
-    channels = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookie}))
-    junk = json.dumps({"channel": "nowhere", "header": {}, "content": {}})
-    for _ in range(messages):
-        if channels.protocol is None:
-            break
-        await channels.write_message(junk)
-    while await asyncio.wait_for(channels.read_message(), 30) is not None:
-        pass
-    print(json.dumps({"code": channels.close_code, "reason": channels.close_reason}))
-
-asyncio.run(flood(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])))
-"""
 
 
 def test_a_page_that_floods_its_kernel_is_dropped_then_closed_and_told_why(classroom, devices):

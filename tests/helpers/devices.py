@@ -59,6 +59,35 @@ print(json.dumps({"status": answer.status, "body": base64.b64encode(body).decode
 """
 
 
+# A flood from a device: the lobby opened there, then junk sent to its kernel as fast as the socket takes it; the
+# server's close code and reason printed as JSON.
+FLOOD = """
+import asyncio, http.client, json, re, sys
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
+
+async def flood(host, port, path, messages):
+    connection = http.client.HTTPConnection(host, port, timeout=60)
+    connection.request("GET", path)
+    answer = connection.getresponse()
+    page = answer.read().decode()
+    cookie = "; ".join(v.split(";")[0] for k, v in answer.getheaders() if k.lower() == "set-cookie")
+    kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', page)[1]
+    url = f"ws://{host}:{port}/api/kernels/{kernel}/channels"
+    channels = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookie}))
+    junk = json.dumps({"channel": "nowhere", "header": {}, "content": {}})
+    for _ in range(messages):
+        if channels.protocol is None:
+            break
+        await channels.write_message(junk)
+    while await asyncio.wait_for(channels.read_message(), 30) is not None:
+        pass
+    print(json.dumps({"code": channels.close_code, "reason": channels.close_reason}))
+
+asyncio.run(flood(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])))
+"""
+
+
 @dataclass
 class Answer:
     """What a device's GET got back."""

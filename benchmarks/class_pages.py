@@ -1,0 +1,270 @@
+"""Time a class of 30 learners' browser pages through the class server: arriving, sitting still, playing, one flooding.
+
+The class server (``python -m colorlab.classroom.server``, Voila, the class key in the address) runs
+as ``make classroom`` runs it, with a SQLite store and ``CLASSROOM_WARM_PAGES=30`` (a teacher
+expecting 30 learners keeps 30 lobby pages ready). The learners are headless chromium contexts
+on three "devices": network namespaces of the benchmark's own, each with a veth pair and a
+chromium of its own holding 10 contexts (``tests/helpers/devices.py``), so their traffic reaches
+the server over a network, not its loopback. As 10 learners share each namespace's address, the
+cap on pages per device is raised to 12 for the run.
+
+- **arriving**: 30 pages open the lobby within 10 s (one every third of a second). Kernel
+  ready: the page's document has arrived (``responseEnd`` of its navigation: Voila sends it once
+  the lobby has run in the page's kernel). Shown: the lobby's name field is visible.
+- **sitting still**: 10 ColorFox tables of 3 are opened in the store; each page takes its seat
+  through the lobby's "Come back to your seat" (code and seat key). Then 20 s with nobody
+  clicking: the processor time of the server and every kernel, in cores.
+- **playing**: 30 s in which each learner whose turn it is thinks 0.3-1.2 s and clicks a legal
+  move (as ``classroom.py``'s pages do); click -> seen on the other pages of the table, from
+  ``Date.now()`` just before the click to a MutationObserver seeing the step.
+- **one flooding**: a fourth device opens the lobby and sends its kernel junk as fast as its
+  socket takes it (again each time the server closes it), while the 30 play another 30 s.
+
+Run alone: ``.venv/bin/python benchmarks/class_pages.py`` (as root: namespaces need it). Without
+root, chromium or Playwright the section says so in one row.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+from colorlab import colorfox
+from colorlab.tables import TableStore
+
+from classroom import MY_TURN, THINK_SECONDS, WATCH_STEPS, Learner, click_to_redraw, page_click, percentile_95
+from table import Row, run_alone, verdict
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # tests/ makes the devices and starts the server
+
+from tests.helpers.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, keep_on  # noqa: E402
+from tests.helpers.devices import FLOOD, Device, can_make_devices  # noqa: E402
+from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env  # noqa: E402
+
+LEARNERS = 30
+DEVICES = 3
+SEATS = 3
+ARRIVAL_SECONDS = 10.0
+IDLE_SECONDS = 20.0
+PLAY_SECONDS = 30.0
+LAST_CLICK_SECONDS = 2.0
+LOOK_SECONDS = 0.1
+WARM_SECONDS = 300.0  # at most this long for the 30 pages kept ready to be made
+PAGE_MS = 120_000
+CLASS_KEY = "bench-class-key-30"
+LOBBY = "voila/render/classroom/lobby.ipynb"
+READY_TARGET_S, SHOWN_TARGET_S, IDLE_TARGET_CORES = 5.0, 10.0, 0.2
+MEDIAN_TARGET_MS, P95_TARGET_MS, FLOOD_P95_TARGET_MS = 150.0, 500.0, 1000.0
+
+
+def missing() -> str:
+    """Why this section cannot run here ('' when it can)."""
+    if not can_make_devices():
+        return "making devices (network namespaces) needs root and iproute2"
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing"
+    return ""
+
+
+def start_server(home: Path, store: Path) -> tuple[Server, int]:
+    served = home / "notebooks"
+    shutil.copytree(NOTEBOOKS, served)
+    port = free_port()
+    env = {
+        **jupyter_env(home),
+        "CLASSROOM_DB": str(store),
+        "CLASS_KEY": CLASS_KEY,
+        "CLASSROOM_PORT": str(port),
+        "CLASSROOM_WARM_PAGES": str(LEARNERS),
+    }
+    command = [sys.executable, "-m", "colorlab.classroom.server", str(served), "--ClassVoila.kernels_per_device=12"]
+    server = Server(command, env, home / "classroom.log")
+    server.wait_until_answering(f"http://127.0.0.1:{port}/login")
+    deadline = time.monotonic() + WARM_SECONDS
+    while server.log.read_text().count("Kernel started") < LEARNERS and time.monotonic() < deadline:
+        time.sleep(1)
+    return server, port
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    """Processor seconds used so far by a process and all its children."""
+    total = 0.0
+    for each in [process, *process.children(recursive=True)]:
+        try:
+            times = each.cpu_times()
+            total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def arrive(contexts: list, port: int, servers: list[str]) -> tuple[list, list[float], list[float]]:
+    """Open the lobby on every page, spread over ARRIVAL_SECONDS: the pages, kernel-ready and shown seconds."""
+    pages, started = [], []
+    for index, context in enumerate(contexts):
+        page = context.new_page()
+        page.set_default_timeout(PAGE_MS)
+        page.route("**/*", keep_on(servers[index % len(servers)]))
+        started.append(time.monotonic())
+        page.goto(f"/{LOBBY}?token={CLASS_KEY}", wait_until="commit")
+        pages.append(page)
+        time.sleep(max(0.0, started[0] + (index + 1) * ARRIVAL_SECONDS / len(contexts) - time.monotonic()))
+    shown: list[float | None] = [None] * len(pages)
+    deadline = time.monotonic() + PAGE_MS / 1000
+    while None in shown and time.monotonic() < deadline:
+        for index, page in enumerate(pages):
+            if shown[index] is None and page.locator("[data-key='name']").is_visible():
+                shown[index] = time.monotonic() - started[index]
+        time.sleep(0.05)
+    ready = [page.evaluate("() => performance.getEntriesByType('navigation')[0].responseEnd") / 1000 for page in pages]
+    return pages, ready, [seconds if seconds is not None else float("inf") for seconds in shown]
+
+
+def sit_down(pages: list, store: TableStore) -> list[Learner]:
+    """Open 10 ColorFox tables in the store and seat every page through the lobby's 'come back' form."""
+    learners = []
+    for table in range(len(pages) // SEATS):
+        code = store.create("colorfox", colorfox.Rules(players=SEATS), seed=table)
+        for seat in range(SEATS):
+            page = pages[table * SEATS + seat]
+            key = store.join(code, seat=seat, name=f"Learner {table * SEATS + seat + 1}").key
+            page.locator(".lobby-back-box summary").click()
+            page.locator("[data-key='rejoin-code']").fill(code)
+            page.locator("[data-key='key']").fill(key)
+            page.locator("[data-key='key']").press("Enter")
+            learners.append(Learner(seat, [code]))
+    for page in pages:
+        page.locator(".colorlab.colorfox [data-testid='seating']").filter(has_text="you play as").wait_for()
+        page.evaluate(WATCH_STEPS)
+    return learners
+
+
+def play(pages: list, learners: list[Learner], seconds: float, rng: random.Random) -> None:
+    """Each learner whose turn it is thinks a moment, then clicks; for `seconds`."""
+    deadline = time.monotonic() + seconds
+    click_at: list[float | None] = [None] * len(pages)
+    while (now := time.monotonic()) < deadline - LAST_CLICK_SECONDS:
+        for index, (page, learner) in enumerate(zip(pages, learners)):
+            if not page.evaluate(MY_TURN):
+                click_at[index] = None
+            elif click_at[index] is None:
+                click_at[index] = now + rng.uniform(*THINK_SECONDS)
+            elif now >= click_at[index]:
+                page_click(page, learner)
+                click_at[index] = None
+        time.sleep(LOOK_SECONDS)
+    time.sleep(max(0.0, deadline - time.monotonic()))
+    for page, learner in zip(pages, learners):
+        code = learner.tables[0]
+        learner.redraws = {(code, int(step)): at / 1000 for step, at in page.evaluate("() => redraws").items()}
+
+
+def fresh(learners: list[Learner]) -> list[Learner]:
+    """The same learners with nothing noted yet."""
+    return [Learner(learner.seat, list(learner.tables)) for learner in learners]
+
+
+def latency_figures(learners: list[Learner]) -> tuple[float, float, int, int]:
+    """Median and 95th percentile of click -> seen (ms), the redraws timed and those never seen."""
+    times, unseen = click_to_redraw(learners)
+    if len(times) < 2:
+        return float("inf"), float("inf"), len(times), unseen
+    return statistics.median(times) * 1000, percentile_95(times) * 1000, len(times), unseen
+
+
+def run() -> list[Row]:
+    why = missing()
+    if why:
+        return [Row("class pages, 30 learners' pages", "-", "", "", "info", f"not measured: {why}")]
+    from playwright.sync_api import sync_playwright
+
+    rng = random.Random(2026)
+    devices: list[Device] = []
+    flooder = None
+    with tempfile.TemporaryDirectory(prefix="colorlab-pages-") as folder:
+        home = Path(folder)
+        server, port = start_server(home, home / "class.db")
+        store = TableStore(home / "class.db")
+        try:
+            devices = [Device() for _ in range(DEVICES + 1)]
+            with sync_playwright() as playwright:
+                contexts = []
+                for device in devices[:DEVICES]:
+                    browser = playwright.chromium.launch(
+                        executable_path=str(device.chromium(home)), args=["--headless", *CHROMIUM_ARGS]
+                    )
+                    base = f"http://{device.server}:{port}"
+                    contexts += [browser.new_context(viewport=VIEWPORT, base_url=base) for _ in range(LEARNERS // 3)]
+                servers = [device.server for device in devices[:DEVICES]]
+                ordered = [contexts[index % DEVICES * 10 + index // DEVICES] for index in range(LEARNERS)]
+                pages, ready, shown = arrive(ordered, port, [servers[index % DEVICES] for index in range(LEARNERS)])
+                learners = sit_down(pages, store)
+                process = psutil.Process(server.process.pid)
+                before = cpu_seconds(process)
+                time.sleep(IDLE_SECONDS)
+                idle = (cpu_seconds(process) - before) / IDLE_SECONDS
+                play(pages, learners, PLAY_SECONDS, rng)
+                calm = latency_figures(learners)
+                flooding = fresh(learners)
+                for page in pages:
+                    page.evaluate(WATCH_STEPS)
+                flood_device = devices[DEVICES]
+                script = f"import subprocess, sys, time\\nend = time.monotonic() + {PLAY_SECONDS + 5}\\n" + (
+                    "while time.monotonic() < end:\\n"
+                    "    subprocess.run([sys.executable, '-c', sys.argv[1], *sys.argv[2:]], capture_output=True, "
+                    "timeout=60)\\n"
+                )
+                flooder = subprocess.Popen(
+                    flood_device.command(
+                        sys.executable, "-c", script, FLOOD, flood_device.server, str(port),
+                        f"/{LOBBY}?token={CLASS_KEY}", "1000000",
+                    ),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                time.sleep(2)
+                play(pages, flooding, PLAY_SECONDS, rng)
+                flooded = latency_figures(flooding)
+        finally:
+            if flooder is not None:
+                flooder.kill()
+                flooder.wait(30)
+            for device in devices:
+                device.close()
+            store.engine.dispose()
+            server.stop()
+    p95_ready, p95_shown = percentile_95(ready), percentile_95(shown)
+    label = f"class pages, {LEARNERS} learners' pages from {DEVICES} devices"
+    return [
+        Row(f"{label}: arriving within {ARRIVAL_SECONDS:g} s, kernel ready (lobby run), 95th percentile",
+            f"{p95_ready:.1f}", "s", f"< {READY_TARGET_S:g}", verdict(p95_ready < READY_TARGET_S),
+            f"Arriving: kernel ready median {statistics.median(ready):.1f} s, worst {max(ready):.1f} s; "
+            f"shown median {statistics.median(shown):.1f} s, worst {max(shown):.1f} s "
+            f"({LEARNERS} lobby pages kept ready)."),
+        Row(f"{label}: arriving, the lobby shown, 95th percentile", f"{p95_shown:.1f}", "s",
+            f"< {SHOWN_TARGET_S:g}", verdict(p95_shown < SHOWN_TARGET_S)),
+        Row(f"{label}: seated at 10 tables and idle, server and kernels", f"{idle:.3f}", "cores",
+            f"< {IDLE_TARGET_CORES:g}", verdict(idle < IDLE_TARGET_CORES)),
+        Row(f"{label}: click -> seen, median", f"{calm[0]:.0f}", "ms", f"< {MEDIAN_TARGET_MS:g}",
+            verdict(calm[0] < MEDIAN_TARGET_MS),
+            f"Playing: {calm[2]} redraws timed, {calm[3]} never seen; with a flooder: {flooded[2]} timed, "
+            f"{flooded[3]} never seen, median {flooded[0]:.0f} ms."),
+        Row(f"{label}: click -> seen, 95th percentile", f"{calm[1]:.0f}", "ms", f"< {P95_TARGET_MS:g}",
+            verdict(calm[1] < P95_TARGET_MS)),
+        Row(f"{label}: click -> seen while one device floods, 95th percentile", f"{flooded[1]:.0f}", "ms",
+            f"< {FLOOD_P95_TARGET_MS:g}", verdict(flooded[1] < FLOOD_P95_TARGET_MS)),
+    ]  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(run_alone(run))
