@@ -60,6 +60,7 @@ PLAY_SECONDS = 30.0
 LAST_CLICK_SECONDS = 2.0
 LOOK_SECONDS = 0.1
 WARM_SECONDS = 300.0  # at most this long for the 30 pages kept ready to be made
+CALM_CORES = 0.3  # the server and its kernels are calm (every page kept ready has run its lobby) below this
 PAGE_MS = 120_000
 CLASS_KEY = "bench-class-key-30"
 LOBBY = "voila/render/classroom/lobby.ipynb"
@@ -90,9 +91,16 @@ def start_server(home: Path, store: Path) -> tuple[Server, int]:
     command = [sys.executable, "-m", "colorlab.classroom.server", str(served), "--ClassVoila.kernels_per_device=12"]
     server = Server(command, env, home / "classroom.log")
     server.wait_until_answering(f"http://127.0.0.1:{port}/login")
+    # Ready as a teacher's laptop is minutes before the lesson: every page kept ready made, and the server calm.
     deadline = time.monotonic() + WARM_SECONDS
     while server.log.read_text().count("Kernel started") < LEARNERS and time.monotonic() < deadline:
         time.sleep(1)
+    process = psutil.Process(server.process.pid)
+    while time.monotonic() < deadline:
+        before = cpu_seconds(process)
+        time.sleep(2)
+        if (cpu_seconds(process) - before) / 2 < CALM_CORES:
+            break
     return server, port
 
 

@@ -2,8 +2,9 @@
 
 A learner's device reaches the class server over the network, never through the server's loopback. A
 `Device` is a namespace (``ip netns add``) with one end of a veth pair inside it; the other end stays
-on this machine. Each device gets a private /24 of its own, 10.213.N.0/24 with N from the test run's
-process id and a count: this machine is 10.213.N.1 on it, the device 10.213.N.2. A class server that
+on this machine. Each device gets a private /24 of its own, 10.213.N.0/24 with the first N no address
+of this machine uses (chosen under a file lock, as parallel test workers make devices at once): this
+machine is 10.213.N.1 on it, the device 10.213.N.2. A class server that
 listens on every interface answers the device at 10.213.N.1. Nothing else is reachable from inside,
 and this machine's own network address (``hostname -I``) is never used. The namespace and the veth are
 removed when the device is closed.
@@ -15,6 +16,7 @@ Only root can make namespaces. Elsewhere the tests that need a device skip, sayi
 from __future__ import annotations
 
 import base64
+import fcntl
 import itertools
 import json
 import os
@@ -27,6 +29,16 @@ from pathlib import Path
 import pytest
 
 DEVICE_NUMBERS = itertools.count(1)
+LOCK = Path("/tmp/colorlab-test-devices.lock")
+
+
+def free_subnet() -> int:
+    """A third number N for 10.213.N.0/24 that no address of this machine uses yet."""
+    listed = subprocess.run(["ip", "-o", "-4", "addr", "show"], capture_output=True, text=True, timeout=30).stdout
+    used = {int(part.split(".")[2]) for part in listed.split() if part.startswith("10.213.")}
+    return next(subnet for subnet in range(2, 255) if subnet not in used)
+
+
 NOT_ROOT = "making another device (a network namespace) needs root and iproute2's ip"
 
 
@@ -109,14 +121,21 @@ class Device:
 
     def __init__(self) -> None:
         number = next(DEVICE_NUMBERS)
-        self.subnet = (os.getpid() * 7 + number) % 250 + 2  # 10.213.<subnet>.0/24, its own
         self.name = f"cl{os.getpid()}d{number}"
         self.host_end, self.device_end = f"clh{os.getpid() % 100000}d{number}", f"cld{os.getpid() % 100000}d{number}"
-        self.server, self.address = f"10.213.{self.subnet}.1", f"10.213.{self.subnet}.2"
-        ip("netns", "add", self.name)
+        # Parallel test workers make devices at once: one at a time picks a /24 nobody on this machine uses.
+        with open(LOCK, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            self.subnet = free_subnet()
+            self.server, self.address = f"10.213.{self.subnet}.1", f"10.213.{self.subnet}.2"
+            ip("netns", "add", self.name)
+            try:
+                ip("link", "add", self.host_end, "type", "veth", "peer", "name", self.device_end, "netns", self.name)
+                ip("addr", "add", f"{self.server}/24", "dev", self.host_end)
+            except BaseException:
+                self.close()
+                raise
         try:
-            ip("link", "add", self.host_end, "type", "veth", "peer", "name", self.device_end, "netns", self.name)
-            ip("addr", "add", f"{self.server}/24", "dev", self.host_end)
             ip("link", "set", self.host_end, "up")
             self.inside("ip", "addr", "add", f"{self.address}/24", "dev", self.device_end)
             self.inside("ip", "link", "set", self.device_end, "up")
