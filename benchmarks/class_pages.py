@@ -40,7 +40,7 @@ import psutil
 from colorlab import colorfox
 from colorlab.tables import TableStore
 
-from classroom import MY_TURN, THINK_SECONDS, WATCH_STEPS, Learner, click_to_redraw, page_click, percentile_95
+from classroom import WATCH_STEPS, Learner, click_to_redraw, percentile_95, play_pages
 from table import Row, run_alone, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,8 +57,6 @@ SEATS = 3
 ARRIVAL_SECONDS = 10.0
 IDLE_SECONDS = 20.0
 PLAY_SECONDS = 30.0
-LAST_CLICK_SECONDS = 2.0
-LOOK_SECONDS = 0.1
 WARM_SECONDS = 300.0  # at most this long for the 30 pages kept ready to be made
 CALM_CORES = 0.3  # the server and its kernels are calm (every page kept ready has run its lobby) below this
 PAGE_MS = 120_000
@@ -158,20 +156,9 @@ def sit_down(pages: list, store: TableStore) -> list[Learner]:
 
 
 def play(pages: list, learners: list[Learner], seconds: float, rng: random.Random) -> None:
-    """Each learner whose turn it is thinks a moment, then clicks; for `seconds`."""
-    deadline = time.monotonic() + seconds
-    click_at: list[float | None] = [None] * len(pages)
-    while (now := time.monotonic()) < deadline - LAST_CLICK_SECONDS:
-        for index, (page, learner) in enumerate(zip(pages, learners)):
-            if not page.evaluate(MY_TURN):
-                click_at[index] = None
-            elif click_at[index] is None:
-                click_at[index] = now + rng.uniform(*THINK_SECONDS)
-            elif now >= click_at[index]:
-                page_click(page, learner)
-                click_at[index] = None
-        time.sleep(LOOK_SECONDS)
-    time.sleep(max(0.0, deadline - time.monotonic()))
+    """Each learner whose turn it is thinks a moment, then clicks, for `seconds` (as classroom.py's pages play);
+    then note when each page saw each step."""
+    play_pages(pages, learners, rng, time.monotonic() + seconds)
     for page, learner in zip(pages, learners):
         code = learner.tables[0]
         learner.redraws = {(code, int(step)): at / 1000 for step, at in page.evaluate("() => redraws").items()}

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
 
-from colorlab.tables.database import CHANGES_CHANNEL
+from colorlab.tables.database import CHANGES_CHANNEL, file_identity
 
 LOOK_SECONDS = float(os.environ.get("COLORLAB_LOOK_SECONDS", "0.05"))  # between two looks at the store
 TROUBLE_SECONDS = 1.0  # between two looks while the store does not answer
@@ -66,12 +66,12 @@ class SQLiteListener:
 
     def changed(self) -> frozenset[str]:
         if self.connection is None:
-            self.identity = self._identity()
+            self.identity = file_identity(self.path)
             self.connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5)
             self.mark = self._largest_mark()
             self.version = self._data_version()
             return EVERYTHING
-        if self._identity() != self.identity:  # deleted or replaced: the store says so to whoever reads it next
+        if file_identity(self.path) != self.identity:  # deleted or replaced: the store says so to whoever reads it next
             self.close()
             raise FileNotFoundError(f"the tables file {self.path} was deleted or replaced")
         version = self._data_version()
@@ -83,13 +83,6 @@ class SQLiteListener:
         ).fetchall()
         self.mark = max([self.mark, *(mark for _, mark in found)])
         return frozenset(code for code, _ in found)
-
-    def _identity(self) -> tuple[int, int] | None:
-        try:
-            found = os.stat(self.path)
-        except OSError:
-            return None
-        return found.st_dev, found.st_ino
 
     def _data_version(self) -> int:
         assert self.connection is not None

@@ -9,6 +9,7 @@ made by another colorlab is refused with a clear message rather than misread.
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import time
@@ -168,6 +169,15 @@ def _sqlite_connected(dbapi_connection: sqlite3.Connection, record: ConnectionPo
 def _sqlite_begin(connection: Connection) -> None:
     writing = connection.get_execution_options().get("write", False)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+def file_identity(path: str | Path) -> tuple[int, int] | None:
+    """Which file is at `path` now: its device and inode (None: no file there)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def is_postgresql(engine: Engine) -> bool:

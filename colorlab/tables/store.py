@@ -30,7 +30,6 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
 import re
 import secrets
 import threading
@@ -52,6 +51,7 @@ from colorlab.tables.database import (
     CHANGE_MARK,
     CHANGES_CHANNEL,
     StoreError,
+    file_identity,
     is_postgresql,
     open_engine,
     prepare,
@@ -625,14 +625,8 @@ class TableStore:
     # --- inside a transaction -------------------------------------------------------------
 
     def _file_identity(self) -> tuple[int, int] | None:
-        """Which SQLite file is at the store's path now (device and inode; None for PostgreSQL or no file)?"""
-        if self._file is None:
-            return None
-        try:
-            found = os.stat(self._file)
-        except OSError:
-            return None
-        return found.st_dev, found.st_ino
+        """Which SQLite file is at the store's path now (None for PostgreSQL or no file)?"""
+        return None if self._file is None else file_identity(self._file)
 
     def check_file(self) -> None:
         """Refuse to go on if the SQLite file was deleted or replaced since this kernel opened it.
