@@ -12,7 +12,8 @@ Settings come from the environment, so that ``make classroom NAME=value`` passes
 12 characters, or ``WEAK_KEYS=yes`` lets a shorter one through with a warning), ``CLASSROOM_DB`` (a SQLite
 file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorlab/classroom.db``) and
 ``CLASSROOM_PORT`` (8866 otherwise) and ``CLASSROOM_WARM_PAGES`` (how many lobby pages wait ready, their
-kernel started and the lobby already run, for the first learners who arrive at once; 10 otherwise, 0 for none).
+kernel started and the lobby already run, for the first learners who arrive at once; 10 otherwise, 0 for none;
+a page taken is replaced a minute later).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ LOBBY_PAGE = "classroom/lobby.ipynb"
 TEACHER_PAGE = "classroom/teacher.ipynb"
 DEFAULT_PORT = 8866
 DEFAULT_WARM_PAGES = 10  # lobby pages kept ready (about 70 MB each): the first ten learners wait for no kernel
+WARM_REFILL_SECONDS = 60.0
 # No 0/o, 1/l/i: a key copied from a board by hand is copied right. 12 characters hold 59 random bits.
 KEY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 KEY_GROUPS, KEY_GROUP_LENGTH = 3, 4
@@ -195,7 +197,9 @@ def warm_config(pages: int) -> Config:
     if pages:
         config.VoilaConfiguration.preheat_kernel = True
         config.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}, LOBBY_PAGE: {"pool_size": pages}}
-        config.VoilaKernelManager.fill_delay = 0.0  # a page taken is replaced at once
+        # A page taken is replaced a minute later, not during the rush of a class arriving: each replacement starts a
+        # kernel and runs the lobby, the processor time the arriving pages need.
+        config.VoilaKernelManager.fill_delay = WARM_REFILL_SECONDS
     return config
 
 
