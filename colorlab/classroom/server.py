@@ -40,6 +40,7 @@ TEACHER_PAGE = "classroom/teacher.ipynb"
 DEFAULT_PORT = 8866
 DEFAULT_WARM_PAGES = 10  # lobby pages kept ready (about 70 MB each): the first ten learners wait for no kernel
 WARM_REFILL_SECONDS = 60.0
+IOPUB_PATIENCE_SECONDS = 60.0
 # No 0/o, 1/l/i: a key copied from a board by hand is copied right. 12 characters hold 59 random bits.
 KEY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 KEY_GROUPS, KEY_GROUP_LENGTH = 3, 4
@@ -144,6 +145,9 @@ def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[st
         f"--token={key}",
         "--no-browser",
         f"--Voila.custom_display_url=http://{host}:{port}",
+        # Under load a page's output can lag its kernel's answer by more than Voila's 4 s, and the page then stays
+        # blank ("Timeout waiting for IOPub output"): wait for it as long as a page waits for its kernel.
+        f"--VoilaExecutor.iopub_timeout={IOPUB_PATIENCE_SECONDS:g}",
         "--Voila.kernel_websocket_connection_class=colorlab.classroom.limits.PageConnection",
         "--Voila.identity_provider_class=colorlab.classroom.limits.ClassIdentityProvider",
         *extra,
