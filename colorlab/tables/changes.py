@@ -67,7 +67,10 @@ class SQLiteListener:
     def changed(self) -> frozenset[str]:
         if self.connection is None:
             self.identity = file_identity(self.path)
-            self.connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5)
+            # mode=rw: a missing file is an error here, never a new empty file made where the class's file was
+            self.connection = sqlite3.connect(
+                f"file:{self.path}?mode=rw", uri=True, check_same_thread=False, isolation_level=None, timeout=5
+            )
             self.mark = self._largest_mark()
             self.version = self._data_version()
             return EVERYTHING
