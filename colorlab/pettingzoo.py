@@ -118,12 +118,17 @@ class Match:
     """One game played through action numbers: the true state, and what each player may see of it.
 
     While several players act at once, each sees the state from when they began, with only its
-    own moves of this stretch played on it (those never depend on the others' moves).
+    own moves of this stretch played on it (those never depend on the others' moves). A stretch
+    ends when a player acts again after it was done, or when the decision an acting player faces
+    has changed (the game's table `moment`: Colorium's round and phase, say): a player who ended
+    the draw phase with its drawing and picks first in the next draft begins a new stretch.
     """
 
     def __init__(self, game: Game, rules: Any):
         self.game = game
         self.encoding = game.part("encoding")
+        table = game.part("table") if game.has("table") else None
+        self.moment = None if table is None else table.moment
         self.rules = checked_rules(game, rules)
         self.start(0)
 
@@ -198,8 +203,13 @@ class Match:
             self.state = self.game.play(self.state, table_move)
             self.played.append(table_move)
             now = set(self.acting())
-        if not now or now & self.done or not now <= self.together:
+        if not now or now & self.done or not now <= self.together or self.moved_on(now):
             self.begin_stretch()
+
+    def moved_on(self, acting: set[int]) -> bool:
+        """Does any of these players face another decision than when the stretch began?"""
+        moment = self.moment
+        return moment is not None and any(moment(self.state, p) != moment(self.shared, p) for p in acting)
 
     @property
     def over(self) -> bool:
