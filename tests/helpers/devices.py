@@ -6,7 +6,7 @@ on this machine. Each device gets a private /24 of its own, 10.213.N.0/24 with t
 of this machine uses (chosen under a file lock, as parallel test workers make devices at once): this
 machine is 10.213.N.1 on it, the device 10.213.N.2. A class server that
 listens on every interface answers the device at 10.213.N.1. Nothing else is reachable from inside,
-and this machine's own network address (``hostname -I``) is never used. The namespace and the veth are
+and no address but the device's own /24 and loopback is ever used. The namespace and the veth are
 removed when the device is closed.
 
 Only root can make namespaces. Elsewhere the tests that need a device skip, saying so, except in CI
