@@ -9,6 +9,7 @@ another device with the code and the seat key her page shows. The lobby's screen
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -132,6 +133,11 @@ def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the
     expect(bo.locator(".colorlab-lobby [data-testid='notice']")).to_contain_text("Welcome back, Bo")
     bo.locator(".lobby-back-box summary").click()
     expect(bo.locator("[data-testid='seat-key']")).to_have_count(0)  # a reloaded page shows no key of its own
+    bo.locator("[data-action='new-key']").click()  # one made anew on request, shown here and kept nowhere
+    expect(bo.locator("[data-testid='seat-key']")).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
+    renewed = bo.locator("[data-testid='seat-key']").inner_text()
+    assert renewed != key and renewed not in json.dumps(bo.evaluate("() => ({...localStorage, ...sessionStorage})"))
+    bo.screenshot(path=artifacts / "lobby-new-seat-key.png")
 
     # The next learner at Bo's device opens the lobby in a new tab: asked first, and Bo's seat is forgotten.
     next_learner = bo.context.new_page()

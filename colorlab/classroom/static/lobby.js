@@ -65,7 +65,7 @@ const seatsSentBack = new WeakSet();
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const ui = {leaving: false};
+  const ui = {leaving: false, keyBoxOpen: false};
   const root = h("div", {class: "colorlab colorlab-lobby", "data-palette": model.get("palette")});
   const body = h("div");
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
@@ -206,7 +206,8 @@ function render({ model, el }) {
       h("div", {class: "lobby-seated-about"},
         h("p", {"data-testid": "you"}, `You are ${v.you.name}, at seat ${v.you.seat + 1} of this ${v.title} table. `,
           "Your game is below."),
-        h("details", {class: "lobby-back-box"},
+        h("details", {class: "lobby-back-box", open: ui.keyBoxOpen,  // kept open when the panel is drawn again
+                      ontoggle: (event) => { ui.keyBoxOpen = event.target.open; }},
           h("summary", {}, "Playing on another device?"),
           h("p", {}, "Open the lobby there, choose 'Come back to your seat' and type the table code and this seat key. ",
             "Keep the key to yourself: whoever has it plays for you."),
