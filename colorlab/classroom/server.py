@@ -14,6 +14,10 @@ file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorl
 ``CLASSROOM_PORT`` (8866 otherwise) and ``CLASSROOM_WARM_PAGES`` (how many lobby pages wait ready, their
 kernel started and the lobby already run, for the first learners who arrive at once; 10 otherwise, 0 for none;
 a page taken is replaced a minute later).
+
+The pages use the template ``colorlab`` (``share/voila/templates/colorlab`` beside this module): Voila's lab page
+without its links to public CDNs, and, on the class's own pages, a watch that tells a learner whose page has not
+shown that the server is busy and loads the page again by itself.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ DEFAULT_PORT = 8866
 DEFAULT_WARM_PAGES = 10  # lobby pages kept ready (about 70 MB each): the first ten learners wait for no kernel
 WARM_REFILL_SECONDS = 60.0
 IOPUB_PATIENCE_SECONDS = 60.0
+TEMPLATES = Path(__file__).with_name("share")  # Jupyter data: voila/templates/colorlab, the class's page template
 # No 0/o, 1/l/i: a key copied from a board by hand is copied right. 12 characters hold 59 random bits.
 KEY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 KEY_GROUPS, KEY_GROUP_LENGTH = 3, 4
@@ -145,6 +150,7 @@ def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[st
         f"--token={key}",
         "--no-browser",
         f"--Voila.custom_display_url=http://{host}:{port}",
+        "--template=colorlab",
         # Under load a page's output can lag its kernel's answer by more than Voila's 4 s, and the page then stays
         # blank ("Timeout waiting for IOPub output"): wait for it as long as a page waits for its kernel.
         f"--VoilaExecutor.iopub_timeout={IOPUB_PATIENCE_SECONDS:g}",
@@ -251,6 +257,7 @@ def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[
         check_key(setting, given, environment.get(WEAK_KEYS_VARIABLE) == "yes")
     environment[STORE_VARIABLE] = store
     environment[TEACHER_KEY_VARIABLE] = teacher_key
+    environment["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(TEMPLATES), environment.get("JUPYTER_PATH")]))
     return port, key, teacher_key
 
 

@@ -15,9 +15,11 @@ import re
 import shutil
 import sys
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
+import nbformat
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
@@ -56,6 +58,7 @@ class Classroom:
 
     url: str
     store: Path
+    served: Path
 
     @property
     def port(self) -> int:
@@ -101,7 +104,7 @@ def classroom(tmp_path_factory) -> Iterator[Classroom]:
     home = tmp_path_factory.mktemp("classroom")
     served, store, port = new_class(home)
     server, url = serve_class(home, served, store, port)
-    yield Classroom(url, store)
+    yield Classroom(url, store, served)
     server.stop()
 
 
@@ -431,7 +434,7 @@ def test_pages_say_the_class_server_went_away_and_come_back_to_their_seats_when_
     served, store, port = new_class(tmp_path)
     server, url = serve_class(tmp_path, served, store, port)
     try:
-        room = Classroom(url, store)
+        room = Classroom(url, store, served)
         ada, bo = devices(2, room)
         open_lobbies([ada, bo], room, ["Ada", "Bo"])
         code = open_table(ada, "colorfox")
@@ -458,6 +461,52 @@ def test_pages_say_the_class_server_went_away_and_come_back_to_their_seats_when_
         assert [seat["name"] for seat in TableStore(store).tables([code])[0]["seats"]] == ["Ada", "Bo"]
     finally:
         server.stop()
+
+
+def test_a_class_page_fetches_from_the_class_server_alone(classroom, devices):
+    """Voila's own page asks public CDNs for icons; the class's pages ask the class server for everything."""
+    [page] = devices(1, classroom)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    open_lobbies([page], classroom, ["Ada"])
+    server = urllib.parse.urlsplit(page.url).hostname
+    elsewhere = [url for url in asked if not url.startswith("data:") and urllib.parse.urlsplit(url).hostname != server]
+    assert len(asked) > 50 and elsewhere == [], f"the lobby asked other hosts: {elsewhere}"
+
+
+NEVER_SHOWN = "classroom/never-shown.ipynb"  # in the served folder
+
+
+def test_a_class_page_whose_widget_never_shows_says_so_tries_again_and_then_sends_the_learner_to_the_teacher(
+    classroom, devices, artifacts
+):
+    """A class page (as the lobby, marked in its notebook's metadata) whose widget has not shown says the server
+    is busy, loads itself again twice, then says to ask the teacher; the page's clock is run forward, not waited."""
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("print('a page with no widget')")],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}, "colorlab": {"class_page": True}},
+    )
+    nbformat.write(notebook, classroom.served / NEVER_SHOWN)
+    [page] = devices(1, classroom)
+    page.clock.install()
+    loads: list[str] = []
+    page.on("load", lambda loaded: loads.append(loaded.url))
+    page.goto(classroom.page(f"voila/render/{NEVER_SHOWN}"))
+    note = page.locator("[data-testid='arriving']")
+    for load in range(1, 4):
+        expect(page.get_by_text("a page with no widget")).to_be_visible(timeout=FIRST_LOAD_MS)
+        assert len(loads) == load
+        expect(note).to_have_count(0)
+        page.clock.run_for(16_000)
+        expect(note).to_contain_text("The class server is busy")
+        if load < 3:
+            with page.expect_event("load", timeout=FIRST_LOAD_MS):
+                page.clock.run_for(80_000)
+    page.clock.run_for(80_000)
+    expect(note).to_have_text("This page did not arrive. Ask your teacher.")
+    page.screenshot(path=artifacts / "class-page-never-shown.png")
+    page.clock.run_for(300_000)
+    assert len(loads) == 3, "the page went on loading itself again"
 
 
 AT_THE_SEAT = """(name) => !window.beforeTheRestart && document.querySelector(
