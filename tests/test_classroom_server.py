@@ -453,6 +453,13 @@ def test_lobby_pages_kept_ready_are_handed_out_at_once_and_replaced(tmp_path):
         assert len(handed) == 2 and len(set(handed)) == 2, "the pages did not come from the ready ones"
         for page, kernel in zip(pages, handed):
             assert f'"kernelId": "{kernel}"' in page.body.decode() and "tables:" in page.body.decode()
+        # A third learner finds none ready: a kernel is started for them at once, rather than the page waiting
+        # out the minute before a replacement starts (Voila would hand it that replacement, still waiting).
+        third = room.get(lobby_path(room))
+        assert third.status == 200 and "tables:" in third.body.decode()
+        assert len(ready.findall(room.server.log.read_text())) == 2, "the third page waited for a replacement"
+        kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', third.body.decode())[1]
+        assert kernel not in handed
     finally:
         room.server.stop()
 

@@ -15,6 +15,7 @@ The class server (:mod:`colorlab.classroom.server`) runs Voila as :class:`ClassV
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import html
 import inspect
@@ -132,6 +133,30 @@ def capped(handler_class: type, app: ClassVoila) -> type:
     return Capped
 
 
+def kept_ready_now(manager: Any) -> None:
+    """Count as kept ready only the pages whose kernel has begun to start, not replacements still waiting.
+
+    Voila replaces a page taken from the pool with one that waits ``fill_delay`` before it starts its kernel (the
+    class server sets a minute, so that the replacements do not compete with the class arriving), and counts it in
+    the pool from the moment it is planned: the eleventh learner of a pool of ten would wait out that minute. Counted
+    this way, a learner who finds no page ready gets a kernel started for them at once, as without a pool."""
+    begun: set[asyncio.Task] = set()
+    initialize = manager._initialize
+
+    async def noted_as_begun(*args: Any, **kwargs: Any) -> Any:
+        task = asyncio.current_task()
+        if task is not None:
+            begun.add(task)
+            task.add_done_callback(begun.discard)
+        return await initialize(*args, **kwargs)
+
+    def ready_or_starting(notebook: str) -> int:
+        return sum(1 for task in manager._pools.get(notebook, ()) if task.done() or task in begun)
+
+    manager._initialize = noted_as_begun
+    manager.get_pool_size = ready_or_starting
+
+
 class ClassVoila(Voila):
     """Voila for a class: page connections with a message limit, capped kernels and a limit on wrong class keys."""
 
@@ -162,6 +187,7 @@ class ClassVoila(Voila):
                 return task, cache, kernel
 
             manager.get_rendered_notebook = handed_to_a_device
+            kept_ready_now(manager)
         return settings
 
     def init_handlers(self) -> list:
