@@ -33,14 +33,17 @@ from tornado.websocket import websocket_connect
 from colorlab.classroom.class_store import STORE_VARIABLE
 from colorlab.classroom.limits import CLOSED_FOR_FLOODING, WRONG_KEYS_ALLOWED
 from colorlab.classroom.server import (
+    DEFAULT_WARM_PAGES,
     KEY_ALPHABET,
     SHORTEST_KEY,
     TEACHER_KEY_VARIABLE,
+    WARM_PAGE_BYTES,
     ClassroomError,
     key_strength,
     network_address,
     new_key,
     prepare_class,
+    warm_pages,
 )
 from tests.helpers.devices import FLOOD, Device, need_devices
 from tests.helpers.servers import Server, free_port, jupyter_env
@@ -462,6 +465,15 @@ def test_lobby_pages_kept_ready_are_handed_out_at_once_and_replaced(tmp_path):
         assert kernel not in handed
     finally:
         room.server.stop()
+
+
+@pytest.mark.parametrize("gigabytes", [0.5, 2, 8, 16, 64])
+def test_pages_kept_ready_are_a_class_unless_a_quarter_of_the_memory_available_holds_fewer(gigabytes):
+    available = int(gigabytes * 2**30)
+    pages = warm_pages(None, available)
+    assert 0 <= pages <= DEFAULT_WARM_PAGES
+    assert pages * WARM_PAGE_BYTES <= available / 4 < (pages + 1) * WARM_PAGE_BYTES or pages == DEFAULT_WARM_PAGES
+    assert warm_pages("12", available) == 12, "a number the teacher set is kept as it is"
 
 
 @pytest.mark.parametrize("setting", ["-1", "many", "1000"])

@@ -12,8 +12,9 @@ Settings come from the environment, so that ``make classroom NAME=value`` passes
 12 characters, or ``WEAK_KEYS=yes`` lets a shorter one through with a warning), ``CLASSROOM_DB`` (a SQLite
 file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorlab/classroom.db``) and
 ``CLASSROOM_PORT`` (8866 otherwise) and ``CLASSROOM_WARM_PAGES`` (how many lobby pages wait ready, their
-kernel started and the lobby already run, for the first learners who arrive at once; 10 otherwise, 0 for none;
-a page taken is replaced a minute later).
+kernel started and the lobby already run, for learners who arrive at once; otherwise 30, a class, or as many as a
+quarter of the memory available holds; 0 for none; a page taken is replaced a minute later, and a learner who finds
+none ready gets a kernel started at once).
 
 The pages use the template ``colorlab`` (``share/voila/templates/colorlab`` beside this module): Voila's lab page
 without its links to public CDNs, and, on the class's own pages, a watch that tells a learner whose page has not
@@ -33,6 +34,7 @@ import urllib.parse
 from collections.abc import MutableMapping
 from pathlib import Path
 
+import psutil
 import sqlalchemy
 from traitlets.config import Config
 
@@ -42,7 +44,9 @@ from colorlab.tables import TableError
 LOBBY_PAGE = "classroom/lobby.ipynb"
 TEACHER_PAGE = "classroom/teacher.ipynb"
 DEFAULT_PORT = 8866
-DEFAULT_WARM_PAGES = 10  # lobby pages kept ready (about 70 MB each): the first ten learners wait for no kernel
+DEFAULT_WARM_PAGES = 30  # lobby pages kept ready: a class arriving together waits for no kernel...
+WARM_PAGE_BYTES = 70 * 2**20  # ...each about 70 MB...
+WARM_MEMORY_SHARE = 4  # ...taking at most a quarter of the memory available when the class starts
 WARM_REFILL_SECONDS = 60.0
 IOPUB_PATIENCE_SECONDS = 60.0
 TEMPLATES = Path(__file__).with_name("share")  # Jupyter data: voila/templates/colorlab, the class's page template
@@ -160,8 +164,15 @@ def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[st
     ]
 
 
-def announcement(host: str, port: int, key: str, teacher_key: str) -> str:
-    """What the teacher reads: the learners' address, the teacher's address and the teacher key."""
+def announcement(host: str, port: int, key: str, teacher_key: str, warm: int = 0) -> str:
+    """What the teacher reads: the learners' address, the teacher's address and the teacher key (and how many lobby
+    pages are being made ready)."""
+    ready = (
+        [f"{warm} lobby pages are being made ready for learners who arrive together: this keeps the computer busy "
+         "for a minute or two, so start a few minutes before the class.", ""]
+        if warm
+        else []
+    )  # fmt: skip
     return "\n".join(
         [
             "",
@@ -174,6 +185,7 @@ def announcement(host: str, port: int, key: str, teacher_key: str) -> str:
             f"    {page_address(host, port, TEACHER_PAGE, key)}",
             f"    teacher key: {teacher_key}",
             "",
+            *ready,
             "Stop the class with Ctrl+C.",
             "",
         ]
@@ -192,10 +204,12 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_known_args(argv)
 
 
-def warm_pages(setting: str | None) -> int:
-    """How many lobby pages wait ready: CLASSROOM_WARM_PAGES, else DEFAULT_WARM_PAGES."""
+def warm_pages(setting: str | None, available: int | None = None) -> int:
+    """How many lobby pages wait ready: CLASSROOM_WARM_PAGES, else DEFAULT_WARM_PAGES, or fewer when a quarter of the
+    memory `available` (bytes; the machine's now, if not given) does not hold them."""
     if not setting:
-        return DEFAULT_WARM_PAGES
+        available = psutil.virtual_memory().available if available is None else available
+        return min(DEFAULT_WARM_PAGES, available // WARM_MEMORY_SHARE // WARM_PAGE_BYTES)
     if not setting.isdigit() or int(setting) > 200:
         raise ClassroomError(f"CLASSROOM_WARM_PAGES must be a whole number from 0 to 200, not {setting!r}")
     return int(setting)
@@ -272,10 +286,11 @@ def main(argv: list[str] | None = None) -> None:
     except ClassroomError as refusal:
         sys.exit(f"make classroom: {refusal}")
     host = network_address()
-    print(announcement(host, port, key, teacher_key), flush=True)
+    warm = warm_pages(os.environ.get("CLASSROOM_WARM_PAGES"))
+    print(announcement(host, port, key, teacher_key, warm), flush=True)
     for page in missing_pages(served):
         print(f"make classroom: {served / page} does not exist, so its address will not open", file=sys.stderr)
-    config = warm_config(warm_pages(os.environ.get("CLASSROOM_WARM_PAGES")))
+    config = warm_config(warm)
     ClassVoila.launch_instance(argv=voila_arguments(served, host, port, key, extra), config=config)
 
 
