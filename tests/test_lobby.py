@@ -203,6 +203,23 @@ def test_a_seat_taken_meanwhile_is_refused_and_the_seats_are_shown_again(where):
     assert [seat["name"] for seat in store.tables()[0]["seats"]] == [None, "Cy", None]
 
 
+def test_a_second_sam_at_a_table_is_asked_for_a_longer_name_and_comes_back_to_its_seats(where):
+    store = TableStore(where)
+    code = store.create("colorfox", colorfox.Rules(players=3))
+    store.join(code, seat=0, name="Sam")
+    other = named(where, "sam")
+    other.sends("look", code=f"{code[:3]} {code[3:]}")
+    other.sends("sit", seat=1)
+    assert other.notice["kind"] == "error" and "add a letter to your name" in other.notice["text"]
+    assert other.stage == "name" and other.lobby.game_widget is None and not other.kept()
+    assert [seat["name"] for seat in store.tables()[0]["seats"]] == ["Sam", None, None]
+    other.sends("name", name="Sam K")
+    assert other.stage == "pick" and other.lobby.desk.view["code"] == code
+    other.sends("sit", seat=1)
+    assert other.stage == "seated"
+    assert [seat["name"] for seat in store.tables()[0]["seats"]] == ["Sam", "Sam K", None]
+
+
 def test_a_page_opens_at_most_three_tables_in_ten_minutes(where, monkeypatch):
     now = [5000.0]
     monkeypatch.setattr(lobby.time, "monotonic", lambda: now[0])

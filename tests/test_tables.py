@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
+from hypothesis import given
+from hypothesis import strategies as st
 
 from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.agents import ready, seat_bot
@@ -31,6 +33,7 @@ from colorlab.record import GameRecord, game_spec
 from colorlab.rules import ChangeRules, IllegalAction, NotYourTurn
 from colorlab.tables import (
     AlreadyCalled,
+    NameTaken,
     NotYourSeat,
     Seat,
     SeatTaken,
@@ -47,6 +50,7 @@ from colorlab.tables.database import SCHEMA_VERSION
 from colorlab.tables.store import (
     CODE_LENGTH,
     CODE_LETTERS,
+    clean_code,
     WRONG_KEYS_ALLOWED,
     StoreGone,
     StoreUnreachable,
@@ -378,6 +382,46 @@ def test_a_code_typed_in_lower_case_with_spaces_is_accepted(store):
     assert seat.code == code
     assert store.watch(code.lower()).code == code
     assert store.record(f" {code} ") == store.record(code)
+
+
+LOOK_ALIKES_TYPED = {"D": "DO0"}  # what a learner may type for a D of a code
+
+
+@st.composite
+def typed_codes(draw) -> tuple[str, str]:
+    """A code and a way of typing it: any case, spaces or dashes between letters, a look-alike for D."""
+    code = "".join(draw(st.lists(st.sampled_from(CODE_LETTERS), min_size=CODE_LENGTH, max_size=CODE_LENGTH)))
+    typed = ""
+    for letter in code:
+        typed += draw(st.sampled_from(["", " ", "  ", "-", "\t", "."]))
+        letter = draw(st.sampled_from(LOOK_ALIKES_TYPED.get(letter, letter)))
+        typed += letter.lower() if draw(st.booleans()) else letter
+    return code, typed + draw(st.sampled_from(["", " ", "\n"]))
+
+
+@given(typed_codes())
+def test_a_code_typed_with_spaces_dashes_either_case_or_look_alikes_is_the_code(typed):
+    code, as_typed = typed
+    assert clean_code(as_typed) == code
+
+
+def test_a_code_typed_with_a_space_inside_joins_its_table(store):
+    code = store.create("colorfox", seed=3)
+    spaced = f"{code[:2]} {code[2:].lower()}"
+    assert store.join(spaced, name="Ada").code == code
+    assert store.seat_names(code)[0] == "Ada"
+
+
+@pytest.mark.parametrize("second", ["Sam", "sam", "  SAM ", "Sam\u00a0"])
+def test_a_second_learner_of_the_same_name_at_a_table_is_asked_to_add_a_letter(store, second):
+    code = store.create("colorfox", colorfox.Rules(players=3), seed=3)
+    store.join(code, name="Sam")
+    before = store.tables([code])
+    with pytest.raises(NameTaken, match="add a letter to your name"):
+        store.join(code, name=second)
+    assert store.tables([code]) == before, "the refused join changed the table"
+    assert store.join(code, name="Sam K").seat == 1
+    assert store.join(f"{code[0]} {code[1:]}", name="Sammy").seat == 2
 
 
 @pytest.mark.parametrize(

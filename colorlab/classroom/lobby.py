@@ -30,6 +30,7 @@ from colorlab.games import Game, all_games, find_game
 from colorlab.rules import IllegalAction, RulesBase, brief, rules_in_words
 from colorlab.tables.games import table_game
 from colorlab.tables.store import (
+    NameTaken,
     Seat,
     SeatTaken,
     TableClosed,
@@ -150,6 +151,7 @@ class Lobby(ipywidgets.VBox):
         self.game = games_offered()[0].name
         self.kinds: list[str] = []
         self.code = ""
+        self.name_taken_at = ""  # a table where the learner's name was taken, to come back to once it is changed
         self.seats: list[dict] = []
         self.seat: Seat | None = None
         self.game_widget = None
@@ -257,6 +259,9 @@ class Lobby(ipywidgets.VBox):
         except TableError as error:
             raise TableError(f"{str(error).capitalize()}.") from None
         self._enter("start")
+        if self.name_taken_at:  # the name was changed because it was taken there: back to that table's seats
+            code, self.name_taken_at = self.name_taken_at, ""
+            self._on_look(code)
 
     def _on_change_name(self) -> None:
         self._need("start")
@@ -372,6 +377,10 @@ class Lobby(ipywidgets.VBox):
             raise SeatTaken(f"Seat {seat + 1} is taken by {who}: pick a free seat.") from None
         except TableClosed:
             raise TableClosed(closed_words(self.code)) from None
+        except NameTaken as refusal:  # the learner types a longer name, then comes back to this table's seats
+            self.name_taken_at = self.code
+            self._enter("name")
+            raise NameTaken(f"{str(refusal)[0].upper()}{str(refusal)[1:]}.") from None
         self._seated(taken)
         self.desk.say(f"You sit at seat {seat + 1} of table {self.code}.")
 

@@ -7,6 +7,7 @@ from colorlab.agents import bot_seed  # the seed of a table's search bot at a st
 from colorlab.tables.games import Call, TableGame, table_game
 from colorlab.tables.store import (
     AlreadyCalled,
+    NameTaken,
     NotYourSeat,
     Seat,
     SeatTaken,
@@ -23,6 +24,7 @@ from colorlab.tables.store import (
 __all__ = [
     "AlreadyCalled",
     "Call",
+    "NameTaken",
     "NotYourSeat",
     "Seat",
     "SeatTaken",

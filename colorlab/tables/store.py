@@ -62,6 +62,7 @@ from colorlab.tables.games import Call, TableGame, table_game
 log = logging.getLogger(__name__)
 CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"  # no look-alikes: 0/O, 1/I/L, 2/Z, 5/S, 8/B
 CODE_LENGTH = 5
+CODE_LOOK_ALIKES = str.maketrans({"O": "D", "0": "D"})  # codes hold no O or 0: a round letter typed is a D
 SEAT_KEY_LENGTH = 6  # a seat key a learner can copy to another device by hand
 WRONG_KEYS_ALLOWED = 20  # wrong seat keys per table within WRONG_KEYS_WINDOW seconds before keys wait
 WRONG_KEYS_WINDOW = 600.0
@@ -104,6 +105,10 @@ class UnknownTable(TableError, LookupError):
 
 class SeatTaken(TableError):
     """The seat asked for is taken by a learner or a bot, or does not exist."""
+
+
+class NameTaken(TableError):
+    """Someone of this name already sits at the table: two players of one name could not tell whose turn it is."""
 
 
 class WrongToken(TableError, IllegalAction):
@@ -165,8 +170,9 @@ def clean_name(name: Any) -> str:
 
 
 def clean_code(code: Any) -> str:
-    """A join code as typed (any case, spaces around), or UnknownTable."""
-    typed = code.strip().upper() if isinstance(code, str) else ""
+    """A join code as typed, or UnknownTable: any case, spaces and dashes anywhere ("3t pkx", "3T-PKX"), and the
+    look-alike O or 0 for a D (codes never hold O or 0) forgiven."""
+    typed = re.sub(r"[\s\-.]", "", code).upper().translate(CODE_LOOK_ALIKES) if isinstance(code, str) else ""
     if not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", typed):
         raise UnknownTable(f"there is no table with the code {str(code)[:20]!r}")
     return typed
@@ -429,6 +435,11 @@ class TableStore:
                 raise SeatTaken(f"seat {seat} at table {code} is a bot's ({seats[seat].bot})")
             if seats[seat].name is not None:
                 raise SeatTaken(f"seat {seat} at table {code} is taken by {seats[seat].name}")
+            if any(entry.name is not None and entry.name.casefold() == name.casefold() for entry in seats):
+                raise NameTaken(
+                    f"someone called {name} already sits at table {code}: add a letter to your name "
+                    "(the first of your family name, say) and sit down again"
+                )
             while any(entry.key_hash == _hash(key) for entry in seats):
                 key = new_seat_key()
             now = server_time(connection)

@@ -180,8 +180,9 @@ def open_table(page, game: str, rules: dict[str, str] | None = None) -> str:
 
 
 def sit_down(page, code: str, seat: int) -> None:
-    """Join the table with its code and take a seat."""
-    page.locator("[data-key='code']").fill(code)
+    """Join the table with its code, typed as a learner copies it from a friend's screen ("3t pkx": a space inside,
+    small letters), and take a seat."""
+    page.locator("[data-key='code']").fill(f"{code[:2].lower()} {code[2:]}")
     page.locator("[data-key='code']").press("Enter")
     page.locator(f"[data-key='sit-{seat}']").click()
     expect(page.locator("[data-testid='you']")).to_contain_text(f"at seat {seat + 1}")
