@@ -50,11 +50,11 @@ from colorlab.tables.database import SCHEMA_VERSION
 from colorlab.tables.store import (
     CODE_LENGTH,
     CODE_LETTERS,
-    clean_code,
     WRONG_KEYS_ALLOWED,
     StoreGone,
     StoreUnreachable,
     TooManyWrongKeys,
+    clean_code,
 )
 from tests.helpers.tables import TABLES, seated
 
