@@ -210,6 +210,33 @@ def test_a_page_without_the_key_is_refused(classroom, devices):
         assert b"tables:" not in answer.body
 
 
+def test_a_browser_without_the_key_is_told_to_ask_the_teacher_and_may_type_the_key(classroom, devices):
+    [device] = devices(1)
+    answer = classroom.get("/voila/render/classroom/lobby.ipynb", device=device)
+    assert answer.status == 302
+    login = classroom.get(answer.getheader("Location"), device=device)
+    page = login.body.decode()
+    assert login.status == 200 and "Ask your teacher for the class address" in page
+    assert "jupyter server list" not in page and "token" not in page.lower()
+    cookie = login_cookie(login)
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page)[1]
+    nxt = re.search(r'name="next" value="([^"]+)"', page)[1]
+    for typed, status in ((classroom.key[::-1], 401), (classroom.key, 302)):
+        connection = http.client.HTTPConnection(LOOPBACK, classroom.port, timeout=60)
+        body = urllib.parse.urlencode({"_xsrf": xsrf, "next": nxt, "password": typed})
+        headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+        connection.request("POST", "/login", body=body, headers=headers)
+        posted = connection.getresponse()
+        text = posted.read().decode()
+        connection.close()
+        assert posted.status == status, (typed, posted.status)
+        if status == 401:
+            assert "That is not the class key." in text
+    assert posted.getheader("Location") == "/voila/render/classroom/lobby.ipynb"
+    lobby = classroom.get(posted.getheader("Location"), cookie=login_cookie(posted))
+    assert lobby.status == 200 and "tables:" in lobby.body.decode()
+
+
 def test_the_printed_address_opens_the_lobby_whose_kernel_knows_the_tables_and_the_teacher_key(classroom, devices):
     [device] = devices(1)  # a learner's device on the class's network
     answer = classroom.get(lobby_path(classroom), device=device)

@@ -24,6 +24,7 @@ from collections import deque
 from typing import Any
 
 from jupyter_server.auth.identity import PasswordIdentityProvider, User
+from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from traitlets import Int
 from voila.app import Voila
@@ -60,10 +61,26 @@ class PageConnection(ZMQChannelsWebsocketConnection):
             self.websocket_handler.close(CLOSED_FOR_FLOODING, "colorlab: this page sent too many messages")
 
 
+class ClassLoginHandler(LoginFormHandler):
+    """The page a browser without the class key lands on: what to do, in a learner's words, not Jupyter's."""
+
+    def _render(self, message: dict | None = None) -> None:
+        wrong = "<p role='alert'><strong>That is not the class key.</strong></p>" if message else ""
+        self.write(
+            LOGIN_PAGE.format(
+                wrong=wrong,
+                form=self.xsrf_form_html(),
+                next=html.escape(self.get_argument("next", default=self.base_url), quote=True),
+                action=html.escape(f"{self.base_url}login", quote=True),
+            )
+        )
+
+
 class ClassIdentityProvider(PasswordIdentityProvider):
     """The class key, checked as Jupyter checks a token, with a limit on wrong keys per device."""
 
     def __init__(self, *args: Any, **kwargs: Any):
+        kwargs["login_handler_class"] = ClassLoginHandler  # Voila hands it its own login page
         super().__init__(*args, **kwargs)
         self.wrong_keys: dict[str, deque[float]] = {}
 
@@ -84,6 +101,17 @@ class ClassIdentityProvider(PasswordIdentityProvider):
         return user
 
 
+LOGIN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>colorlab: ask your teacher for the class address</title>
+<style>body {{ font: 20px/1.5 system-ui, sans-serif; max-width: 36em; margin: 3em auto; padding: 0 1em; }}
+input, button {{ font: inherit; padding: 0.2em 0.5em; }}</style>
+</head><body><h1>Ask your teacher for the class address</h1>
+<p>This page belongs to a class. Open it with the address your teacher gives the class: the class key is part of
+it. If your teacher tells you the class key, you can type it here instead.</p>
+{wrong}<form method="post" action="{action}">{form}<input type="hidden" name="next" value="{next}">
+<label>Class key <input type="password" name="password" autocomplete="off" required autofocus></label>
+<button type="submit">Open</button></form></body></html>
+"""
 FULL_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>colorlab: {title}</title>
 <style>body {{ font: 20px/1.5 system-ui, sans-serif; max-width: 36em; margin: 3em auto; padding: 0 1em; }}</style>

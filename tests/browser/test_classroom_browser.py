@@ -276,7 +276,11 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     refused = answer.status in (401, 403) or "/login" in stranger.url
     assert refused, (answer.status, stranger.url)
     expect(stranger.locator(".colorlab-lobby")).to_have_count(0)
+    expect(stranger.get_by_role("heading")).to_have_text("Ask your teacher for the class address")
     stranger.screenshot(path=artifacts / "classroom-without-key.png")
+    stranger.get_by_label("Class key").fill(CLASS_KEY)
+    stranger.get_by_label("Class key").press("Enter")
+    expect(stranger.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
 
 
 def hinted_solution(state, seat: int):
