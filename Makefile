@@ -41,7 +41,8 @@ quick: $(VENV)/.test-installed
 # (the lobby, with the key), the teacher's address and the teacher key (see docs/classroom.md).
 # Settings: make classroom CLASSROOM_DB=<SQLite file outside notebooks/ or postgresql:// URL>
 #   CLASS_KEY=... TEACHER_KEY=... (fresh keys each run otherwise; at least 12 characters, or WEAK_KEYS=yes)
-#   CLASSROOM_PORT=... (8866 otherwise) CLASSROOM_WARM_PAGES=... (lobby pages kept ready; 10 otherwise)
+#   CLASSROOM_PORT=... (8866 otherwise) CLASSROOM_WARM_PAGES=... (lobby pages kept ready; 30 otherwise, fewer if
+#   memory is short) CLASSROOM_LOG=... (Voila's messages; ~/.colorlab/classroom-server.log otherwise, - for the terminal)
 # The kernel of a page that was closed or reloaded is stopped after 10 idle minutes without a page
 # (behind a class key, Voila 0.5 refuses the goodbye a leaving page sends, so it cannot stop at once).
 # A page that is still open is never stopped, however long it waits.
@@ -53,21 +54,29 @@ classroom: $(VENV)/.lab-installed
 bench: $(VENV)/.lab-installed $(VENV)/.bench-installed postgresql
 	$(BIN)/python benchmarks/run.py
 
+# Each install says what it does first: the first one takes a few minutes, and pip is kept quiet.
 $(VENV)/bin/python:
+	@echo "Making the Python environment in $(VENV) (once)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.lab-installed: pyproject.toml | $(VENV)/bin/python
+	@echo "Installing colorlab, JupyterLab and Voila into $(VENV): a few minutes the first time, seconds after that..."
 	$(BIN)/python -m pip install --quiet -e '.[lab]'
+	@echo "Installed."
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
+	@echo "Installing colorlab and its test tools into $(VENV): a few minutes the first time, seconds after that..."
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@echo "Installed."
 	touch $@
 
 # The ai extra (OpenSpiel, PettingZoo): OpenSpiel's pure-Python tic-tac-toe is the yardstick for random playouts.
 $(VENV)/.bench-installed: pyproject.toml | $(VENV)/bin/python
+	@echo "Installing the benchmarks' tools (OpenSpiel, PettingZoo) into $(VENV)..."
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	@echo "Installed."
 	touch $@
 
 # The browser tests drive Debian's chromium; install it when it is missing. Only root can: for anyone else

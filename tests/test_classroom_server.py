@@ -182,6 +182,37 @@ def test_make_classroom_runs_the_class_server_on_the_lessons_and_culls_idle_kern
     } <= set(command.split())
 
 
+def test_the_terminal_shows_the_addresses_and_keys_and_voilas_messages_go_to_a_log_file(tmp_path):
+    """As `make classroom` runs it, without CLASSROOM_LOG: one learners' address, the teacher's, the teacher key and
+    where the log is; Voila's own address, its warnings and the kernels' go to the log file, not the terminal."""
+    served, home = tmp_path / "served", tmp_path / "home"
+    write_lobby(served)
+    port = free_port()
+    env = jupyter_env(tmp_path) | {"HOME": str(home), "CLASSROOM_PORT": str(port), "CLASSROOM_WARM_PAGES": "0"}
+    for variable in ("CLASS_KEY", "TEACHER_KEY", "CLASSROOM_DB", "CLASSROOM_LOG", STORE_VARIABLE):
+        env.pop(variable, None)
+    terminal = tmp_path / "terminal.txt"
+    server = Server([sys.executable, "-m", "colorlab.classroom.server", str(served)], env, terminal)
+    log = home / ".colorlab" / "classroom-server.log"
+    try:
+        server.wait_until_answering(f"http://{LOOPBACK}:{port}/login")
+        lobby = re.findall(r"http://\S+", terminal.read_text())[0]
+        parts = urllib.parse.urlsplit(lobby)
+        connection = http.client.HTTPConnection(LOOPBACK, port, timeout=60)
+        connection.request("GET", f"{parts.path}?{parts.query}")
+        assert connection.getresponse().status == 200
+        connection.close()
+    finally:
+        server.stop()
+    shown = terminal.read_text()
+    assert len(re.findall(r"http://\S+", shown)) == 2 and "teacher key: " in shown
+    assert f"The class server's own messages go to {log}." in shown
+    assert f"The class server has stopped. Its messages are in {log}." in shown
+    assert "WARNING" not in shown and "running at" not in shown and "Kernel started" not in shown
+    kept = log.read_text()
+    assert "running at" in kept and "Kernel started" in kept and "WARNING" in kept
+
+
 def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_fresh_key(classroom):
     address = urllib.parse.urlsplit(classroom.lobby)
     assert address.hostname == network_address() and address.port == classroom.port

@@ -14,7 +14,8 @@ file path or a ``postgresql://`` URL; else ``COLORLAB_TABLES``, else ``~/.colorl
 ``CLASSROOM_PORT`` (8866 otherwise) and ``CLASSROOM_WARM_PAGES`` (how many lobby pages wait ready, their
 kernel started and the lobby already run, for learners who arrive at once; otherwise 30, a class, or as many as a
 quarter of the memory available holds; 0 for none; a page taken is replaced a minute later, and a learner who finds
-none ready gets a kernel started at once).
+none ready gets a kernel started at once), and ``CLASSROOM_LOG`` (where Voila's and the kernels' messages go:
+``~/.colorlab/classroom-server.log`` otherwise, ``-`` for the terminal; the terminal shows the addresses and keys).
 
 The pages use the template ``colorlab`` (``share/voila/templates/colorlab`` beside this module): Voila's lab page
 without its links to public CDNs, and, on the class's own pages, a watch that tells a learner whose page has not
@@ -275,6 +276,27 @@ def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[
     return port, key, teacher_key
 
 
+def server_log(setting: str | None) -> Path | None:
+    """Where Voila's and the kernels' messages go: CLASSROOM_LOG (``-`` for the terminal), else a file beside the
+    class's default store, so that the terminal keeps only what the teacher needs."""
+    if setting == "-":
+        return None
+    return Path(setting).expanduser() if setting else default_store_path().with_name("classroom-server.log")
+
+
+def send_output_to(log: Path) -> int:
+    """From now on, write this process's (and its kernels') output to `log`; return the terminal, kept aside."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    terminal = os.dup(2)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    written = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(written, 1)
+    os.dup2(written, 2)
+    os.close(written)
+    return terminal
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve the folder to the class until Ctrl+C."""
     from colorlab.classroom.limits import ClassVoila
@@ -287,11 +309,19 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"make classroom: {refusal}")
     host = network_address()
     warm = warm_pages(os.environ.get("CLASSROOM_WARM_PAGES"))
+    log = server_log(os.environ.get("CLASSROOM_LOG"))
     print(announcement(host, port, key, teacher_key, warm), flush=True)
     for page in missing_pages(served):
         print(f"make classroom: {served / page} does not exist, so its address will not open", file=sys.stderr)
+    if log is not None:
+        print(f"The class server's own messages go to {log}.\n", flush=True)
+        terminal = send_output_to(log)
     config = warm_config(warm)
-    ClassVoila.launch_instance(argv=voila_arguments(served, host, port, key, extra), config=config)
+    try:
+        ClassVoila.launch_instance(argv=voila_arguments(served, host, port, key, extra), config=config)
+    finally:
+        if log is not None:
+            os.write(terminal, f"The class server has stopped. Its messages are in {log}.\n".encode())
 
 
 if __name__ == "__main__":
