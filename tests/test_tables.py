@@ -1081,6 +1081,7 @@ def test_a_store_of_schema_2_is_upgraded_in_place_and_its_tables_play_on(store_u
         "DROP INDEX colorlab_tables_changed",
         "DROP INDEX colorlab_tables_open",
         "ALTER TABLE colorlab_tables DROP COLUMN changed",
+        "ALTER TABLE colorlab_seats DROP COLUMN seen",
         "UPDATE colorlab_store SET value = '2' WHERE key = 'schema'",
     )
     upgraded = TableStore(store_url)
@@ -1245,3 +1246,106 @@ print(games, widgets)
 """
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.strip() == "[] []"
+
+
+# --- the teacher hands seats on ------------------------------------------------------------------
+
+
+def play_to_the_end(seat, most: int = 400) -> None:
+    """Play the seat's moves (a greedy choice) until the game is over; the table's bots move in between."""
+    chooser = colorfox.GreedyBot(seed=7)
+    for _ in range(most):
+        state = seat.state()
+        if state.over:
+            return
+        seat.play(chooser.act(state, seat.seat))
+    raise AssertionError(f"the game did not end within {most} moves of seat {seat.seat}")
+
+
+def test_the_teacher_gives_a_dead_devices_seat_to_a_bot_and_the_game_plays_to_its_end(store_url):
+    ada_kernel, bo_kernel, teacher = (TableStore(store_url) for _ in range(3))
+    code = ada_kernel.create("colorfox", colorfox.Rules(players=2), seed=5)
+    ada, bo = ada_kernel.join(code, name="Ada"), bo_kernel.join(code, name="Bo")
+    chooser, waiting_for = colorfox.GreedyBot(seed=7), table_game("colorfox").waiting_for
+    while waiting_for(ada.state()) != [1]:
+        ada.play(chooser.act(ada.state(), 0))
+    bo.play(chooser.act(bo.state(), 1))  # Bo moves once, then his tablet dies
+    while waiting_for(ada.state()) != [1]:
+        ada.play(chooser.act(ada.state(), 0))
+    before = teacher.record(code)
+    teacher.hand_seat(code, 1, "GreedyBot")
+    assert teacher.record(code).actions == before.actions, "handing the seat on played or lost a move"
+    assert [seat["name"] for seat in teacher.tables([code])[0]["seats"]] == ["Ada", "GreedyBot"]
+    play_to_the_end(ada)  # Ada's kernel, which read the seats before, lets the bot move in its turns
+    record = teacher.record(code)
+    assert record.bots == (None, "GreedyBot") and record.final_state().over
+    with pytest.raises(WrongToken):
+        bo_kernel.rejoin(code, bo.token)
+    for kernel in (ada_kernel, bo_kernel, teacher):
+        kernel.engine.dispose()
+
+
+def test_a_seat_freed_by_the_teacher_mid_game_takes_another_learner_and_the_game_goes_on(store):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=6)
+    ada, bo = store.join(code, name="Ada"), store.join(code, name="Bo")
+    ada.play(colorfox.GreedyBot(seed=7).act(ada.state(), 0))
+    started = store.table_row(code).started
+    store.hand_seat(code, 1)
+    line = store.tables([code])[0]
+    assert line["seats"][1]["free"] and line["started"] and store.table_row(code).started == started
+    with pytest.raises(WrongToken):
+        store.rejoin(code, bo.token)
+    cy = store.join(code, name="Cy")
+    assert cy.seat == 1 and store.table_row(code).started == started, "the game started over"
+    cy.play(colorfox.GreedyBot(seed=7).act(cy.state(), 1))
+    assert len(store.record(code).actions) == 2 and not store.record(code).final_state().over
+
+
+def test_the_teacher_makes_a_new_seat_key_that_opens_the_seat_on_another_device_and_the_old_one_no_more(store):
+    code = store.create("colorfox", colorfox.Rules(players=3), seed=6, bots={2: "GreedyBot"})
+    ada = store.join(code, name="Ada")
+    key = store.seat_key_for_the_teacher(code, 0)
+    assert key != ada.key
+    with pytest.raises(WrongToken):
+        store.rejoin(code, ada.key)
+    assert store.rejoin(code, key.lower()).seat == 0
+    assert store.rejoin(code, ada.token).seat == 0, "the page still open at the seat lost it"
+    for seat in (1, 2):  # a free seat, a bot's
+        with pytest.raises(SeatTaken, match="no learner"):
+            store.seat_key_for_the_teacher(code, seat)
+
+
+@pytest.mark.parametrize(
+    "seat, bot, error",
+    [(2, None, SeatTaken), (-1, None, SeatTaken), (True, None, SeatTaken), (0, "NoSuchBot", TableError)],
+)
+def test_a_seat_the_teacher_cannot_hand_on_is_refused_and_changes_nothing(store, seat, bot, error):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=6)
+    store.join(code, name="Ada")
+    before = store.tables([code])
+    with pytest.raises(error):
+        store.hand_seat(code, seat, bot)
+    assert store.tables([code]) == before
+
+
+def test_a_closed_tables_seats_are_not_handed_on(store):
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=6)
+    store.join(code, name="Ada")
+    store.close(code)
+    with pytest.raises(TableClosed):
+        store.hand_seat(code, 0, "GreedyBot")
+
+
+def test_a_learners_page_is_connected_while_it_says_so_and_away_after_a_minute_of_silence(store_url, store):
+    code = store.create("colorfox", colorfox.Rules(players=3), seed=6, bots={2: "GreedyBot"})
+    ada = store.join(code, name="Ada")
+    connected = [seat["connected"] for seat in store.tables([code])[0]["seats"]]
+    assert connected == [True, False, True], "a free seat is nobody's; a bot is always there"
+    mark = store.table_row(code).changed
+    run_sql(store_url, "UPDATE colorlab_seats SET seen = seen - 61 WHERE seat = 0")
+    assert not store.tables([code])[0]["seats"][0]["connected"]
+    store.here(ada)
+    assert store.tables([code])[0]["seats"][0]["connected"]
+    assert store.table_row(code).changed == mark, "a page saying it is open changed the table"
+    with pytest.raises(WrongToken):
+        store.here(Seat(store, code, 0, "Ada", "not-the-token"))

@@ -26,7 +26,8 @@ T = TypeVar("T")
 
 # 2: a short seat key beside the token, and a count of wrong keys per table
 # 3: each table's change mark (`changed`, see CHANGE_MARK), and indexes to find what changed and the open tables
-SCHEMA_VERSION = 3
+# 4: when each seat's page was last seen (`seen`), so that the teacher sees who is connected
+SCHEMA_VERSION = 4
 CHANGES_CHANNEL = "colorlab_changes"  # PostgreSQL: each change is announced here (NOTIFY), its payload the table's code
 
 INDEXES = (
@@ -62,6 +63,7 @@ SCHEMA = (
         token_hash VARCHAR(64),
         key_hash VARCHAR(64),
         joined DOUBLE PRECISION,
+        seen DOUBLE PRECISION,
         PRIMARY KEY (code, seat))""",
     """CREATE TABLE IF NOT EXISTS colorlab_actions (
         code VARCHAR(12) NOT NULL REFERENCES colorlab_tables (code),
@@ -82,6 +84,7 @@ SCHEMA = (
 # What turns a store of an older schema into this one, step by step (none below 2).
 UPGRADES = {
     2: ("ALTER TABLE colorlab_tables ADD COLUMN changed BIGINT NOT NULL DEFAULT 0", *INDEXES),
+    3: ("ALTER TABLE colorlab_seats ADD COLUMN seen DOUBLE PRECISION",),
 }
 # A new mark for a table that changes, larger than any before: PostgreSQL draws it from a sequence (no lock shared by
 # the tables); SQLite has one writer at a time, so the largest mark so far (found through the index) plus one will do.

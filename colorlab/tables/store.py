@@ -64,6 +64,7 @@ CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"  # no look-alikes: 0/O, 1/I/L, 2/Z, 5
 CODE_LENGTH = 5
 CODE_LOOK_ALIKES = str.maketrans({"O": "D", "0": "D"})  # codes hold no O or 0: a round letter typed is a D
 SEAT_KEY_LENGTH = 6  # a seat key a learner can copy to another device by hand
+AWAY_SECONDS = 60.0  # a learner's page not seen for this long is away (its device shut, its tab closed)
 WRONG_KEYS_ALLOWED = 20  # wrong seat keys per table within WRONG_KEYS_WINDOW seconds before keys wait
 WRONG_KEYS_WINDOW = 600.0
 NAME_LENGTH = 30
@@ -76,7 +77,9 @@ def _of_codes(query: str) -> Any:
 
 
 SOME_TABLES = _of_codes("SELECT * FROM colorlab_tables WHERE code IN :codes")
-SOME_SEATS = _of_codes("SELECT code, seat, name, bot FROM colorlab_seats WHERE code IN :codes ORDER BY code, seat")
+SOME_SEATS = _of_codes(
+    "SELECT code, seat, name, bot, seen FROM colorlab_seats WHERE code IN :codes ORDER BY code, seat"
+)
 SOME_BOTS = _of_codes("SELECT code, seat, bot FROM colorlab_seats WHERE code IN :codes AND bot IS NOT NULL")
 SOME_ACTIONS = _of_codes("SELECT code, action FROM colorlab_actions WHERE code IN :codes ORDER BY code, step")
 
@@ -219,7 +222,7 @@ class TableStore:
         self.postgresql = is_postgresql(self.engine)
         self._copies: dict[str, Replay] = {}
         self._changes: TableChanges | None = None
-        self._bot_seats: dict[str, dict[int, str]] = {}  # bots are seated when a table opens and never change
+        self._bot_seats: dict[str, tuple[int, dict[int, str]]] = {}  # code -> (its change mark, the bots' seats)
         self._lock = threading.RLock()
         try:
             prepare(self.engine)
@@ -367,13 +370,13 @@ class TableStore:
         return paths
 
     def tables(self, codes: Iterable[str] | None = None) -> list[dict]:
-        """Every table (or only those of `codes`), oldest first: code, game, seats (name, human or bot), actions so
-        far, whose move (seats), over, scores. Asking for some tables reads only theirs, through the index."""
+        """Every table (or only those of `codes`), oldest first: code, game, seats (name, human or bot, connected),
+        actions so far, whose move (seats), over, scores. Asking for some tables reads only theirs, through the index."""
         with self._reading() as connection:
             if codes is None:
                 rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
                 seats = connection.execute(
-                    text("SELECT code, seat, name, bot FROM colorlab_seats ORDER BY code, seat")
+                    text("SELECT code, seat, name, bot, seen FROM colorlab_seats ORDER BY code, seat")
                 ).all()
             else:
                 chunk = sorted(set(codes))
@@ -381,6 +384,7 @@ class TableStore:
                     connection.execute(SOME_TABLES, {"codes": chunk}).all(), key=lambda r: (r.created, r.code)
                 )
                 seats = connection.execute(SOME_SEATS, {"codes": chunk}).all()
+            now = server_time(connection)
         by_code: dict[str, list] = {}
         for seat in seats:
             by_code.setdefault(seat.code, []).append(
@@ -390,6 +394,8 @@ class TableStore:
                     "bot": seat.bot,
                     "human": seat.bot is None,
                     "free": seat.name is None,
+                    # a learner's page that said it is open less than AWAY_SECONDS ago (a bot is always there)
+                    "connected": seat.bot is not None or (seat.seen is not None and now - seat.seen < AWAY_SECONDS),
                 }
             )
         return [
@@ -446,11 +452,11 @@ class TableStore:
             connection.execute(
                 text(
                     "UPDATE colorlab_seats SET name = :name, token_hash = :hash, key_hash = :key, "
-                    "joined = :now WHERE code = :code AND seat = :seat"
+                    "joined = :now, seen = :now WHERE code = :code AND seat = :seat"
                 ),
                 {"name": name, "hash": _hash(token), "key": _hash(key), "now": now, "code": code, "seat": seat},
             )
-            if sum(entry.name is None for entry in seats) == 1:
+            if row.started is None and sum(entry.name is None for entry in seats) == 1:
                 connection.execute(
                     text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
                     {"now": now, "code": code},
@@ -520,6 +526,70 @@ class TableStore:
                 {"key": _hash(key), "code": seat.code, "seat": seat.seat},
             )
         seat.key = key
+        return key
+
+    def here(self, seat: Seat) -> None:
+        """Note that the seat's page is open (it says so every little while), for the teacher's list of who is
+        connected. Not a change of the table: nobody else is called back for it."""
+        with self._writing(seat.code) as (connection, _):
+            self._check_token(connection, seat)
+            connection.execute(
+                text("UPDATE colorlab_seats SET seen = :now WHERE code = :code AND seat = :seat"),
+                {"now": server_time(connection), "code": seat.code, "seat": seat.seat},
+            )
+
+    # --- the teacher's side ---------------------------------------------------------------
+
+    def hand_seat(self, code: str, seat: int, bot: str | None = None) -> None:
+        """Give a seat to `bot` (a bot's name), or free it for another learner (`bot` None), even in the middle of a
+        game: the learner who sat there (a device that died, a learner who left) holds it no more."""
+        code = clean_code(code)
+        with self._writing(code) as (connection, row):
+            if row.closed is not None:
+                raise TableClosed(f"table {code} is closed")
+            seats = self._seats(connection, code)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+                raise SeatTaken(f"table {code} has seats 0 to {len(seats) - 1}, not {brief(seat)}")
+            if bot is not None and bot not in game_spec(row.game).bot_names(at_table=True):
+                names = ", ".join(game_spec(row.game).bot_names(at_table=True))
+                raise TableError(f"{brief(bot)} is not a {row.game} bot; choose one of {names}")
+            connection.execute(
+                text(
+                    "UPDATE colorlab_seats SET name = :bot, bot = :bot, token_hash = NULL, key_hash = NULL, "
+                    "seen = NULL WHERE code = :code AND seat = :seat"
+                ),
+                {"bot": bot, "code": code, "seat": seat},
+            )
+            if (
+                row.started is None
+                and bot is not None
+                and all(entry.name is not None for number, entry in enumerate(seats) if number != seat)
+            ):
+                now = server_time(connection)
+                connection.execute(
+                    text("UPDATE colorlab_tables SET started = :now, since = :now WHERE code = :code"),
+                    {"now": now, "code": code},
+                )
+            self._mark_changed(connection, code)
+
+    def seat_key_for_the_teacher(self, code: str, seat: int) -> str:
+        """A fresh short key for a learner's seat, for the teacher to give a learner on another device (the old key
+        opens it no more; the page still open there keeps its seat)."""
+        code = clean_code(code)
+        with self._writing(code) as (connection, _):
+            seats = self._seats(connection, code)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+                raise SeatTaken(f"table {code} has seats 0 to {len(seats) - 1}, not {brief(seat)}")
+            if seats[seat].bot is not None or seats[seat].name is None:
+                raise SeatTaken(f"seat {seat} at table {code} has no learner: only a learner's seat has a key")
+            taken = {entry.key_hash for entry in seats}
+            key = new_seat_key()
+            while _hash(key) in taken:
+                key = new_seat_key()
+            connection.execute(
+                text("UPDATE colorlab_seats SET key_hash = :key WHERE code = :code AND seat = :seat"),
+                {"key": _hash(key), "code": code, "seat": seat},
+            )
         return key
 
     # --- playing --------------------------------------------------------------------------
@@ -746,15 +816,17 @@ class TableStore:
         """Catch this process's copy of a table up with `row`, reading the actions it lacks through `connection`."""
         replay = self._copies.get(row.code)
         spec = game_spec(row.game)
+        bots = self._bot_names(connection, row)  # the record says which bot sits where (the teacher may change it)
         if replay is None:
             try:
                 rules = spec.rules_type.from_dict(json.loads(row.rules))
-                bots = self._bot_names(connection, row.code)  # the record says which bot sat where
                 record = GameRecord(row.game, rules, row.seed, bots=tuple(map(bots.get, range(rules.players))))
                 replay = Replay(record, [spec.new_game(rules, row.seed)])
             except (ValueError, TypeError, LookupError) as error:
                 raise TableError(f"table {row.code} cannot be read by this colorlab: {error}") from None
             self._copies[row.code] = replay
+        elif replay.record.bots != (seated := tuple(map(bots.get, range(len(replay.record.bots))))):
+            replay.record = dataclasses.replace(replay.record, bots=seated)
         if row.steps > replay.steps:
             found = connection.execute(
                 text("SELECT step, action FROM colorlab_actions WHERE code = :code AND step >= :step ORDER BY step"),
@@ -859,25 +931,27 @@ class TableStore:
         )
         return [Call(seat, spec.action_from_dict(json.loads(raw)), seconds) for seat, raw, seconds in found]
 
-    def _bot_names(self, connection: Connection, code: str) -> dict[int, str]:
-        """Which seats are bots', and which bots? (Read once per process: bots never leave their seats.)"""
-        if code not in self._bot_seats:
+    def _bot_names(self, connection: Connection, row: Any) -> dict[int, str]:
+        """Which seats are bots', and which bots? (Read again only when the table has changed: the teacher may give
+        a seat to a bot, or free a bot's seat.)"""
+        kept = self._bot_seats.get(row.code)
+        if kept is None or kept[0] != row.changed:
             found = connection.execute(
-                text("SELECT seat, bot FROM colorlab_seats WHERE code = :code AND bot IS NOT NULL"), {"code": code}
+                text("SELECT seat, bot FROM colorlab_seats WHERE code = :code AND bot IS NOT NULL"), {"code": row.code}
             ).all()
-            self._bot_seats[code] = dict(found)
-        return self._bot_seats[code]
+            kept = self._bot_seats[row.code] = (row.changed, dict(found))
+        return kept[1]
 
     def _bots(self, connection: Connection, row: Any, table: TableGame, step: int) -> dict:
         makers = game_spec(row.game).bots
         return {
             seat: ready(seat_bot(makers[bot], row.seed, seat), step)
-            for seat, bot in self._bot_names(connection, row.code).items()
+            for seat, bot in self._bot_names(connection, row).items()
         }
 
     def _moves_by_itself(self, connection: Connection, row: Any, table: TableGame) -> bool:
         """Can anything happen at this table without a learner (bots, or calls settled by the clock)?"""
-        return table.next_auto is not None or bool(self._bot_names(connection, row.code))
+        return table.next_auto is not None or bool(self._bot_names(connection, row))
 
     def _next_auto(self, connection: Connection, row: Any, replay: Replay, table: TableGame, now: float) -> Any | None:
         """What would happen now without any learner (a bot's move, a call window that has closed)?"""
