@@ -371,7 +371,8 @@ class TableStore:
 
     def tables(self, codes: Iterable[str] | None = None) -> list[dict]:
         """Every table (or only those of `codes`), oldest first: code, game, seats (name, human or bot, connected),
-        actions so far, whose move (seats), over, scores. Asking for some tables reads only theirs, through the index."""
+        actions so far, whose move (seats), over, scores. Asking for some tables reads only theirs, through the
+        index."""
         with self._reading() as connection:
             if codes is None:
                 rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
