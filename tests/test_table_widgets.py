@@ -162,6 +162,21 @@ def test_a_sync_sends_a_new_view_only_when_the_table_changed(tmp_path, game):
     assert len(views) == 1 and views[0]["seating"]["step"] == 1
 
 
+@pytest.mark.parametrize("game", list(WIDGETS))
+def test_a_page_saying_it_is_open_is_noted_for_the_teacher_and_changes_nothing_else(tmp_path, game):
+    table = sit_down(tmp_path, game)
+    with table.store.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE colorlab_seats SET seen = seen - 120")
+    assert [seat["connected"] for seat in table.store.tables()[0]["seats"]] == [False, False]
+    views, mark = [], table.store.table_row(table.code).changed
+    table.ada.observe(lambda change: views.append(change["new"]), names=["view", "notice"])
+    browser_sends(table.ada, {"type": "here"})
+    assert [seat["connected"] for seat in table.store.tables()[0]["seats"]] == [True, False]
+    assert views == [] and table.store.table_row(table.code).changed == mark
+    browser_sends(table.ada, {"type": "here", "extra": "junk"})
+    assert table.ada.notice["kind"] == "error" and table.actions() == []
+
+
 def test_a_learner_sitting_down_reaches_the_pages_of_those_already_seated(tmp_path):
     store = TableStore(tmp_path / "class.db")
     code = store.create("colorfox", colorfox.Rules(players=2), seed=SEED)

@@ -170,9 +170,9 @@ def test_the_list_follows_the_moves_other_seats_make_and_is_sent_only_when_it_ch
     page = teacher_page(where)
     line = page.board.tables[0]
     assert line["seats"] == [
-        {"name": "Ada", "kind": "learner"},
-        {"name": "free seat", "kind": "free"},
-        {"name": "GreedyBot", "kind": "bot"},
+        {"name": "Ada", "kind": "learner", "connected": True},
+        {"name": "free seat", "kind": "free", "connected": False},
+        {"name": "GreedyBot", "kind": "bot", "connected": True},
     ]
     assert line["state"] == "waiting for 1 player" and line["turn"] == [] and line["title"] == "ColorFox"
     looks = page.board.store.changes
@@ -311,6 +311,86 @@ def test_closing_an_unknown_code_is_refused(where, code):
     browser_sends(page.board, {"type": "close", "code": code})
     assert page.board.notice["kind"] == "error" and "no table" in page.board.notice["text"]
     assert page.board.confirming == "" and kernel(where).tables() == before
+
+
+# --- seats handed on -------------------------------------------------------------------------------------
+
+
+def test_the_teacher_gives_a_learners_seat_to_a_bot_after_a_confirm_and_the_bot_plays_there(where):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
+    ada, bo = kernel(where).join(code, name="Ada"), kernel(where).join(code, name="Bo")
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "confirm_hand"})
+    assert page.board.notice["kind"] == "error" and kernel(where).tables()[0]["seats"][1]["name"] == "Bo"
+    browser_sends(page.board, {"type": "hand_seat", "code": code.lower(), "seat": 1, "to": "bot"})
+    assert page.board.handing == {"code": code, "seat": 1, "to": "bot", "name": "Bo", "bot": "GreedyBot"}
+    assert kernel(where).tables()[0]["seats"][1]["name"] == "Bo", "the seat went before the confirm"
+    browser_sends(page.board, {"type": "keep_seat"})
+    assert page.board.handing == {} and kernel(where).tables()[0]["seats"][1]["name"] == "Bo"
+    browser_sends(page.board, {"type": "hand_seat", "code": code, "seat": 1, "to": "bot"})
+    browser_sends(page.board, {"type": "confirm_hand"})
+    assert page.board.tables[0]["seats"][1] == {"name": "GreedyBot", "kind": "bot", "connected": True}
+    assert "GreedyBot's now" in page.board.notice["text"] and page.board.handing == {}
+    state = play_to_the_end_with(ada)
+    assert state.over
+
+
+def play_to_the_end_with(seat, most: int = 200):
+    """Ada plays on alone (her kernel lets the bot move in its turns) until the game is over."""
+    for _ in range(most):
+        state = seat.state()
+        if state.over:
+            return state
+        seat.play(colorfox.GreedyBot(seed=3).act(state, seat.seat))
+    raise AssertionError("the game did not end")
+
+
+def test_the_teacher_frees_a_seat_and_makes_a_new_seat_key_shown_on_the_teachers_page_only(where):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=3), seed=SEED, bots={2: "GreedyBot"})
+    ada = kernel(where).join(code, name="Ada")
+    kernel(where).join(code, name="Bo")
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "seat_key", "code": code, "seat": 0})
+    key = page.board.notice["text"].split(f"table {code}: ")[1].split(".")[0]
+    assert kernel(where).rejoin(code, key).seat == 0 and kernel(where).rejoin(code, ada.token).seat == 0
+    browser_sends(page.board, {"type": "hand_seat", "code": code, "seat": 1, "to": "free"})
+    browser_sends(page.board, {"type": "confirm_hand"})
+    assert page.board.tables[0]["seats"][1]["kind"] == "free" and kernel(where).join(code, name="Cy").seat == 1
+    for refused in (
+        {"type": "seat_key", "code": code, "seat": 2},  # a bot's seat has no key
+        {"type": "hand_seat", "code": code, "seat": 3, "to": "bot"},
+        {"type": "hand_seat", "code": code, "seat": 0, "to": "the teacher"},
+        {"type": "hand_seat", "code": "AAAAA", "seat": 0, "to": "free"},
+        {"type": "hand_seat", "code": code, "seat": "0", "to": "free"},
+    ):
+        before = kernel(where).tables()
+        browser_sends(page.board, refused)
+        assert page.board.notice["kind"] == "error", refused
+        assert kernel(where).tables() == before and page.board.handing == {}
+
+
+def test_a_finished_tables_seats_are_not_handed_on(where):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED, bots={1: "GreedyBot"})
+    play_to_the_end_with(kernel(where).join(code, name="Ada"))
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "hand_seat", "code": code, "seat": 0, "to": "bot"})
+    assert "finished" in page.board.notice["text"] and page.board.handing == {}
+
+
+def test_the_list_sees_a_page_go_away_without_any_change_at_the_table(where, monkeypatch):
+    code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
+    ada, bo = kernel(where).join(code, name="Ada"), kernel(where).join(code, name="Bo")
+    monkeypatch.setattr(teacher, "PRESENCE_SECONDS", 0.0)
+    page = teacher_page(where)
+    looks = page.board.store.changes
+    looks.look()
+    assert [seat["connected"] for seat in page.board.tables[0]["seats"]] == [True, True]
+    engine = kernel(where).engine
+    with engine.begin() as connection:  # Bo's tablet died a minute ago: nothing is written at the table
+        connection.exec_driver_sql("UPDATE colorlab_seats SET seen = seen - 61 WHERE seat = 1")
+    kernel(where).here(ada)
+    looks.look()
+    assert [seat["connected"] for seat in page.board.tables[0]["seats"]] == [True, False]
 
 
 # --- the records ------------------------------------------------------------------------------------------

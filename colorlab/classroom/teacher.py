@@ -38,12 +38,14 @@ from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE,
 from colorlab.games import find_game
 from colorlab.rules import IllegalAction
 from colorlab.tables.changes import EVERY_TABLE, EVERYTHING, Everything
-from colorlab.tables.store import Seat, TableError, TableStore, clean_code
-from colorlab.widgets.base import GuardedWidget, IntentFields, palette_assets, widget_css, widget_esm
+from colorlab.record import game_spec
+from colorlab.tables.store import Seat, TableError, TableStore, UnknownTable, clean_code
+from colorlab.widgets.base import GuardedWidget, IntentError, IntentFields, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 EVENTS_SHOWN = 4
+PRESENCE_SECONDS = 15.0  # how often the page looks again at who is connected
 LONGEST_KEY_WAIT = 30.0  # seconds a page waits at most between two tries of the teacher key
 RECORD_DOWNLOADS = itertools.count(1)
 KEY_FIRST = "Type the teacher key first."
@@ -80,10 +82,17 @@ def table_state(closed: bool, over: bool, free: int) -> str:
 
 
 def seat_line(seat: dict) -> dict:
-    """One seat as the page lists it: its name and whether a learner, a bot or nobody sits there."""
+    """One seat as the page lists it: its name, whether a learner, a bot or nobody sits there, and (a learner's)
+    whether the page is connected."""
     if seat["free"]:
-        return {"name": "free seat", "kind": "free"}
-    return {"name": seat["name"], "kind": "learner" if seat["human"] else "bot"}
+        return {"name": "free seat", "kind": "free", "connected": False}
+    return {"name": seat["name"], "kind": "learner" if seat["human"] else "bot", "connected": seat["connected"]}
+
+
+def stand_in(game: str) -> str:
+    """The bot that takes a learner's seat when the teacher hands it on: a greedy one where the game has one."""
+    names = game_spec(game).bot_names(at_table=True)
+    return "GreedyBot" if "GreedyBot" in names else names[0]
 
 
 def table_line(entry: dict) -> dict:
@@ -100,6 +109,7 @@ def table_line(entry: dict) -> dict:
         "turn": [names[seat] for seat in entry["waiting_for"]] if waiting else [],
         "moves": entry["actions"],
         "state": state,
+        "open": not entry["over"] and not entry["closed"],
         "over": entry["over"],
         "closed": entry["closed"],
     }
@@ -170,6 +180,7 @@ class TablesBoard(GuardedWidget):
     tables = traitlets.List(traitlets.Dict()).tag(sync=True)
     watched = traitlets.Dict().tag(sync=True)
     confirming = traitlets.Unicode("").tag(sync=True)
+    handing = traitlets.Dict().tag(sync=True)  # a seat the teacher is about to hand on: code, seat, to ("bot"/"free")
 
     INTENTS: ClassVar[IntentFields] = {
         "key": {"key": str},
@@ -178,6 +189,10 @@ class TablesBoard(GuardedWidget):
         "close": {"code": str},
         "confirm_close": {"code": str},
         "keep_open": {},
+        "hand_seat": {"code": str, "seat": int, "to": str},
+        "confirm_hand": {},
+        "keep_seat": {},
+        "seat_key": {"code": str, "seat": int},
         "download": {},
     }
     REFUSALS: ClassVar[tuple[type[Exception], ...]] = GuardedWidget.REFUSALS + (TableError,)
@@ -222,10 +237,12 @@ class TablesBoard(GuardedWidget):
         self.opened()
 
     def opened(self) -> None:
-        """The page is open: show every table now, and again whenever one changes."""
+        """The page is open: show every table now, again whenever one changes, and who is connected every little
+        while (a device that dies writes nothing)."""
         self.refresh()
         if self.stop_following is None:
             self.stop_following = self.store.changes.follow(EVERY_TABLE, self.refresh)
+            self.store.changes.wake(EVERY_TABLE, PRESENCE_SECONDS)  # the first refresh was before following
 
     def close(self) -> None:
         """Close the board, and stop following the tables."""
@@ -236,13 +253,16 @@ class TablesBoard(GuardedWidget):
 
     def refresh(self, changed: frozenset[str] = EVERYTHING) -> None:
         """Read the tables that changed again (every table, at first), and the watched one; the page hears only of what
-        changed."""
+        changed. Called with nothing changed, it is time to see again who is connected at the tables in play."""
         if isinstance(changed, Everything) or not self.tables:
             tables = [table_line(entry) for entry in self.store.tables()]
         else:
             lines = {line["code"]: line for line in self.tables}
-            lines.update((entry["code"], table_line(entry)) for entry in self.store.tables(changed))
+            again = changed or {line["code"] for line in self.tables if line["open"]}
+            lines.update((entry["code"], table_line(entry)) for entry in self.store.tables(again))
             tables = list(lines.values())  # a new table's line comes last, as it was opened last
+        if self.stop_following is not None:  # and look again in a while (the earliest wish counts)
+            self.store.changes.wake(EVERY_TABLE, PRESENCE_SECONDS)
         if tables != self.tables:
             self.tables = tables
         if self.watcher is not None:
@@ -282,6 +302,48 @@ class TablesBoard(GuardedWidget):
 
     def _keep_open(self, intent: dict) -> None:
         self.confirming = ""
+
+    def _hand_seat(self, intent: dict) -> None:
+        """Ask before a seat is handed on: to a bot ("bot") or freed for another learner ("free")."""
+        code, seat, to = clean_code(intent["code"]), intent["seat"], intent["to"]
+        if to not in ("bot", "free"):
+            raise IntentError(f"a seat goes to a bot or is freed, not {to!r}")
+        line = self._line(code)
+        if not line["open"]:
+            raise IllegalAction(f"Table {code} is {line['state']}: its seats stay as they are.")
+        if not 0 <= seat < len(line["seats"]):
+            raise IntentError(f"table {code} has seats 1 to {len(line['seats'])}, not {seat + 1}")
+        self.handing = {"code": code, "seat": seat, "to": to, "name": line["seats"][seat]["name"],
+                        "bot": stand_in(line["game"])}  # fmt: skip
+
+    def _confirm_hand(self, intent: dict) -> None:
+        if not self.handing:
+            raise IllegalAction("Choose a seat to hand on first.")
+        code, seat, to, bot = (self.handing[key] for key in ("code", "seat", "to", "bot"))
+        self.handing = {}
+        self.store.hand_seat(code, seat, bot if to == "bot" else None)
+        self.say(f"Seat {seat + 1} at table {code} " + (f"is {bot}'s now." if to == "bot" else "is free: a learner "
+                 "can take it in the lobby with the table's code."))  # fmt: skip
+
+    def _keep_seat(self, intent: dict) -> None:
+        self.handing = {}
+
+    def _seat_key(self, intent: dict) -> None:
+        """Make a learner's seat a new seat key, shown to the teacher only: the learner comes back on another device."""
+        code, seat = clean_code(intent["code"]), intent["seat"]
+        key = self.store.seat_key_for_the_teacher(code, seat)
+        name = self._line(code)["seats"][seat]["name"]
+        self.say(
+            f"New seat key for {name} at table {code}: {key}. On the new device, {name} opens the lobby, chooses "
+            "'Come back to your seat' and types the code and this key. The old key opens the seat no more."
+        )
+
+    def _line(self, code: str) -> dict:
+        """The table's line as the page lists it now (read afresh), or UnknownTable."""
+        entries = self.store.tables([code])
+        if not entries:
+            raise UnknownTable(f"there is no table with the code {code}")
+        return table_line(entries[0])
 
     def _download(self, intent: dict) -> None:
         name = f"class-records-{datetime.datetime.now():%Y%m%d-%H%M%S}.zip"

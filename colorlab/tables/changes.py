@@ -147,7 +147,7 @@ class TableChanges:
         self.every = every
         self.listener: SQLiteListener | PostgreSQLListener | None = None
         self.followers: dict[str | None, list[Callback]] = {}
-        self.wakes: dict[str, float] = {}  # code -> time.monotonic() at which its followers want a look
+        self.wakes: dict[str | None, float] = {}  # code -> time.monotonic() at which its followers want a look
         self.handle: asyncio.TimerHandle | None = None
         self.looks = 0  # how many looks were taken (the benchmarks and tests count them)
         self.troubled = False  # did the last look fail?
@@ -163,15 +163,15 @@ class TableChanges:
                 callbacks.remove(callback)
             if not callbacks:
                 self.followers.pop(code, None)
-                if code is not None:
-                    self.wakes.pop(code, None)
+                self.wakes.pop(code, None)
             if not self.followers:
                 self._stop_looking()
 
         return stop
 
-    def wake(self, code: str, seconds: float) -> None:
-        """Call table `code`'s followers in `seconds` even if nothing is written (the earliest wish counts)."""
+    def wake(self, code: str | None, seconds: float) -> None:
+        """Call table `code`'s followers in `seconds` even if nothing is written (the earliest wish counts); the
+        followers of EVERY_TABLE are then called with the tables that changed, maybe none."""
         at = time.monotonic() + max(0.0, seconds)
         self.wakes[code] = min(at, self.wakes.get(code, at))
 
@@ -192,14 +192,15 @@ class TableChanges:
                 log.warning("the table store answers again")
             self.troubled = False
         now = time.monotonic()
-        due = {code for code, at in self.wakes.items() if at <= now}
-        for code in due:
+        woken = {code for code, at in self.wakes.items() if at <= now}
+        for code in woken:
             del self.wakes[code]
+        due = {code for code in woken if code is not None}
         everything = isinstance(changed, Everything)
         followed = {code for code in self.followers if code is not None}
         codes = followed if everything else (changed | due) & followed
         callbacks = [callback for code in codes for callback in self.followers.get(code, [])]
-        if (everything or changed) and EVERY_TABLE in self.followers:
+        if (everything or changed or EVERY_TABLE in woken) and EVERY_TABLE in self.followers:
             callbacks += [functools.partial(callback, changed) for callback in self.followers[EVERY_TABLE]]
         self._call(callbacks)
         return frozenset(codes) if everything else frozenset(changed | due)

@@ -316,6 +316,9 @@ class RecordSource:
     def follow(self, changed: Callable[[], None]) -> None:
         """Call `changed` whenever the record changes elsewhere (a record kept in this kernel never does)."""
 
+    def here(self) -> None:
+        """The page showing this seat is open (at a table, the teacher sees who is connected; elsewhere, nothing)."""
+
     def wake(self) -> None:
         """Call `changed` again when the record may change by itself (a record kept in this kernel never does)."""
 
@@ -383,6 +386,15 @@ class TableSeat(RecordSource):
     def play(self, action: Any, seen: int | None = None) -> None:
         """Send an action to the table, which refuses it if the decision has changed since step `seen`."""
         self.seat.play(action, seen=seen)
+
+    def here(self) -> None:
+        """Note at the table that this seat's page is open; a store that does not answer now hears it next time."""
+        if self.you is None:
+            return
+        try:
+            self.seat.store.here(self.seat)
+        except Exception:  # not the learner's business: the page says so again in a while
+            log.debug("could not note that the page of seat %s at %s is open", self.you, self.seat.code, exc_info=True)
 
     def catch_up(self) -> bool:
         """Bring this copy up to the table's latest step (one read): has the table moved on since the last look?"""
@@ -648,9 +660,17 @@ class GameWidget(GuardedWidget):
                 self.seen = None
 
     def act(self, raw: Any) -> None:
-        """Check and carry out one intent; a table's sync refreshes the page only when the table changed."""
+        """Check and carry out one intent; a table's sync refreshes the page only when the table changed, and a page
+        saying it is open ("here") is only noted."""
         if isinstance(raw, dict) and raw.get("type") == "sync" and self.source.permits("sync"):
             self.sync(raw)
+        elif isinstance(raw, dict) and raw.get("type") == "here":
+            try:
+                check_intent(raw, {"here": {}})
+            except IntentError as error:
+                self.say(str(error), "error")
+                return
+            self.source.here()
         else:
             super().act(raw)
 

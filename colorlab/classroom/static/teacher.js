@@ -43,10 +43,41 @@ function render({ model, el }) {
         "Download all records (.zip)"));
   }
 
+  // Each seat: who sits there, a learner's page connected (●) or away (○), and, at a table in play, the buttons
+  // that hand the seat on (to a bot, or free for another learner) or make it a new seat key; handing on asks first.
   function seats(line) {
-    return h("ul", {class: "teacher-seats"}, line.seats.map((seat) =>
-      h("li", {class: `is-${seat.kind}`}, seat.name,
-        seat.kind === "free" ? null : h("span", {class: "teacher-kind"}, ` ${seat.kind}`))));
+    const handing = model.get("handing");
+    return h("ul", {class: "teacher-seats"}, line.seats.map((seat, number) => {
+      const id = `${line.code}-${number}`;
+      const asked = handing.code === line.code && handing.seat === number;
+      const hand = (to, label, what) => h("button", {"data-action": `hand-${to}`, "data-key": `${to}-${id}`,
+        "aria-label": `${what} (seat ${number + 1} of table ${line.code})`,
+        onclick: () => send({type: "hand_seat", code: line.code, seat: number, to})}, label);
+      const buttons = !line.open ? [] : seat.kind === "learner"
+        ? [hand("bot", "To a bot", `Give ${seat.name}'s seat to a bot`), hand("free", "Free", `Free ${seat.name}'s seat`),
+           h("button", {"data-action": "seat-key", "data-key": `key-${id}`,
+                        "aria-label": `A new seat key for ${seat.name} (table ${line.code})`,
+                        onclick: () => send({type: "seat_key", code: line.code, seat: number})}, "New key")]
+        : seat.kind === "bot" ? [hand("free", "Free", `Free ${seat.name}'s seat`)]
+        : [hand("bot", "To a bot", "Give this free seat to a bot")];
+      const confirm = asked ? h("span", {class: "teacher-confirm", role: "group", "data-testid": "hand-confirm"},
+        handing.to === "bot" ? `Give ${handing.name === "free seat" ? "this seat" : handing.name + "'s seat"} to ${handing.bot}? `
+                             : `Free ${handing.name}'s seat for another learner? `,
+        h("button", {"data-action": "confirm-hand", "data-key": `confirm-hand-${id}`, class: "is-danger",
+                     onclick: () => send({type: "confirm_hand"})}, "Yes"),
+        h("button", {"data-action": "keep-seat", "data-key": `keep-seat-${id}`,
+                     onclick: () => send({type: "keep_seat"})}, "No")) : null;
+      return h("li", {class: `is-${seat.kind}`, "data-seat": number},
+        seat.kind === "learner"
+          ? h("span", {class: `teacher-presence ${seat.connected ? "is-connected" : "is-away"}`, "data-testid": "presence"},
+              seat.connected ? "● " : "○ ")
+          : null,
+        seat.name,
+        seat.kind === "free" ? null : h("span", {class: "teacher-kind"},
+          ` ${seat.kind}${seat.kind === "learner" ? (seat.connected ? ", connected" : ", away") : ""}`),
+        buttons.length ? h("span", {class: "teacher-seat-buttons"}, ...buttons) : null,
+        confirm);
+    }));
   }
 
   function row(line) {
@@ -122,7 +153,7 @@ function render({ model, el }) {
   }
 
   const showNotice = () => drawNotice(notice, model.get("notice"));
-  const events = ["change:gate", "change:tables", "change:watched", "change:confirming"];
+  const events = ["change:gate", "change:tables", "change:watched", "change:confirming", "change:handing"];
   events.forEach((name) => model.on(name, draw));
   model.on("change:notice", showNotice);
   model.on("msg:custom", downloadRecords);

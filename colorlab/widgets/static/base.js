@@ -187,6 +187,7 @@ function seatingLine(node, seating) {
 // again, and once it does (the class server was restarted, and this page's kernel with it) the page opens afresh: the
 // lobby brings the learner back to their seat. In JupyterLab nothing of this runs: a notebook is never reloaded.
 const RECONNECT_MS = 2000;
+const HERE_MS = 20000;  // well within the minute after which the teacher's page calls a learner's page away
 const LOST_BEFORE_RELOAD_MS = 5000;  // a short blip heals by itself: the kernel's own connection comes back
 const WATCHED = "colorlabWatchesTheKernel";  // on window: every widget's module holds its own copy of this file
 
@@ -237,6 +238,11 @@ function watchTheKernel(model) {
 // At a shared table the page sends nothing while nothing happens: the kernel follows the table and sends new views.
 function listen(model, draw, notice) {
   watchTheKernel(model);
+  // A page seated at a table says now and then that it is open: the teacher sees who is still connected.
+  const sayHere = () => {
+    if (Number.isInteger(model.get("view")?.seating?.seat)) makeSender(model)({type: "here"});
+  };
+  const hereTimer = setInterval(sayHere, HERE_MS);
   const showNotice = () => drawNotice(notice, model.get("notice"));
   const seating = notice.parentElement.querySelector(":scope > .colorlab-seating");
   const drawAll = () => { seatingLine(seating, model.get("view")?.seating); draw(); };
@@ -247,6 +253,7 @@ function listen(model, draw, notice) {
   drawAll();
   showNotice();
   return () => {
+    clearInterval(hereTimer);
     model.off("change:view", drawAll);
     model.off("change:notice", showNotice);
     model.off("change:palette", draw);
