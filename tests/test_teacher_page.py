@@ -318,7 +318,8 @@ def test_closing_an_unknown_code_is_refused(where, code):
 
 def test_the_teacher_gives_a_learners_seat_to_a_bot_after_a_confirm_and_the_bot_plays_there(where):
     code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
-    ada, bo = kernel(where).join(code, name="Ada"), kernel(where).join(code, name="Bo")
+    ada = kernel(where).join(code, name="Ada")
+    kernel(where).join(code, name="Bo")
     page = teacher_page(where)
     browser_sends(page.board, {"type": "confirm_hand"})
     assert page.board.notice["kind"] == "error" and kernel(where).tables()[0]["seats"][1]["name"] == "Bo"
@@ -379,7 +380,8 @@ def test_a_finished_tables_seats_are_not_handed_on(where):
 
 def test_the_list_sees_a_page_go_away_without_any_change_at_the_table(where, monkeypatch):
     code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
-    ada, bo = kernel(where).join(code, name="Ada"), kernel(where).join(code, name="Bo")
+    ada = kernel(where).join(code, name="Ada")
+    kernel(where).join(code, name="Bo")
     monkeypatch.setattr(teacher, "PRESENCE_SECONDS", 0.0)
     page = teacher_page(where)
     looks = page.board.store.changes

@@ -36,9 +36,9 @@ import traitlets
 from colorlab.archive import record_file_name, records_zip_parts
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.games import find_game
+from colorlab.record import game_spec
 from colorlab.rules import IllegalAction
 from colorlab.tables.changes import EVERY_TABLE, EVERYTHING, Everything
-from colorlab.record import game_spec
 from colorlab.tables.store import Seat, TableError, TableStore, UnknownTable, clean_code
 from colorlab.widgets.base import GuardedWidget, IntentError, IntentFields, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
