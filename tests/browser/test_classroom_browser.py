@@ -283,6 +283,45 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_page_without_the_key_is_re
     expect(stranger.locator(".colorlab-lobby")).to_be_visible(timeout=FIRST_LOAD_MS)
 
 
+def test_a_device_that_dies_mid_game_shows_away_and_the_teacher_gives_its_seat_to_a_bot_who_ends_the_game(
+    classroom, devices, artifacts
+):
+    teacher, ada, bo = devices(3, classroom)
+    teacher.set_viewport_size(TEACHER_VIEWPORT)
+    open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
+    code = open_table(ada, "colorfox", {"Sticks per colour": "2"})
+    sit_down(bo, code, 1)
+    ada_game, bo_game = (page.locator(".colorlab.colorfox") for page in (ada, bo))
+    expect(ada_game.locator("[data-testid='turn']")).to_have_text("your turn")
+    colorfox_turn(ada_game)
+    expect(bo_game.locator("[data-testid='turn']")).to_have_text("your turn", timeout=10_000)
+    bo.context.close()  # Bo's tablet dies at his turn: his page says nothing more
+    board = open_with_the_key(teacher, classroom.page(TEACHER))
+    row = board.locator(f"tr[data-table='{code}']")
+    ada_seat, bo_seat = row.locator("li[data-seat='0']"), row.locator("li[data-seat='1']")
+    expect(ada_seat).to_contain_text("connected")
+    expect(bo_seat).to_contain_text("away", timeout=150_000)  # a minute of silence, then the page's next look
+    expect(ada_seat).to_contain_text("connected")
+    teacher.screenshot(path=artifacts / "teacher-seat-away.png")
+    board.locator(f"[data-key='bot-{code}-1']").click()
+    expect(board.locator("[data-testid='hand-confirm']")).to_contain_text("Give Bo's seat to GreedyBot?")
+    board.locator(f"[data-key='confirm-hand-{code}-1']").click()
+    expect(bo_seat).to_contain_text("GreedyBot")
+    for _ in range(MOST_COLORFOX_MOVES):  # Ada plays on; the bot moves in Bo's turns
+        if ada_game.locator("[data-testid='final']").count():
+            break
+        turn = ada_game.locator("[data-testid='turn']")
+        expect(turn).to_have_text(re.compile("your turn|game over"), timeout=20_000)
+        if turn.inner_text() == "your turn":
+            step = step_of(ada_game)
+            colorfox_turn(ada_game)
+            expect(ada_game.locator("[data-testid='step']")).not_to_have_text(f"move {step} (live)")
+    expect(ada_game.locator("[data-testid='final']")).to_be_visible()
+    expect(row.locator("[data-testid='state']")).to_have_text("finished", timeout=20_000)
+    record = TableStore(classroom.store).record(code)
+    assert record.final_state().over and record.bots == (None, "GreedyBot")
+
+
 def hinted_solution(state, seat: int):
     """The solution the Hint button shows a seat (fewest cards, then fewest turns), as (task, solution), or None."""
     options = [
