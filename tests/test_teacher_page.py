@@ -395,6 +395,20 @@ def test_the_list_sees_a_page_go_away_without_any_change_at_the_table(where, mon
     assert [seat["connected"] for seat in page.board.tables[0]["seats"]] == [True, False]
 
 
+def test_the_teacher_opens_a_paced_quiz_without_a_seat_and_watches_it_on_the_projector(where):
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "open_quiz", "teams": 3})
+    [table] = kernel(where).tables()
+    record = kernel(where).record(table["code"])
+    assert table["game"] == "colourbrain" and record.rules.teams == 3 and record.rules.paced
+    assert all(seat["free"] for seat in table["seats"]), "the quiz master sat at the quiz"
+    assert page.board.watched["code"] == table["code"] and "quiz master" in page.board.notice["text"]
+    assert [type(shown).__name__ for shown in page.stage.children] == ["ColourbrainProjector"]
+    for teams in (1, 5, True):
+        browser_sends(page.board, {"type": "open_quiz", "teams": teams})
+        assert page.board.notice["kind"] == "error" and len(kernel(where).tables()) == 1
+
+
 # --- the records ------------------------------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ import traitlets
 
 from colorlab.archive import record_file_name, records_zip_parts
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
+from colorlab.colourbrain.rules import Rules as QuizRules
 from colorlab.games import find_game
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction
@@ -193,6 +194,7 @@ class TablesBoard(GuardedWidget):
         "confirm_hand": {},
         "keep_seat": {},
         "seat_key": {"code": str, "seat": int},
+        "open_quiz": {"teams": int},
         "download": {},
     }
     REFUSALS: ClassVar[tuple[type[Exception], ...]] = GuardedWidget.REFUSALS + (TableError,)
@@ -336,6 +338,22 @@ class TablesBoard(GuardedWidget):
         self.say(
             f"New seat key for {name} at table {code}: {key}. On the new device, {name} opens the lobby, chooses "
             "'Come back to your seat' and types the code and this key. The old key opens the seat no more."
+        )
+
+    def _open_quiz(self, intent: dict) -> None:
+        """Open a Colourbrain quiz that waits for the quiz master (this page) after each answer, and watch it: the
+        projector shows below the list, with its Next question button."""
+        teams = intent["teams"]
+        try:
+            rules = QuizRules(teams=teams, paced=True)
+        except ValueError as error:
+            raise IntentError(str(error)) from None
+        code = self.store.create("colourbrain", rules)
+        self.refresh()
+        self._watch({"code": code})
+        self.say(
+            f"Quiz {code} is open for {teams} teams: each team opens the lobby, types this code and sits at a free "
+            "seat. You are the quiz master: after each answer, press Next question on the projector."
         )
 
     def _line(self, code: str) -> dict:

@@ -414,6 +414,29 @@ def choose_colours(team, colours: list[str]) -> None:
     expect(team.locator("[data-action='lock']")).to_be_enabled()
 
 
+def test_the_teacher_opens_a_quiz_without_sitting_and_the_teams_join_it_from_the_lobby(classroom, devices):
+    teacher, reds, blues = devices(3, classroom)
+    teacher.set_viewport_size(TEACHER_VIEWPORT)
+    start_lobbies([reds, blues], classroom)
+    board = open_with_the_key(teacher, classroom.page(TEACHER))
+    board.locator("[data-key='quiz-teams']").select_option("2")
+    board.locator("[data-action='open-quiz']").click()
+    expect(board.locator("[data-testid='notice']")).to_contain_text("You are the quiz master")
+    code = re.search(r"Quiz (\w{5}) is open", board.locator("[data-testid='notice']").inner_text())[1]
+    table = next(table for table in TableStore(classroom.store).tables() if table["code"] == code)
+    assert table["game"] == "colourbrain" and all(seat["free"] for seat in table["seats"]), "the teacher sat down"
+    assert TableStore(classroom.store).record(code).rules.paced
+    projector = teacher.locator(".colorlab.colourbrain-projector")
+    expect(board.locator("[data-testid='watched']")).to_contain_text(f"Watching table {code}")
+    type_names([reds, blues], ["Reds", "Blues"])
+    for seat, page in enumerate((reds, blues)):
+        sit_down(page, code, seat)
+    expect(projector.locator("[data-testid='number']")).to_have_text("Question 1", timeout=20_000)
+    question = TableStore(classroom.store).record(code).final_state().question
+    for page in (reds, blues):
+        expect(page.locator(".colorlab.colourbrain [data-testid='question']")).to_have_text(question.text)
+
+
 def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(classroom, devices, artifacts):
     store = TableStore(classroom.store)
     code = store.create("colourbrain", QUIZ, seed=21)

@@ -39,8 +39,22 @@ function render({ model, el }) {
     return h("div", {class: "teacher-toolbar"},
       h("strong", {}, "Tables of the class"),
       h("span", {"data-testid": "count"}, `${count} table${count === 1 ? "" : "s"}`),
+      quizForm(),
       h("button", {"data-action": "download", "data-key": "download", onclick: () => send({type: "download"})},
         "Download all records (.zip)"));
+  }
+
+  // The teacher opens a Colourbrain quiz without sitting at it: the quiz master, who moves it on from the projector.
+  function quizForm() {
+    const teams = h("select", {"data-key": "quiz-teams", id: "quiz-teams"},
+      [2, 3, 4].map((count) => h("option", {value: String(count), selected: count === 3}, String(count))));
+    const submit = (event) => {
+      event.preventDefault();
+      send({type: "open_quiz", teams: Number(teams.value)});
+    };
+    return h("form", {class: "teacher-quiz", "data-testid": "quiz-form", onsubmit: submit},
+      h("label", {for: "quiz-teams"}, "A Colourbrain quiz for "), teams, " teams ",
+      h("button", {type: "submit", "data-action": "open-quiz"}, "Open the quiz"));
   }
 
   // Each seat: who sits there, a learner's page connected (●) or away (○), and, at a table in play, the buttons
