@@ -152,6 +152,19 @@ def test_the_seats_follow_the_number_of_players_and_a_refused_rule_changes_nothi
     assert ada.lobby.editor is not editor and ada.lobby.editor.rules.teams == 2
 
 
+def test_a_rule_typed_in_the_editor_of_the_game_left_behind_changes_nothing(where):
+    ada = named(where)
+    ada.sends("new_table")
+    left = ada.lobby.editor
+    ada.sends("game", game="colourbrain")
+    left.controls["players"].value = 4  # typed in the ColorFox editor while the Colourbrain one was on its way
+    assert left.rules.players == 2 and "another game" in left.message
+    assert ada.lobby.kinds == ["you", "learner"] and ada.lobby.rules.teams == 2
+    assert left.comm is None, "the editor of the game left behind is still open to the page"
+    ada.lobby.editor.controls["teams"].value = 3
+    assert ada.lobby.kinds == ["you", "learner", "learner"]
+
+
 # --- joining a table ------------------------------------------------------------------------------
 
 

@@ -173,6 +173,7 @@ class Lobby(ipywidgets.VBox):
         )
         self.next_button.on_click(lambda button: self._next())
         self.rules_area = ipywidgets.VBox()
+        self.rules_area.add_class("colorlab-lobby-rules")  # dimmed by the page while another game's rules come
         self.game_area = ipywidgets.VBox()
         super().__init__([self.desk, self.rules_area, self.game_area])
         self.show()
@@ -282,16 +283,24 @@ class Lobby(ipywidgets.VBox):
         self.show()
 
     def _choose_game(self, game: str) -> None:
-        """Start from the game's default rules, with the learner in the first seat and learners in the others."""
+        """Start from the game's default rules, with the learner in the first seat and learners in the others. The
+        editor of the game left behind is closed: a rule typed there while the new one was coming changes nothing."""
         self.game = game
         rules = find_game(game).rules_type()
-        self.editor = RuleEditor(
-            rules, on_apply=self._rules_chosen, title=f"{find_game(game).title} rules", scopes=False
-        )
-        self.kinds = [YOU] + [LEARNER] * (rules.players - 1)
+        left, editor = self.editor, None
 
-    def _rules_chosen(self, rules: RulesBase, changed: set[str]) -> str:
+        def chosen(rules: RulesBase, changed: set[str]) -> str:
+            return self._rules_chosen(editor, rules, changed)
+
+        editor = self.editor = RuleEditor(rules, on_apply=chosen, title=f"{find_game(game).title} rules", scopes=False)
+        self.kinds = [YOU] + [LEARNER] * (rules.players - 1)
+        if left is not None:
+            left.close()
+
+    def _rules_chosen(self, editor: RuleEditor | None, rules: RulesBase, changed: set[str]) -> str:
         """Keep rules for the new table (the editor has checked them); the seats follow the number of players."""
+        if editor is not self.editor:
+            raise IllegalAction(f"Those rules were for another game: these are the {find_game(self.game).title} rules.")
         try:
             table_game(self.game).table_rules(rules)
         except ValueError as error:

@@ -169,6 +169,7 @@ def open_table(page, game: str, rules: dict[str, str] | None = None) -> str:
     """Open a table of `game` from the lobby (learners in the other seats), with some rules typed in; its code."""
     page.locator("[data-key='new-table']").click()
     page.locator(f"[data-key='game-{game}']").check()
+    expect(page.locator("[data-testid='switching']")).to_have_count(0)  # the game's own rules have come
     for label, value in (rules or {}).items():
         set_rule(page, label, value)
     page.get_by_role("button", name="Next: who sits where").click()

@@ -78,6 +78,30 @@ def open_a_colorfox_table_for_two(page, artifacts: Path) -> str:
     return code.inner_text().strip()
 
 
+SWITCH_SEEN = """() => {
+    window.switchSeen = false;
+    new MutationObserver(() => {
+        if (document.querySelector("[data-testid='switching']")) window.switchSeen = true;
+    }).observe(document.body, {subtree: true, childList: true});
+}"""
+
+
+def test_switching_game_says_so_dims_the_old_rules_and_then_shows_the_new_games_rules(browser, lobby_server):
+    url, _ = lobby_server
+    page = learner_page(browser, url)
+    type_name(page, "Ada")
+    page.locator("[data-key='new-table']").click()
+    expect(page.locator(".widget-vbox h3").filter(has_text="ColorFox rules")).to_be_visible()
+    page.evaluate(SWITCH_SEEN)
+    page.locator("[data-key='game-colourbrain']").check()
+    expect(page.locator(".widget-vbox h3").filter(has_text="Colourbrain rules")).to_be_visible()
+    expect(page.locator("[data-testid='switching']")).to_have_count(0)
+    assert page.evaluate("() => window.switchSeen"), "the page did not say it was getting the rules ready"
+    assert not page.evaluate("() => document.body.classList.contains('colorlab-switching-game')")
+    expect(page.locator(".widget-vbox h3").filter(has_text="ColorFox rules")).to_have_count(0)
+    expect(page.locator("[data-key='game-colourbrain']")).to_be_checked()
+
+
 def test_two_learners_meet_at_a_table_by_its_code_and_a_reload_comes_back_to_the_seat(
     browser, lobby_server, artifacts, docs_picture
 ):

@@ -65,7 +65,7 @@ const seatsSentBack = new WeakSet();
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const ui = {leaving: false, keyBoxOpen: false};
+  const ui = {leaving: false, keyBoxOpen: false, switching: null};
   const root = h("div", {class: "colorlab colorlab-lobby", "data-palette": model.get("palette")});
   const body = h("div");
   const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
@@ -80,6 +80,10 @@ function render({ model, el }) {
   // On a new step, a learner using the keyboard lands on its first field (never on the page's first drawing).
   function draw() {
     const v = model.get("view");
+    if (ui.switching && (v.game === ui.switching.name || v.stage !== "rules")) {
+      ui.switching = null;
+      document.body.classList.remove("colorlab-switching-game");
+    }
     const newStep = ui.stage !== undefined && ui.stage !== v.stage;
     ui.stage = v.stage;
     if (v.stage !== "seated") ui.leaving = false;
@@ -143,15 +147,27 @@ function render({ model, el }) {
         submit("rejoin", "Sit down again")));
   }
 
+  // Choosing another game takes the kernel a moment (it makes that game's rule editor): until the new rules are
+  // shown, the page says so and the rules below are dimmed, so that nothing is typed into the old game's rules.
+  function chooseGame(game) {
+    ui.switching = game;
+    document.body.classList.add("colorlab-switching-game");
+    draw();
+    send({type: "game", game: game.name});
+  }
+
   function gameChoice(v) {
+    const chosen = ui.switching?.name ?? v.game;
     return h("div", {},
       h("h3", {}, "Open a new table: which game?"),
-      h("div", {class: "lobby-games", role: "radiogroup", "aria-label": "Game"},
-        v.games.map((game) => h("label", {class: `lobby-game ${game.name === v.game ? "is-chosen" : ""}`},
-          h("input", {type: "radio", name: "game", value: game.name, checked: game.name === v.game,
-                      "data-first": game.name === v.game,
-                      "data-key": `game-${game.name}`, onchange: () => send({type: "game", game: game.name})}),
+      h("div", {class: "lobby-games", role: "radiogroup", "aria-label": "Game", "aria-busy": String(!!ui.switching)},
+        v.games.map((game) => h("label", {class: `lobby-game ${game.name === chosen ? "is-chosen" : ""}`},
+          h("input", {type: "radio", name: "game", value: game.name, checked: game.name === chosen,
+                      "data-first": game.name === chosen,
+                      "data-key": `game-${game.name}`, onchange: () => chooseGame(game)}),
           h("strong", {}, game.title), h("span", {}, game.about)))),
+      ui.switching ? h("p", {class: "lobby-busy", role: "status", "data-testid": "switching"},
+                       `Getting the ${ui.switching.title} rules ready…`) : null,
       h("p", {class: "lobby-tip"}, "Change any rule below if you like, then press ",
         h("strong", {}, "Next: who sits where"), " under the rules."),
       h("div", {class: "lobby-buttons"}, button("back", "Back", () => send({type: "back"}))));
@@ -235,7 +251,14 @@ function render({ model, el }) {
     }
   }
 
-  const showNotice = () => drawNotice(notice, model.get("notice"));
+  const showNotice = () => {
+    drawNotice(notice, model.get("notice"));
+    if (ui.switching && model.get("notice")?.kind === "error") {  // the game was refused: the old rules stay
+      ui.switching = null;
+      document.body.classList.remove("colorlab-switching-game");
+      draw();
+    }
+  };
   model.on("change:view", draw);
   model.on("change:notice", showNotice);
   model.on("msg:custom", onMessage);
