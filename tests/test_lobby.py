@@ -165,6 +165,27 @@ def test_a_rule_typed_in_the_editor_of_the_game_left_behind_changes_nothing(wher
     assert ada.lobby.kinds == ["you", "learner", "learner"]
 
 
+def test_the_open_tables_code_notice_goes_once_every_seat_is_taken(where):
+    ada = named(where)
+    code = opens_a_table(ada)
+    assert ada.notice["text"].startswith("Your table is open. Tell the others its code")
+    changes = ada.lobby.store.changes
+    changes.look()
+    TableStore(where).join(code, name="Bo")  # another kernel
+    assert news(changes) == {code}
+    assert ada.notice["text"] == "" and not ada.lobby.awaiting_others
+    assert code not in changes.followers or changes.followers[code] == [ada.lobby.game_widget.table_changed]
+
+
+def test_a_table_opened_with_bots_in_every_other_seat_says_to_play_at_once(where):
+    ada = named(where)
+    ada.sends("new_table")
+    ada.lobby.next_button.click()
+    ada.sends("seat_kind", seat=1, kind="GreedyBot")
+    ada.sends("open")
+    assert ada.stage == "seated" and "Everyone is seated" in ada.notice["text"] and "Tell the others" not in ada.notice["text"]
+
+
 # --- joining a table ------------------------------------------------------------------------------
 
 

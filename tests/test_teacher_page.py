@@ -370,6 +370,19 @@ def test_the_teacher_frees_a_seat_and_makes_a_new_seat_key_shown_on_the_teachers
         assert kernel(where).tables() == before and page.board.handing == {}
 
 
+def test_a_notice_on_the_teachers_page_goes_once_it_no_longer_holds(where, monkeypatch):
+    code, _ = quiz(where, teams=2)
+    page = teacher_page(where)
+    browser_sends(page.board, {"type": "close", "code": code})
+    browser_sends(page.board, {"type": "confirm_close", "code": code})
+    assert page.board.notice["text"].startswith(f"Table {code} is closed")
+    page.board.refresh(frozenset())
+    assert page.board.notice["text"], "a fresh notice went at once"
+    monkeypatch.setattr(teacher, "NOTICE_SECONDS", 0.0)
+    page.board.refresh(frozenset())  # the page's next look (every PRESENCE_SECONDS, or at a change)
+    assert page.board.notice["text"] == ""
+
+
 def test_a_finished_tables_seats_are_not_handed_on(where):
     code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED, bots={1: "GreedyBot"})
     play_to_the_end_with(kernel(where).join(code, name="Ada"))

@@ -45,6 +45,7 @@ from colorlab.widgets.base import GuardedWidget, IntentError, IntentFields, widg
 from colorlab.widgets.rule_editor import RuleEditor
 
 STATIC = Path(__file__).parent / "static"
+OPEN_TABLE_NOTICE = "Your table is open."
 YOU, LEARNER = "you", "learner"
 MOST_SEATS_REMEMBERED = 10  # a page sends back at most this many seats it keeps, newest first
 CODE_SHOWN = 12  # characters of a mistyped code said back to the learner
@@ -156,6 +157,7 @@ class Lobby(ipywidgets.VBox):
         self.seat: Seat | None = None
         self.game_widget = None
         self.stop_following: Callable[[], None] | None = None  # the table whose seats a learner picks from
+        self.awaiting_others = False  # this learner opened the table, and some seats are still free
         self.opened: list[float] = []  # when this page opened its tables (time.monotonic())
         # On a shared device: the seat the browser kept, offered to whoever opened the page ("Are you Ada?"), and every
         # code the browser sent back (all forgotten if it is someone else).
@@ -223,28 +225,37 @@ class Lobby(ipywidgets.VBox):
     def _enter(self, stage: str) -> None:
         """Go to a step of the lobby, with no message left from the step before."""
         self.stage = stage
+        self.awaiting_others = False
         self.desk.say("")
         self.show()
         self._follow_the_seats()
 
     def _follow_the_seats(self) -> None:
-        """While a learner picks a seat, others may sit down: show the seats again whenever the table changes."""
-        picking = self.stage == "pick"
-        if picking and self.stop_following is None:
+        """While a learner picks a seat, others may sit down: show the seats again whenever the table changes. While
+        the learner who opened a table waits for the others, its code is on show: take the notice away once all
+        have sat down."""
+        following = self.stage == "pick" or (self.stage == "seated" and self.awaiting_others)
+        if following and self.stop_following is None:
             self.stop_following = self.store.changes.follow(self.code, self._seats_changed)
-        elif not picking and self.stop_following is not None:
+        elif not following and self.stop_following is not None:
             self.stop_following()
             self.stop_following = None
 
     def _seats_changed(self) -> None:
-        """Read the seats again (a change that arrives after the learner sat is let be)."""
-        if self.stage == "pick":
-            try:
+        """Read the seats again (a change that arrives after the learner sat is let be, but for the last seat taken
+        at a table this learner opened)."""
+        try:
+            if self.stage == "pick":
                 self.seats = seat_list(self.store, self.code)
-            except TableError as error:
-                self.desk.say(str(error), "error")
-                return
-            self.show()
+                self.show()
+            elif self.stage == "seated" and self.awaiting_others:
+                if not any(seat["free"] for seat in table_entry(self.store, self.code)["seats"]):
+                    self.awaiting_others = False
+                    if self.desk.notice.get("text", "").startswith(OPEN_TABLE_NOTICE):
+                        self.desk.say("")
+                    self._follow_the_seats()
+        except TableError as error:
+            self.desk.say(str(error), "error")
 
     def _need(self, *stages: str) -> None:
         """Refuse a request the page should not send at this stage."""
@@ -343,7 +354,12 @@ class Lobby(ipywidgets.VBox):
         self.code = self.store.create(self.game, self.rules, bots=bots)
         self.opened.append(now)
         self._sit(self.kinds.index(YOU))
-        self.desk.say(f"Your table is open. Tell the others its code, {self.code}, so they can join.")
+        if LEARNER in self.kinds:
+            self.desk.say(f"{OPEN_TABLE_NOTICE} Tell the others its code, {self.code}, so they can join.")
+            self.awaiting_others = True
+            self._follow_the_seats()
+        else:
+            self.desk.say(f"{OPEN_TABLE_NOTICE} Everyone is seated: play!")
 
     def _on_back(self) -> None:
         self._need("rules", "seats", "pick")

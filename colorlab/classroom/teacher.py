@@ -47,6 +47,7 @@ from colorlab.widgets.words import with_names
 STATIC = Path(__file__).parent / "static"
 EVENTS_SHOWN = 4
 PRESENCE_SECONDS = 15.0  # how often the page looks again at who is connected
+NOTICE_SECONDS = 60.0  # a notice (a table closed, a seat key) goes after about this long: it no longer holds
 LONGEST_KEY_WAIT = 30.0  # seconds a page waits at most between two tries of the teacher key
 RECORD_DOWNLOADS = itertools.count(1)
 KEY_FIRST = "Type the teacher key first."
@@ -207,8 +208,13 @@ class TablesBoard(GuardedWidget):
         self.gate = gate
         self.stop_following: Any = None
         self._wrong_keys, self._next_try = 0, 0.0  # wrong teacher keys typed on this page, and when it may try again
+        self._said_at = 0.0  # when the notice was said
         if gate == "open":
             self.opened()
+
+    def say(self, text: str, kind: str = "info") -> None:
+        super().say(text, kind)
+        self._said_at = time.monotonic()
 
     def dispatch(self, intent: dict) -> None:
         kind = intent["type"]
@@ -265,6 +271,8 @@ class TablesBoard(GuardedWidget):
             tables = list(lines.values())  # a new table's line comes last, as it was opened last
         if self.stop_following is not None:  # and look again in a while (the earliest wish counts)
             self.store.changes.wake(EVERY_TABLE, PRESENCE_SECONDS)
+        if self.notice.get("text") and time.monotonic() - self._said_at > NOTICE_SECONDS:
+            self.say("")
         if tables != self.tables:
             self.tables = tables
         if self.watcher is not None:
