@@ -183,7 +183,11 @@ def test_a_table_opened_with_bots_in_every_other_seat_says_to_play_at_once(where
     ada.lobby.next_button.click()
     ada.sends("seat_kind", seat=1, kind="GreedyBot")
     ada.sends("open")
-    assert ada.stage == "seated" and "Everyone is seated" in ada.notice["text"] and "Tell the others" not in ada.notice["text"]
+    assert (
+        ada.stage == "seated"
+        and "Everyone is seated" in ada.notice["text"]
+        and "Tell the others" not in ada.notice["text"]
+    )
 
 
 # --- joining a table ------------------------------------------------------------------------------
