@@ -248,12 +248,15 @@ class Lobby(ipywidgets.VBox):
             if self.stage == "pick":
                 self.seats = seat_list(self.store, self.code)
                 self.show()
-            elif self.stage == "seated" and self.awaiting_others:
-                if not any(seat["free"] for seat in table_entry(self.store, self.code)["seats"]):
-                    self.awaiting_others = False
-                    if self.desk.notice.get("text", "").startswith(OPEN_TABLE_NOTICE):
-                        self.desk.say("")
-                    self._follow_the_seats()
+            elif (
+                self.stage == "seated"
+                and self.awaiting_others
+                and not any(seat["free"] for seat in table_entry(self.store, self.code)["seats"])
+            ):
+                self.awaiting_others = False
+                if self.desk.notice.get("text", "").startswith(OPEN_TABLE_NOTICE):
+                    self.desk.say("")
+                self._follow_the_seats()
         except TableError as error:
             self.desk.say(str(error), "error")
 
