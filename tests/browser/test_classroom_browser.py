@@ -471,6 +471,9 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
             team.locator("[data-action='lock']").click()
         reveal = projector.locator("[data-testid='reveal']")
         expect(reveal).to_contain_text(question.explanation)
+        # the answer reads as a list: each colour's glyph and name, a comma between colours
+        listed = r",\s*\S?\s*".join(re.escape(colour) for colour in question.answer)
+        expect(reveal.locator(".projector-solution")).to_have_text(re.compile(rf"^Answer:\s*\S?\s*{listed}$"))
         expect(reveal.locator("[data-points='0']")).to_have_text(" +2")
         if number == 1:
             projector.screenshot(path=artifacts / "classroom-projector-reveal.png")

@@ -53,7 +53,7 @@ function render({ model, el }) {
     return h("div", {class: "colourbrain-card projector-card colourbrain-reveal", "data-testid": "reveal"},
       h("p", {class: "projector-question"}, r.text),
       h("p", {class: "projector-solution"}, "Answer: ",
-        r.solution.map((c) => h("span", {class: "colourbrain-sol"}, swatch(c), ` ${c} `))),
+        r.solution.flatMap((c, i) => [i ? ", " : null, h("span", {class: "colourbrain-sol"}, swatch(c), ` ${c}`)])),
       h("p", {class: "projector-explanation"}, r.explanation),
       h("ul", {class: "projector-answers"}, v.names.map((name, t) => h("li", {},
         h("span", {class: "projector-team"}, name),

@@ -92,7 +92,8 @@ function render({ model, el }) {
     const last = v.last;
     return h("div", {class: "colourbrain-card colourbrain-reveal", "data-testid": "reveal"},
       h("p", {class: "colourbrain-question"}, last.text),
-      h("p", {class: "colourbrain-solution"}, "Answer: ", last.solution.map((c) => h("span", {class: "colourbrain-sol"}, swatch(c), ` ${c}`))),
+      h("p", {class: "colourbrain-solution"}, "Answer: ",
+        last.solution.flatMap((c, i) => [i ? ", " : null, h("span", {class: "colourbrain-sol"}, swatch(c), ` ${c}`)])),
       h("p", {class: "colourbrain-explanation"}, last.explanation),
       h("ul", {}, v.names.map((name, t) => h("li", {}, `${name}: `,
         last.answers[t] ? last.answers[t].map((c) => swatch(c, {title: c})) : h("em", {}, last.copiers_returned ? "Colour-Copier (returned)" : "no copy"),
