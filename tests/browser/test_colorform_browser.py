@@ -321,3 +321,24 @@ def test_the_play_lesson_works_as_a_voila_app(page, voila):
     expect(page.get_by_text("ColorFormGame(bots=2")).to_have_count(0)
     page.locator("[data-action='hint']").nth(1).click()
     expect(page.locator("[data-testid='notice']").nth(1)).not_to_be_empty()
+
+
+def test_laid_cards_go_back_to_the_hand_when_the_layout_changes_and_the_page_says_why(page, lab_server):
+    twin = ColorFormGame(bots=1, level="medium", seed=SEED, bots_wait=True)
+    skips, tops = 0, twin.state.tops
+    while twin.state.tops == tops and skips < 10:  # the bots' moves until one of them turns the layout
+        twin.skip()
+        skips += 1
+    assert twin.state.tops != tops, "no bot move changed the layout"
+    open_table(page, lab_server)
+    page.click("[data-hand='0']")
+    page.click("[data-cell='4']")
+    expect(page.locator(".colorform-cell.is-placed")).to_have_count(1)
+    for move in range(1, skips + 1):
+        page.click("[data-action='skip']")
+        expect(page.locator("[data-testid='step']")).to_have_text(f"move {move} (live)")
+    expect(page.locator(".colorform-cell.is-placed")).to_have_count(0)
+    expect(page.locator("[data-testid='layout-note']")).to_contain_text("The layout changed")
+    page.click("[data-hand='0']")
+    page.click("[data-cell='4']")
+    expect(page.locator("[data-testid='layout-note']")).to_have_count(0)

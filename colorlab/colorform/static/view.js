@@ -11,7 +11,7 @@ const SHOW_GUARD_MS = 600;
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null,
+  const ui = {task: null, rotation: 0, mirrored: false, placements: {}, card: null, layout: null, note: "",
               phase: -1, phaseStart: performance.now(), stopSeen: null, stopAsked: 0, claimSent: false, lastTick: 0};
   const {root, body, notice} = mountTable(el, model, "colorform");
   const clock = h("span", {class: "colorform-clock", "aria-hidden": "true"});
@@ -24,7 +24,19 @@ function render({ model, el }) {
   const atTable = () => Boolean(view().seating);
   const iCalled = () => atTable() && view().seating.called.includes(view().you);
 
+  // The cards a learner has laid lie on the layout as it was: when it changes under them (a STOP elsewhere took
+  // a task and turned the layout), they go back to the hand, and the page says why.
+  function layoutChanged() {
+    const layout = JSON.stringify(view().layout.map((spot) => spot.top));
+    if (ui.layout !== null && layout !== ui.layout && Object.keys(ui.placements).length) {
+      ui.placements = {};
+      ui.note = "The layout changed, so your laid cards went back to your hand: lay them again on the new layout.";
+    }
+    ui.layout = layout;
+  }
+
   function onView() {
+    layoutChanged();
     if (view().phase !== ui.phase) newPhase();
     if (!showing()) Object.assign(ui, {stopSeen: null, claimSent: false});
     else if (ui.stopSeen === null) ui.stopSeen = performance.now();
@@ -181,6 +193,7 @@ function render({ model, el }) {
         : atTable() ? null : h("button", {"data-key": "skip", "data-action": "skip", disabled: !live || waiting || showing() || v.only_you_can_solve,
                        title: "Let the bots make their next move",
                        onclick: () => send({type: "skip"})}, "Skip ahead"),
+      ui.note ? h("p", {class: "colorform-note", role: "status", "data-testid": "layout-note"}, ui.note) : null,
       !junior && live && v.only_you_can_solve
         ? h("span", {class: "colorform-only-you", "data-testid": "only-you"},
             "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
@@ -243,6 +256,7 @@ function render({ model, el }) {
   }
 
   function placeOn(cell) {
+    ui.note = "";
     if (ui.placements[cell] !== undefined) delete ui.placements[cell];
     else if (ui.card) {
       for (const [other, name] of Object.entries(ui.placements)) if (name === ui.card) delete ui.placements[other];
