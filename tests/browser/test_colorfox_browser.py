@@ -43,6 +43,32 @@ def test_placing_a_card_by_clicking_brings_sticks(page, lab_server):
     expect(page.locator("[data-testid='turn']")).to_have_text("your turn", timeout=10_000)
 
 
+def test_a_move_the_kernel_takes_a_while_over_shows_it_is_being_worked_on(page, lab_server):
+    game = ColorFoxGame(bots=1, seed=SEED)
+    card, x, y, _ = game.view["legal"][0]
+    slow = """from colorlab.colorfox.view import ColorFoxGame
+import time
+game = ColorFoxGame(bots=1, bot="SetBuilder", seed=%d)
+played = game.handle
+def slowly(intent):  # a kernel busy for a second and a half, as a full class server may be
+    time.sleep(1.5)
+    played(intent)
+game.handle = slowly
+game""" % SEED
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(slow)], metadata=PYTHON3)
+    nbformat.write(notebook, lab_server.root / "fox-slow.ipynb")
+    open_notebook(page, lab_server, "fox-slow.ipynb")
+    run_all(page)
+    busy = page.locator(".colorfox [data-testid='busy']")
+    expect(busy).to_be_hidden()
+    page.click(f"[data-card='{card}']")
+    page.click(f"[data-legal='{x},{y}']")
+    expect(busy).to_be_visible()
+    expect(busy).to_have_text("Working on it…")
+    expect(page.locator("[data-score='0']")).not_to_have_text("0")
+    expect(busy).to_be_hidden()
+
+
 def a_game_waiting_for_me(rules=None, wanted=lambda state: state.exchanges_left and state.active == 0):
     """A game (seat 0 played by a greedy bot) stopped at the first moment `wanted` holds."""
     for seed in range(SEED, SEED + 80):

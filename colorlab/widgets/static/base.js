@@ -187,6 +187,8 @@ function seatingLine(node, seating) {
 // again, and once it does (the class server was restarted, and this page's kernel with it) the page opens afresh: the
 // lobby brings the learner back to their seat. In JupyterLab nothing of this runs: a notebook is never reloaded.
 const RECONNECT_MS = 2000;
+const BUSY_AFTER_MS = 400;  // a click not answered within this long shows "Working on it…"
+const BUSY_LONGEST_MS = 15000;  // ...for at most this long after that
 const HERE_MS = 20000;  // well within the minute after which the teacher's page calls a learner's page away
 const LOST_BEFORE_RELOAD_MS = 5000;  // a short blip heals by itself: the kernel's own connection comes back
 const WATCHED = "colorlabWatchesTheKernel";  // on window: every widget's module holds its own copy of this file
@@ -243,6 +245,27 @@ function listen(model, draw, notice) {
     if (Number.isInteger(model.get("view")?.seating?.seat)) makeSender(model)({type: "here"});
   };
   const hereTimer = setInterval(sayHere, HERE_MS);
+  // A click the kernel takes a while over (a game's last move, a busy class server) shows that it is being worked on,
+  // until the new view or a notice arrives.
+  const busy = h("p", {class: "colorlab-busy", role: "status", "data-testid": "busy", hidden: true}, "Working on it…");
+  notice.after(busy);
+  let busyTimer = null;
+  const answered = () => {
+    clearTimeout(busyTimer);
+    busy.hidden = true;
+  };
+  const sent = () => {
+    const kind = model.get("intent")?.type;
+    if (!kind || kind === "here" || kind === "sync") return;
+    clearTimeout(busyTimer);
+    busyTimer = setTimeout(() => {
+      busy.hidden = false;
+      busyTimer = setTimeout(answered, BUSY_LONGEST_MS);  // an intent that changes nothing on show
+    }, BUSY_AFTER_MS);
+  };
+  model.on("change:intent", sent);
+  model.on("change:view", answered);
+  model.on("change:notice", answered);
   const showNotice = () => drawNotice(notice, model.get("notice"));
   const seating = notice.parentElement.querySelector(":scope > .colorlab-seating");
   const drawAll = () => { seatingLine(seating, model.get("view")?.seating); draw(); };
@@ -254,6 +277,11 @@ function listen(model, draw, notice) {
   showNotice();
   return () => {
     clearInterval(hereTimer);
+    clearTimeout(busyTimer);
+    busy.remove();
+    model.off("change:intent", sent);
+    model.off("change:view", answered);
+    model.off("change:notice", answered);
     model.off("change:view", drawAll);
     model.off("change:notice", showNotice);
     model.off("change:palette", draw);
