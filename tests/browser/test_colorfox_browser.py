@@ -46,15 +46,15 @@ def test_placing_a_card_by_clicking_brings_sticks(page, lab_server):
 def test_a_move_the_kernel_takes_a_while_over_shows_it_is_being_worked_on(page, lab_server):
     game = ColorFoxGame(bots=1, seed=SEED)
     card, x, y, _ = game.view["legal"][0]
-    slow = """from colorlab.colorfox.view import ColorFoxGame
+    slow = f"""from colorlab.colorfox.view import ColorFoxGame
 import time
-game = ColorFoxGame(bots=1, bot="SetBuilder", seed=%d)
+game = ColorFoxGame(bots=1, bot="SetBuilder", seed={SEED})
 played = game.handle
 def slowly(intent):  # a kernel busy for a second and a half, as a full class server may be
     time.sleep(1.5)
     played(intent)
 game.handle = slowly
-game""" % SEED
+game"""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(slow)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / "fox-slow.ipynb")
     open_notebook(page, lab_server, "fox-slow.ipynb")
