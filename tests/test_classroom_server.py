@@ -43,6 +43,7 @@ from colorlab.classroom.server import (
     network_address,
     new_key,
     prepare_class,
+    qr_code,
     warm_pages,
 )
 from tests.helpers.devices import FLOOD, Device, need_devices
@@ -111,7 +112,7 @@ class Classroom:
         ]
         self.server = Server(command, env, tmp / "classroom.log")
         self.server.wait_until_answering(f"http://{LOOPBACK}:{self.port}/login")
-        self.lobby, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:2]
+        self.lobby, self.short, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:3]
         self.teacher_key = re.search(r"teacher key: (\S+)", self.server.log.read_text())[1]
         self.key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.lobby).query)["token"][0]
 
@@ -205,12 +206,30 @@ def test_the_terminal_shows_the_addresses_and_keys_and_voilas_messages_go_to_a_l
     finally:
         server.stop()
     shown = terminal.read_text()
-    assert len(re.findall(r"http://\S+", shown)) == 2 and "teacher key: " in shown
+    assert len(re.findall(r"http://\S+", shown)) == 3 and "teacher key: " in shown
     assert f"The class server's own messages go to {log}." in shown
     assert f"The class server has stopped. Its messages are in {log}." in shown
     assert "WARNING" not in shown and "running at" not in shown and "Kernel started" not in shown
     kept = log.read_text()
     assert "running at" in kept and "Kernel started" in kept and "WARNING" in kept
+
+
+def test_the_short_address_and_the_qr_code_lead_to_the_lobby_with_the_class_key(classroom, devices):
+    [device] = devices(1)
+    assert classroom.short == f"{classroom.lobby.split('/voila/')[0]}/c/{classroom.key}"
+    answer = classroom.get(urllib.parse.urlsplit(classroom.short).path, device=device)
+    assert answer.status == 302 and answer.getheader("Location") == lobby_path(classroom)
+    lobby = classroom.get(answer.getheader("Location"), device=device)
+    assert lobby.status == 200 and "tables:" in lobby.body.decode()
+    for path in ("/c/wrong-key", "/c/a%2F..%2Fb", "/c/" + "x" * 80, "/c/<script>"):
+        refused = classroom.get(path, device=device)
+        assert refused.status in (302, 404) and b"tables:" not in refused.body
+        if refused.status == 302:  # a wrong key is sent on, and the lobby refuses it
+            assert classroom.get(refused.getheader("Location"), device=device).status in (302, 401, 403)
+    printed = classroom.server.log.read_text()
+    drawn = qr_code(classroom.lobby)
+    assert drawn in printed and set(drawn) <= set("█▀▄ \n"), "the QR code is not the lobby's address, drawn"
+    assert drawn != qr_code(classroom.teacher), "the QR code holds the teacher's address"
 
 
 def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_fresh_key(classroom):

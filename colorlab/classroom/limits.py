@@ -19,16 +19,23 @@ import asyncio
 import contextvars
 import html
 import inspect
+import re
 import time
+import urllib.parse
 from collections import deque
 from typing import Any
 
 from jupyter_server.auth.identity import PasswordIdentityProvider, User
 from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.utils import url_path_join
+from tornado import web
 from traitlets import Int
 from voila.app import Voila
 
+from colorlab.classroom.server import LOBBY_PAGE
+
+SHORT_PATH = "c/"  # the short address: /c/ and the class key
 MESSAGE_BURST = 200  # messages a page may send at once (a page opening sends a few dozen)
 MESSAGE_RATE = 40.0  # messages a second, steadily (a learner clicking sends a few)
 CLOSE_AFTER = 1000  # messages dropped before a flooding page is closed
@@ -222,8 +229,22 @@ class ClassVoila(Voila):
         from voila.handler import VoilaHandler
 
         return [
-            (pattern, capped(handler, self), *rest)
-            if isinstance(handler, type) and issubclass(handler, VoilaHandler)
-            else (pattern, handler, *rest)
-            for pattern, handler, *rest in super().init_handlers()
+            (url_path_join(self.base_url, SHORT_PATH + "([^/]+)"), ShortAddress),
+            *(
+                (pattern, capped(handler, self), *rest)
+                if isinstance(handler, type) and issubclass(handler, VoilaHandler)
+                else (pattern, handler, *rest)
+                for pattern, handler, *rest in super().init_handlers()
+            ),
         ]
+
+
+class ShortAddress(web.RequestHandler):
+    """The short address a learner types (/c/ and the class key) sends the browser on to the lobby with that key: the
+    lobby checks the key, as for the long address."""
+
+    def get(self, key: str) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9-]{1,64}", key):
+            raise web.HTTPError(404)
+        lobby = url_path_join(self.settings.get("base_url", "/"), "voila/render", LOBBY_PAGE)
+        self.redirect(f"{lobby}?token={urllib.parse.quote(key, safe='')}")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import os
 import secrets
 import socket
@@ -36,6 +37,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 
 import psutil
+import segno
 import sqlalchemy
 from traitlets.config import Config
 
@@ -165,6 +167,22 @@ def voila_arguments(served: Path, host: str, port: int, key: str, extra: list[st
     ]
 
 
+def short_address(host: str, port: int, key: str) -> str:
+    """The address to type: shorter than the lobby's (the server sends it on there), the class key still in it.
+
+    >>> short_address("192.168.1.20", 8866, "k7qm-x4dp-9hfa")
+    'http://192.168.1.20:8866/c/k7qm-x4dp-9hfa'
+    """
+    return f"http://{host}:{port}/c/{key}"
+
+
+def qr_code(address: str) -> str:
+    """The address as a QR code drawn in text, for a tablet's camera to read off the teacher's screen."""
+    drawn = io.StringIO()
+    segno.make(address, error="l").terminal(out=drawn, compact=True, border=2)
+    return drawn.getvalue().rstrip("\n")
+
+
 def announcement(host: str, port: int, key: str, teacher_key: str, warm: int = 0) -> str:
     """What the teacher reads: the learners' address, the teacher's address and the teacher key (and how many lobby
     pages are being made ready)."""
@@ -180,6 +198,12 @@ def announcement(host: str, port: int, key: str, teacher_key: str, warm: int = 0
             "The class is served. Give learners this address (it holds the class key):",
             "",
             f"    {page_address(host, port, LOBBY_PAGE, key)}",
+            "",
+            "or this shorter one to type, or the code below for a tablet's camera:",
+            "",
+            f"    {short_address(host, port, key)}",
+            "",
+            qr_code(page_address(host, port, LOBBY_PAGE, key)),
             "",
             "For you, the teacher's page, and the teacher key it asks for (keep it to yourself):",
             "",
