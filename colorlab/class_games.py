@@ -38,20 +38,44 @@ from colorlab.rules import rules_in_words
 SAMPLE = Path(__file__).parent / "data" / "class-sample"
 
 
-def class_source(where: str | Path | None) -> Path:
-    """What to read: the teacher's zip or folder of records if there is one, else the sample class colorlab ships."""
-    return Path(where) if is_zip(where) or record_files(where) else SAMPLE
+DOWNLOADS = "class-records*.zip"  # the names the teacher's page gives its downloads (class-records-<when>.zip)
+
+
+def class_source(where: str | Path | None = None, folder: str | Path = ".") -> Path:
+    """What to read: `where` (the teacher's zip or folder of records) if it holds records, else the newest download of
+    the teacher's page in `folder` (as the page named it), else the sample class colorlab ships."""
+    if where is not None and (is_zip(where) or record_files(where)):
+        return Path(where)
+    downloads = sorted(Path(folder).glob(DOWNLOADS), key=lambda path: (path.stat().st_mtime, path.name))
+    return downloads[-1] if downloads else SAMPLE
+
+
+def kind_of_table(record: GameRecord) -> str:
+    """Which tables are compared with each other: one game (Col-Or-Form's variant too) with one number of players; other
+    rules are pooled, so that a class's few tables make groups large enough to say something."""
+    game = find_game(record.game)
+    variant = getattr(record.rules, "variant", None)  # Col-Or-Form's two games are two games, not one
+    return f"{game.title}{f' ({variant})' if variant else ''}, {record.rules.players} {game.seat_word}s"
+
+
+def seat_scores(scores: list, seats: list[int]) -> float:
+    """The best score among these seats (NaN if there are none)."""
+    return max((scores[seat] for seat in seats), default=math.nan)
 
 
 def game_row(record: GameRecord) -> dict:
     """The lab's numbers about one table's game; an unfinished game has only its length."""
     final = record.final_state()
+    bots = list(record.bots) or [None] * record.rules.players
     row = {
         "game": record.game,
+        "kind": kind_of_table(record),
         "rules": rules_in_words(record.rules),
         "players": record.rules.players,
+        "learners": sum(bot is None for bot in bots),
         "seed": record.seed,
         "finished": bool(final.over),
+        "state": "finished" if final.over else "unfinished" if record.actions else "never played",
         "actions": len(record.actions),
     }
     if not final.over:
@@ -65,6 +89,10 @@ def game_row(record: GameRecord) -> dict:
             "shared win": len(winners) > 1,
             "top score": max(scores),
             "margin": winning_margin(scores),
+            # a table's bots are yardsticks, not the class: the class's results are its learners' seats
+            "learners' top score": seat_scores(scores, [seat for seat, bot in enumerate(bots) if bot is None]),
+            "bots' top score": seat_scores(scores, [seat for seat, bot in enumerate(bots) if bot is not None]),
+            "a learner won": any(bots[seat] is None for seat in winners),
         }
     )
     row.update({f"score {seat}": score for seat, score in enumerate(scores)})
@@ -95,8 +123,18 @@ def bots_on_the_same_deals(records: list[GameRecord], bots: str | None = None):
         if record.final_state().over:
             line_up = [bot or bots for bot in record.bots] or bots
             played = play_chunk(record.game, record.rules.to_dict(), [record.seed], line_up)[0]
+            scores = [played[f"score {seat}"] for seat in range(record.rules.players)]
+            learners = [seat for seat, bot in enumerate(record.bots or [None] * len(scores)) if bot is None]
             rows.append(
-                {"game": record.game, "rules": rules_in_words(record.rules), "players": record.rules.players, **played}
+                {
+                    "game": record.game,
+                    "kind": kind_of_table(record),
+                    "rules": rules_in_words(record.rules),
+                    "players": record.rules.players,
+                    **played,
+                    # the lab's bots in the learners' seats: the same seats as the class's "learners' top score"
+                    "learners' top score": seat_scores(scores, learners),
+                }
             )
     return pd.DataFrame(rows).assign(variant="bots")
 

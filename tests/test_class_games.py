@@ -134,7 +134,60 @@ def test_a_quiz_won_by_team_1_two_questions_to_none():
 
 def test_a_table_nobody_played_is_unfinished_and_has_no_winner():
     row = game_row(GameRecord("colorfox", colorfox.Rules(players=3), 5))
-    assert row == {"game": "colorfox", "rules": "Players = 3", "players": 3, "seed": 5, "finished": False, "actions": 0}
+    assert row == {
+        "game": "colorfox",
+        "kind": "ColorFox, 3 players",
+        "rules": "Players = 3",
+        "players": 3,
+        "learners": 3,
+        "seed": 5,
+        "finished": False,
+        "state": "never played",
+        "actions": 0,
+    }
+
+
+def test_a_table_left_after_some_moves_is_unfinished_not_never_played():
+    record = quiz(5, [0])
+    assert game_row(record)["state"] == "unfinished" and not game_row(record)["finished"]
+
+
+def test_a_tables_bot_that_wins_is_a_yardstick_and_not_the_classs_score():
+    won_by_the_bot = dataclasses.replace(quiz(2, [1, 1]), bots=(None, "QuizBot"))
+    row = game_row(won_by_the_bot)
+    assert row["winners"] == [1] and row["top score"] == row["bots' top score"] == row["score 1"] > 0
+    assert row["learners' top score"] == row["score 0"] == 0 and not row["a learner won"] and row["learners"] == 1
+    won_by_the_learner = game_row(dataclasses.replace(quiz(2, [0, 0]), bots=(None, "QuizBot")))
+    assert (
+        won_by_the_learner["a learner won"]
+        and won_by_the_learner["learners' top score"] == won_by_the_learner["top score"]
+    )
+
+
+def test_tables_of_one_game_and_number_of_players_are_one_kind_whatever_else_their_rules_say():
+    kinds = {
+        game_row(GameRecord(game, rules, 1))["kind"]
+        for game, rules in [
+            ("colorfox", colorfox.Rules(players=2)),
+            ("colorfox", colorfox.Rules(players=2, sticks_per_colour=2)),
+            ("colorfox", colorfox.Rules(players=3)),
+            ("colorform", colorform.Rules(variant="junior")),
+            ("colorform", colorform.Rules(variant="junior", hand_size=4)),
+            ("colorform", colorform.Rules()),
+        ]
+    }
+    assert kinds == {"ColorFox, 2 players", "ColorFox, 3 players", "Col-Or-Form (junior), 2 players",
+                     "Col-Or-Form (base), 2 players"}  # fmt: skip
+
+
+def test_the_newest_download_next_to_the_lesson_is_read_as_the_teachers_page_named_it(tmp_path):
+    assert class_source(None, tmp_path) == SAMPLE
+    older, newer = tmp_path / "class-records-20261130-150000.zip", tmp_path / "class-records-20261201-090000.zip"
+    for download in (older, newer):
+        with zipfile.ZipFile(download, "w") as archive:
+            archive.writestr("colourbrain-AAAAA.json", quiz(1, [0]).to_json())
+    assert class_source(None, tmp_path) == newer
+    assert class_source(older, tmp_path) == older, "a zip named in the lesson is read, not the newest"
 
 
 def test_the_class_table_feeds_the_labs_interval():
@@ -193,7 +246,9 @@ def test_the_tables_own_bots_sit_in_their_seats_again_and_bots_take_the_learners
     assert [same_bots[name] for name in measures] == [game_row(record)[name] for name in measures]
     learner_at_0 = dataclasses.replace(record, bots=(None, "SetBuilder"))
     [by_the_lab] = play_chunk("colorfox", record.rules.to_dict(), [5], [None, "SetBuilder"])
-    assert bots_on_the_same_deals([learner_at_0]).iloc[0]["actions"] == by_the_lab["actions"]
+    replayed = bots_on_the_same_deals([learner_at_0]).iloc[0]
+    assert replayed["actions"] == by_the_lab["actions"]
+    assert replayed["learners' top score"] == by_the_lab["score 0"], "the bots' side is measured on other seats"
     assert list(bots_on_the_same_deals([learner_at_0], bots="GreedyBot").iloc[0][list(measures)]) == [
         same_bots[name] for name in measures
     ]
