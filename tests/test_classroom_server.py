@@ -17,6 +17,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import uuid
@@ -498,6 +499,38 @@ def test_a_device_holds_two_pages_with_kernels_and_the_class_three_and_the_next_
     assert full.status == 503 and b"The class is full" in full.body and b"Ask your teacher" in full.body
     log = small_class.server.log.read_text()
     assert f"{tablet.address} has 2 pages with kernels" in log and "the class is full (3 kernels)" in log
+
+
+def test_a_page_that_has_gone_no_longer_counts_against_its_device_though_its_kernel_waits_to_be_culled(tmp_path):
+    """A learner who reloads leaves a kernel behind (Voila cannot hear the goodbye behind a class key): it counts
+    while its page is connected or on its way (here a second), not after, or a few reloads would lock a device out."""
+    room = Classroom(tmp_path, ("--ClassVoila.kernels_per_device=2", "--ClassVoila.page_loading_seconds=1"))
+    loop = asyncio.new_event_loop()  # the open page's connection, kept open beside the test's requests
+    beside = threading.Thread(target=loop.run_forever, daemon=True)
+    beside.start()
+    try:
+
+        async def connected(answer) -> Any:
+            kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', answer.body.decode())[1]
+            url = f"ws://{LOOPBACK}:{room.port}/api/kernels/{kernel}/channels"
+            return await websocket_connect(HTTPRequest(url, headers={"Cookie": login_cookie(answer)}))
+
+        open_page = room.get(lobby_path(room))
+        channels = asyncio.run_coroutine_threadsafe(connected(open_page), loop).result(60)
+        gone = room.get(lobby_path(room))  # a page that never connects: closed, or reloaded at once
+        assert open_page.status == gone.status == 200
+        assert room.get(lobby_path(room)).status == 429, "two pages on their way did not count"
+        time.sleep(1.5)
+        third = room.get(lobby_path(room))
+        assert third.status == 200, "a page that has gone still counted"
+        assert room.get(lobby_path(room)).status == 429, "the connected page and the new one did not count"
+        running = len(room.server.kernels())
+        assert running >= 3, "the kernels of the pages that went were stopped at once"
+        loop.call_soon_threadsafe(channels.close)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        beside.join(10)
+        room.server.stop()
 
 
 def test_a_page_that_floods_its_kernel_is_dropped_then_closed_and_told_why(classroom, devices):

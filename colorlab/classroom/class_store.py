@@ -17,6 +17,9 @@ from colorlab.tables.store import TableStore
 STORE_VARIABLE = "COLORLAB_TABLES"
 TEACHER_KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
 
+LOBBY_PAGE = "classroom/lobby.ipynb"  # the class's pages, in the served folder of lessons
+TEACHER_PAGE = "classroom/teacher.ipynb"
+
 
 def default_store_path() -> Path:
     """Where does a class's SQLite store live when nobody says: ~/.colorlab/classroom.db."""

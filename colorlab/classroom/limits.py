@@ -30,16 +30,17 @@ from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.utils import url_path_join
 from tornado import web
-from traitlets import Int
+from traitlets import Float, Int
 from voila.app import Voila
 
-from colorlab.classroom.server import LOBBY_PAGE
+from colorlab.classroom.class_store import LOBBY_PAGE
 
 SHORT_PATH = "c/"  # the short address: /c/ and the class key
 MESSAGE_BURST = 200  # messages a page may send at once (a page opening sends a few dozen)
 MESSAGE_RATE = 40.0  # messages a second, steadily (a learner clicking sends a few)
 CLOSE_AFTER = 1000  # messages dropped before a flooding page is closed
 KERNELS_PER_DEVICE = 6  # pages with a kernel on one device (a learner's few tabs)
+PAGE_LOADING_SECONDS = 120.0  # a page counts as open this long before it connects to its kernel
 CLASS_KERNELS = 80  # kernels in all (a class of 30, each with a lobby and a lesson, and the teacher)
 WRONG_KEYS_ALLOWED = 10
 WRONG_KEYS_WINDOW = 60.0
@@ -146,7 +147,9 @@ def capped(handler_class: type, app: ClassVoila) -> type:
                 return
             device = self.request.remote_ip
             running = set(app.kernel_manager.list_kernel_ids())
-            mine = sum(1 for kernel, at in app.kernel_devices.items() if at == device and kernel in running)
+            mine = sum(
+                1 for kernel, at in app.kernel_devices.items() if at[0] == device and app.page_is_open(kernel, at)
+            )
             if len(running) >= app.class_kernels:
                 app.log.warning(
                     "colorlab: the class is full (%s kernels); a page of %s was refused", len(running), device
@@ -196,11 +199,15 @@ class ClassVoila(Voila):
     """Voila for a class: page connections with a message limit, capped kernels and a limit on wrong class keys."""
 
     kernels_per_device = Int(KERNELS_PER_DEVICE, config=True, help="Pages with a kernel per device.")
+    page_loading_seconds = Float(
+        PAGE_LOADING_SECONDS, config=True, help="How long a page counts as open before it has connected to its kernel."
+    )
     class_kernels = Int(CLASS_KERNELS, config=True, help="Kernels for the whole class.")
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
-        self.kernel_devices: dict[str, str] = {}  # kernel id -> the device whose page started it
+        # kernel id -> the device whose page started it (or was handed it), and when
+        self.kernel_devices: dict[str, tuple[str, float]] = {}
 
     def init_settings(self) -> dict:
         settings = super().init_settings()
@@ -209,7 +216,7 @@ class ClassVoila(Voila):
         async def started_for_a_device(*args: Any, **kwargs: Any) -> str:
             kernel = start_kernel(*args, **kwargs)
             kernel = await kernel if inspect.isawaitable(kernel) else kernel
-            self.kernel_devices[kernel] = DEVICE.get()
+            self.kernel_devices[kernel] = (DEVICE.get(), time.monotonic())
             return kernel
 
         manager.start_kernel = started_for_a_device
@@ -218,12 +225,20 @@ class ClassVoila(Voila):
 
             async def handed_to_a_device(*args: Any, **kwargs: Any) -> Any:
                 task, cache, kernel = await hand_out(*args, **kwargs)
-                self.kernel_devices[kernel] = DEVICE.get()
+                self.kernel_devices[kernel] = (DEVICE.get(), time.monotonic())
                 return task, cache, kernel
 
             manager.get_rendered_notebook = handed_to_a_device
             kept_ready_now(manager)
         return settings
+
+    def page_is_open(self, kernel: str, started: tuple[str, float]) -> bool:
+        """Does this kernel's page count against its device: connected now, or still on its way? A page reloaded or
+        closed has gone, though its kernel waits to be culled (behind a class key, Voila cannot hear the goodbye)."""
+        if kernel not in self.kernel_manager:
+            return False
+        connections = getattr(self.kernel_manager, "_kernel_connections", {})
+        return connections.get(kernel, 0) > 0 or time.monotonic() - started[1] < self.page_loading_seconds
 
     def init_handlers(self) -> list:
         from voila.handler import VoilaHandler

@@ -41,11 +41,16 @@ import segno
 import sqlalchemy
 from traitlets.config import Config
 
-from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store, default_store_path
+from colorlab.classroom.class_store import (
+    LOBBY_PAGE,
+    STORE_VARIABLE,
+    TEACHER_KEY_VARIABLE,
+    TEACHER_PAGE,
+    class_store,
+    default_store_path,
+)
 from colorlab.tables import TableError
 
-LOBBY_PAGE = "classroom/lobby.ipynb"
-TEACHER_PAGE = "classroom/teacher.ipynb"
 DEFAULT_PORT = 8866
 DEFAULT_WARM_PAGES = 30  # lobby pages kept ready: a class arriving together waits for no kernel...
 WARM_PAGE_BYTES = 70 * 2**20  # ...each about 70 MB...

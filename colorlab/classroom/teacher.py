@@ -35,7 +35,6 @@ import traitlets
 
 from colorlab.archive import record_file_name, records_zip_parts
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
-from colorlab.colourbrain.rules import Rules as QuizRules
 from colorlab.games import find_game
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction
@@ -352,8 +351,9 @@ class TablesBoard(GuardedWidget):
         """Open a Colourbrain quiz that waits for the quiz master (this page) after each answer, and watch it: the
         projector shows below the list, with its Next question button."""
         teams = intent["teams"]
+        quiz_rules: dict[str, Any] = {"teams": teams, "paced": True}  # the teacher page knows games by name only
         try:
-            rules = QuizRules(teams=teams, paced=True)
+            rules = find_game("colourbrain").rules_type(**quiz_rules)
         except ValueError as error:
             raise IntentError(str(error)) from None
         code = self.store.create("colourbrain", rules)
