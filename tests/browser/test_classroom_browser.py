@@ -45,6 +45,7 @@ CLASS_KEY = "crayon-7k4m-class"
 LOBBY = "voila/render/classroom/lobby.ipynb"
 TEACHER = "voila/render/classroom/teacher.ipynb"
 MOST_COLORFOX_MOVES = 120
+LAPTOP = {"width": 1280, "height": 800}
 # Calls within this many seconds of the first are one STOP: "the same second" of the test's title.
 SAME_SECOND = colorform.Rules(players=2, stop_window=1.0)
 # The Reds answer right and the two others wrong: 2 points a question, so the Reds win after two questions.
@@ -205,12 +206,16 @@ def colorfox_turn(game) -> None:
 
 
 def play_colorfox_to_the_end(games) -> int:
-    """Whoever's page says 'your turn' acts, and both pages show that move, until the game is over; moves made."""
+    """Whoever's page says 'your turn' acts, and both pages show that move, until the game is over; moves made. The
+    page waiting for its turn is scrolled back to its top, as a learner reading the table leaves it."""
     for moves in range(MOST_COLORFOX_MOVES):
         if games[0].locator("[data-testid='final']").count():
             return moves
         step = step_of(games[0])
         mover = next(game for game in games if game.locator("[data-testid='turn']").inner_text() == "your turn")
+        for waiting in games:
+            if waiting != mover:
+                waiting.page.evaluate("() => window.scrollTo(0, 0)")
         colorfox_turn(mover)
         for game in games:
             expect(game.locator("[data-testid='step']")).to_have_text(f"move {step + 1} (live)", timeout=10_000)
@@ -229,6 +234,8 @@ def shown_scores(game, seats: int) -> list[int]:
 
 def test_two_learners_play_colorfox_to_the_end_by_clicking(classroom, devices, artifacts):
     ada, bo = devices(2, classroom)
+    for page in (ada, bo):
+        page.set_viewport_size(LAPTOP)  # a class laptop's screen: the results must come into view on it
     open_lobbies([ada, bo], classroom, ["Ada", "Bo"])
     # Two sticks of each colour: a colour runs out after a few cards, so the game ends in a few moves.
     code = open_table(ada, "colorfox", {"Sticks per colour": "2"})
@@ -239,6 +246,7 @@ def test_two_learners_play_colorfox_to_the_end_by_clicking(classroom, devices, a
     for game in games:
         expect(game.locator("[data-testid='turn']")).to_have_text("game over")
         expect(game.locator("[data-testid='final']")).to_be_visible()
+        expect(game.locator("[data-testid='final']")).to_be_in_viewport(ratio=0.95)  # all but a pixel: no scrolling
     print(f"\nColorFox played to the end in {moves} moves")
     ada_sees, bo_sees = shown_scores(games[0], 2), shown_scores(games[1], 2)
     final = TableStore(classroom.store).record(code).final_state()

@@ -189,7 +189,8 @@ function seatingLine(node, seating) {
 const RECONNECT_MS = 2000;
 const BUSY_AFTER_MS = 400;  // a click not answered within this long shows "Working on it…"
 const BUSY_LONGEST_MS = 15000;  // ...for at most this long after that
-const HERE_MS = 20000;  // well within the minute after which the teacher's page calls a learner's page away
+const HERE_MS = 20000;
+const FINAL_SCROLL_MS = 3000;  // the game's last views, redrawn just after it ended, keep its results in view  // well within the minute after which the teacher's page calls a learner's page away
 const LOST_BEFORE_RELOAD_MS = 5000;  // a short blip heals by itself: the kernel's own connection comes back
 const WATCHED = "colorlabWatchesTheKernel";  // on window: every widget's module holds its own copy of this file
 
@@ -268,7 +269,20 @@ function listen(model, draw, notice) {
   model.on("change:notice", answered);
   const showNotice = () => drawNotice(notice, model.get("notice"));
   const seating = notice.parentElement.querySelector(":scope > .colorlab-seating");
-  const drawAll = () => { seatingLine(seating, model.get("view")?.seating); draw(); };
+  // When the game ends, its results come into view by themselves (they are drawn below the table, often below the
+  // fold): once, when they first appear, never again while the learner scrolls about.
+  let finalSince = notice.parentElement.querySelector("[data-testid='final']") ? 0 : null;
+  const drawAll = () => {
+    seatingLine(seating, model.get("view")?.seating);
+    draw();
+    const final = notice.parentElement.querySelector("[data-testid='final']");
+    if (!final) {
+      finalSince = null;
+      return;
+    }
+    finalSince = finalSince ?? performance.now();
+    if (performance.now() - finalSince < FINAL_SCROLL_MS) final.scrollIntoView({block: "nearest"});
+  };
   model.on("change:view", drawAll);
   model.on("change:notice", showNotice);
   model.on("change:palette", draw);
