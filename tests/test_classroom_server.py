@@ -533,6 +533,34 @@ def test_a_page_that_has_gone_no_longer_counts_against_its_device_though_its_ker
         room.server.stop()
 
 
+def test_a_page_that_connected_and_went_no_longer_counts_at_once(tmp_path):
+    """A reload: the page had connected to its kernel, and its websocket closes; the device's next page is let in at
+    once, though pages still on their way count for ten minutes here."""
+    room = Classroom(tmp_path, ("--ClassVoila.kernels_per_device=1", "--ClassVoila.page_loading_seconds=600"))
+    loop = asyncio.new_event_loop()
+    beside = threading.Thread(target=loop.run_forever, daemon=True)
+    beside.start()
+    try:
+        page = room.get(lobby_path(room))
+        kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', page.body.decode())[1]
+        url = f"ws://{LOOPBACK}:{room.port}/api/kernels/{kernel}/channels"
+
+        async def connect() -> Any:
+            return await websocket_connect(HTTPRequest(url, headers={"Cookie": login_cookie(page)}))
+
+        channels = asyncio.run_coroutine_threadsafe(connect(), loop).result(60)
+        assert room.get(lobby_path(room)).status == 429, "the open page did not count"
+        loop.call_soon_threadsafe(channels.close)
+        deadline = time.monotonic() + 30
+        while (answer := room.get(lobby_path(room))).status == 429 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert answer.status == 200, "the page that went still counted"
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        beside.join(10)
+        room.server.stop()
+
+
 def test_a_page_that_floods_its_kernel_is_dropped_then_closed_and_told_why(classroom, devices):
     [mischief, other] = devices(2)
     told = mischief.python(FLOOD, mischief.server, str(classroom.port), lobby_path(classroom), "5000")

@@ -41,6 +41,7 @@ MESSAGE_RATE = 40.0  # messages a second, steadily (a learner clicking sends a f
 CLOSE_AFTER = 1000  # messages dropped before a flooding page is closed
 KERNELS_PER_DEVICE = 6  # pages with a kernel on one device (a learner's few tabs)
 PAGE_LOADING_SECONDS = 120.0  # a page counts as open this long before it connects to its kernel
+CONNECTED_ONCE: set[str] = set()  # the kernels whose page has connected (since this server started)
 CLASS_KERNELS = 80  # kernels in all (a class of 30, each with a lobby and a lesson, and the teacher)
 WRONG_KEYS_ALLOWED = 10
 WRONG_KEYS_WINDOW = 60.0
@@ -50,6 +51,10 @@ DEVICE = contextvars.ContextVar("device", default="")  # the address of the devi
 
 class PageConnection(ZMQChannelsWebsocketConnection):
     """A page's websocket to its kernel that takes a burst of messages, then a steady rate, and drops the rest."""
+
+    def connect(self) -> Any:
+        CONNECTED_ONCE.add(self.kernel_id)  # the page arrived: from now on it counts only while connected
+        return super().connect()
 
     def handle_incoming_message(self, incoming_msg: Any) -> None:
         now = time.monotonic()
@@ -233,12 +238,14 @@ class ClassVoila(Voila):
         return settings
 
     def page_is_open(self, kernel: str, started: tuple[str, float]) -> bool:
-        """Does this kernel's page count against its device: connected now, or still on its way? A page reloaded or
-        closed has gone, though its kernel waits to be culled (behind a class key, Voila cannot hear the goodbye)."""
+        """Does this kernel's page count against its device: connected now, or still on its way (never connected yet,
+        for a while)? A page reloaded or closed has gone, though its kernel waits to be culled (behind a class key,
+        Voila cannot hear the goodbye)."""
         if kernel not in self.kernel_manager:
             return False
-        connections = getattr(self.kernel_manager, "_kernel_connections", {})
-        return connections.get(kernel, 0) > 0 or time.monotonic() - started[1] < self.page_loading_seconds
+        if getattr(self.kernel_manager, "_kernel_connections", {}).get(kernel, 0) > 0:
+            return True
+        return kernel not in CONNECTED_ONCE and time.monotonic() - started[1] < self.page_loading_seconds
 
     def init_handlers(self) -> list:
         from voila.handler import VoilaHandler
