@@ -13,8 +13,9 @@ PYTHON3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "langua
 SEED = 31
 
 
-def serve_table(lab_server, page, name, saved=None, bot="SetBuilder"):
-    """Open a notebook showing a ColorFox table against one bot (loaded from a saved game when given)."""
+def serve_table(lab_server, page, name, saved=None, bot="SetBuilder", then=()):
+    """Open a notebook showing a ColorFox table against one bot (loaded from a saved game when given; `then`: more
+    lines run before the table is shown)."""
     lines = [
         "from colorlab.colorfox.view import ColorFoxGame",
         f"game = ColorFoxGame(bots=1, bot={bot!r}, seed={SEED})",
@@ -22,7 +23,7 @@ def serve_table(lab_server, page, name, saved=None, bot="SetBuilder"):
     if saved is not None:
         (lab_server.root / f"{name}.json").write_text(saved)
         lines += [f"game.load_text(open('{name}.json').read())", "game.refresh()"]
-    lines.append("game")
+    lines += [*then, "game"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("\n".join(lines))], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
@@ -46,19 +47,12 @@ def test_placing_a_card_by_clicking_brings_sticks(page, lab_server):
 def test_a_move_the_kernel_takes_a_while_over_shows_it_is_being_worked_on(page, lab_server):
     game = ColorFoxGame(bots=1, seed=SEED)
     card, x, y, _ = game.view["legal"][0]
-    slow = f"""from colorlab.colorfox.view import ColorFoxGame
-import time
-game = ColorFoxGame(bots=1, bot="SetBuilder", seed={SEED})
-played = game.handle
-def slowly(intent):  # a kernel busy for a second and a half, as a full class server may be
-    time.sleep(1.5)
-    played(intent)
-game.handle = slowly
-game"""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(slow)], metadata=PYTHON3)
-    nbformat.write(notebook, lab_server.root / "fox-slow.ipynb")
-    open_notebook(page, lab_server, "fox-slow.ipynb")
-    run_all(page)
+    slowly = [  # a kernel busy for a second and a half at each click, as a full class server may be
+        "import time",
+        "played = game.handle",
+        "game.handle = lambda intent: (time.sleep(1.5), played(intent))",
+    ]
+    serve_table(lab_server, page, "fox-slow", then=slowly)
     busy = page.locator(".colorfox [data-testid='busy']")
     expect(busy).to_be_hidden()
     page.click(f"[data-card='{card}']")
