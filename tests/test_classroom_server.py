@@ -54,6 +54,7 @@ ROOT = Path(__file__).parents[1]
 SQLITE_HEADER = b"SQLite format 3\x00"
 # The server listens on every interface; the tests reach it through loopback, never the machine's own address.
 LOOPBACK = "127.0.0.1"
+ON_ITS_WAY = 15  # seconds a page counts before it connects, in the tests of pages that have gone
 LOBBY_CELL = """import os
 print('tables:', os.environ['COLORLAB_TABLES'])
 print('teacher:', os.environ['COLORLAB_TEACHER_KEY'])"""
@@ -503,8 +504,9 @@ def test_a_device_holds_two_pages_with_kernels_and_the_class_three_and_the_next_
 
 def test_a_page_that_has_gone_no_longer_counts_against_its_device_though_its_kernel_waits_to_be_culled(tmp_path):
     """A learner who reloads leaves a kernel behind (Voila cannot hear the goodbye behind a class key): it counts
-    while its page is connected or on its way (here a second), not after, or a few reloads would lock a device out."""
-    room = Classroom(tmp_path, ("--ClassVoila.kernels_per_device=2", "--ClassVoila.page_loading_seconds=1"))
+    while its page is connected or on its way (here 15 s, time enough for a page to arrive on a loaded machine), not
+    after, or a few reloads would lock a device out."""
+    room = Classroom(tmp_path, ("--ClassVoila.kernels_per_device=2", f"--ClassVoila.page_loading_seconds={ON_ITS_WAY}"))
     loop = asyncio.new_event_loop()  # the open page's connection, kept open beside the test's requests
     beside = threading.Thread(target=loop.run_forever, daemon=True)
     beside.start()
@@ -518,9 +520,10 @@ def test_a_page_that_has_gone_no_longer_counts_against_its_device_though_its_ker
         open_page = room.get(lobby_path(room))
         channels = asyncio.run_coroutine_threadsafe(connected(open_page), loop).result(60)
         gone = room.get(lobby_path(room))  # a page that never connects: closed, or reloaded at once
+        gone_at = time.monotonic()
         assert open_page.status == gone.status == 200
         assert room.get(lobby_path(room)).status == 429, "two pages on their way did not count"
-        time.sleep(1.5)
+        time.sleep(max(0.0, gone_at + ON_ITS_WAY + 1 - time.monotonic()))
         third = room.get(lobby_path(room))
         assert third.status == 200, "a page that has gone still counted"
         assert room.get(lobby_path(room)).status == 429, "the connected page and the new one did not count"
