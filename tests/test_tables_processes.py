@@ -204,6 +204,12 @@ def test_a_process_killed_at_random_moments_while_appending_loses_no_acknowledge
         journal = tmp_path / f"journal-{round_number}.txt"
         processes, _ = start(append_forever, [(store_url, code, tokens, str(journal))])
         wait_for_line(journal, "ready")
+        # Its first move acknowledged (on a loaded machine that can take longer than the wait below), then a kill at
+        # a random moment while it goes on appending.
+        deadline = time.monotonic() + 30
+        while len(journal_lines(journal)) < 2:
+            assert time.monotonic() < deadline, "the worker never made a move"
+            time.sleep(0.01)
         time.sleep(rng.uniform(0.05, 0.4))
         kill(processes[0])
         moves = [json.loads(line) for line in journal_lines(journal) if line != "ready"]
