@@ -518,14 +518,8 @@ class TableStore:
         """A fresh short key for a seat (the seat's token proves it is theirs); the old key opens it no more."""
         with self._writing(seat.code) as (connection, _):
             self._check_token(connection, seat)
-            taken = {entry.key_hash for entry in self._seats(connection, seat.code)}
-            key = new_seat_key()
-            while _hash(key) in taken:
-                key = new_seat_key()
-            connection.execute(
-                text("UPDATE colorlab_seats SET key_hash = :key WHERE code = :code AND seat = :seat"),
-                {"key": _hash(key), "code": seat.code, "seat": seat.seat},
-            )
+            assert seat.seat is not None, "a watcher's seat has no token to check"
+            key = self._give_new_key(connection, seat.code, seat.seat, self._seats(connection, seat.code))
         seat.key = key
         return key
 
@@ -549,8 +543,7 @@ class TableStore:
             if row.closed is not None:
                 raise TableClosed(f"table {code} is closed")
             seats = self._seats(connection, code)
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
-                raise SeatTaken(f"table {code} has seats 0 to {len(seats) - 1}, not {brief(seat)}")
+            _check_seat_number(code, seat, seats)
             if bot is not None and bot not in game_spec(row.game).bot_names(at_table=True):
                 names = ", ".join(game_spec(row.game).bot_names(at_table=True))
                 raise TableError(f"{brief(bot)} is not a {row.game} bot; choose one of {names}")
@@ -579,18 +572,22 @@ class TableStore:
         code = clean_code(code)
         with self._writing(code) as (connection, _):
             seats = self._seats(connection, code)
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
-                raise SeatTaken(f"table {code} has seats 0 to {len(seats) - 1}, not {brief(seat)}")
+            _check_seat_number(code, seat, seats)
             if seats[seat].bot is not None or seats[seat].name is None:
                 raise SeatTaken(f"seat {seat} at table {code} has no learner: only a learner's seat has a key")
-            taken = {entry.key_hash for entry in seats}
+            return self._give_new_key(connection, code, seat, seats)
+
+    @staticmethod
+    def _give_new_key(connection: Connection, code: str, seat: int, seats: Sequence[Row]) -> str:
+        """Give a seat a short key no other seat at its table has (its old key opens it no more); return it."""
+        taken = {entry.key_hash for entry in seats}
+        key = new_seat_key()
+        while _hash(key) in taken:
             key = new_seat_key()
-            while _hash(key) in taken:
-                key = new_seat_key()
-            connection.execute(
-                text("UPDATE colorlab_seats SET key_hash = :key WHERE code = :code AND seat = :seat"),
-                {"key": _hash(key), "code": code, "seat": seat},
-            )
+        connection.execute(
+            text("UPDATE colorlab_seats SET key_hash = :key WHERE code = :code AND seat = :seat"),
+            {"key": _hash(key), "code": code, "seat": seat},
+        )
         return key
 
     # --- playing --------------------------------------------------------------------------
@@ -973,6 +970,12 @@ class TableStore:
                 return
             self._append(connection, row, replay, action, table.seat_of(action), now)
             connection.execute(text("UPDATE colorlab_tables SET calls = 0 WHERE code = :code"), {"code": row.code})
+
+
+def _check_seat_number(code: str, seat: Any, seats: Sequence[Row]) -> None:
+    """Refuse a seat number the table does not have."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+        raise SeatTaken(f"table {code} has seats 0 to {len(seats) - 1}, not {brief(seat)}")
 
 
 def _refuse_stale(replay: Replay, table: TableGame, seat: int | None, seen: int | None) -> None:
