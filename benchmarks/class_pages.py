@@ -116,13 +116,14 @@ def wait_until_calm(process: psutil.Process, deadline: float) -> float:
     return time.monotonic() - start
 
 
-def cpu_seconds(process: psutil.Process) -> float:
-    """Processor seconds used so far by a process and all its children."""
+def cpu_seconds(process: psutil.Process, named: str = "") -> float:
+    """Processor seconds used so far by a process and all its children (only those whose name holds `named`)."""
     total = 0.0
     for each in [process, *process.children(recursive=True)]:
         try:
-            times = each.cpu_times()
-            total += times.user + times.system
+            if named in each.name():
+                times = each.cpu_times()
+                total += times.user + times.system
         except psutil.NoSuchProcess:
             pass
     return total
@@ -223,19 +224,6 @@ def fresh(learners: list[Learner]) -> list[Learner]:
     return [Learner(learner.seat, list(learner.tables)) for learner in learners]
 
 
-def browser_seconds() -> float:
-    """Processor seconds used so far by the learners' chromium processes (all started under this process)."""
-    total = 0.0
-    for each in psutil.Process().children(recursive=True):
-        try:
-            if "chrom" in each.name():
-                times = each.cpu_times()
-                total += times.user + times.system
-        except psutil.NoSuchProcess:
-            pass
-    return total
-
-
 def latency_figures(learners: list[Learner]) -> tuple[float, float, int, int]:
     """Median and 95th percentile of click -> seen (ms), the redraws timed and those never seen."""
     times, unseen = click_to_redraw(learners)
@@ -273,9 +261,9 @@ def run() -> list[Row]:
                 pages = open_tabs(ordered, addresses)
                 time.sleep(SETTLE_SECONDS)
                 process = psutil.Process(server.process.pid)
-                before = browser_seconds(), cpu_seconds(process)
+                before = cpu_seconds(psutil.Process(), "chrom"), cpu_seconds(process)
                 ready, shown, reloaded = arrive(pages, addresses, port)
-                browsers, served = browser_seconds() - before[0], cpu_seconds(process) - before[1]
+                browsers, served = cpu_seconds(psutil.Process(), "chrom") - before[0], cpu_seconds(process) - before[1]
                 learners = sit_down(pages, store)
                 # The pages handed out are replaced a minute after the rush: a one-off, measured apart from idling.
                 time.sleep(REFILL_SECONDS)
