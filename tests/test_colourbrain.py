@@ -214,12 +214,35 @@ def test_next_is_refused_unless_a_paced_reveal_is_on_show(quiz_file):
             play(state, NextQuestion())
 
 
-def test_the_last_answer_of_a_paced_quiz_needs_no_next(quiz_file):
+def test_the_answer_that_reaches_the_goal_of_a_paced_quiz_waits_for_next_and_that_next_names_the_winner(quiz_file):
     state = quiz(quiz_file, paced=True, target=1)
+    state = play(play(state, Answer(0, ("green",))), Answer(1, ("blue",)))
+    assert state.step == "shown" and state.decided and winners(state) == [], "a team's screen could name the winner"
+    assert observation(state)["question"] is None and observation(state)["winners"] == []
+    with pytest.raises(WrongStep):
+        play(state, Answer(0, ("green",)))
+    state = play(state, NextQuestion())
+    assert state.step == "over" and winners(state) == [0] and state.asked == 1
+    with pytest.raises(GameOver):
+        play(state, NextQuestion())
+
+
+def test_without_winner_after_next_the_last_answer_of_a_paced_quiz_ends_it(quiz_file):
+    state = quiz(quiz_file, paced=True, target=1, winner_after_next=False)
     state = play(play(state, Answer(0, ("green",))), Answer(1, ("blue",)))
     assert state.step == "over" and winners(state) == [0]
     with pytest.raises(GameOver):
         play(state, NextQuestion())
+
+
+def test_a_paced_quiz_saved_before_winner_after_next_existed_replays_to_its_end():
+    record = play_game(Rules(teams=2, paced=True, target=4, winner_after_next=False), seed=3)
+    saved = json.loads(record.to_json())
+    del saved["rules"]["winner_after_next"]  # as a quiz saved before the rule was written down
+    again = GameRecord.from_json(json.dumps(saved))
+    assert again.rules == record.rules and again.final_state().over and winners(again.final_state())
+    assert again.actions[-1] != NextQuestion(), "the old quiz ended at its last answer, with no Next after it"
+    assert Rules.from_dict({"teams": 2}).winner_after_next is False and Rules().winner_after_next is True
 
 
 def test_when_every_team_plays_its_copier_the_paced_quiz_still_waits_for_next(quiz_file):
@@ -358,15 +381,23 @@ VARIANTS = [
     Rules(teams=4, deck_order="shuffled"),
     Rules(teams=2, paced=True),
     Rules(teams=3, paced=True, copier_back=True, deck_order="shuffled"),
+    Rules(teams=2, paced=True, winner_after_next=False),
 ]
 
 
 def check_pace(rules, state, action, after):
-    """A paced quiz waits after every scored question but the last; Next changes nothing but the step."""
+    """A paced quiz waits after every scored question (the last too, unless `winner_after_next` is off); Next changes
+    nothing but the step, and after the answer that reached the goal it ends the quiz."""
     scored = after.asked > state.asked
-    assert (after.step == "shown") == (rules.paced and scored and not after.over)
+    held = rules.paced and (rules.winner_after_next or not after.decided)
+    assert (after.step == "shown") == (scored and held)
+    assert after.over == (after.decided and after.step != "shown")
+    assert winners(after) == [] or after.over, "a winner named while the last answer waits for Next"
     if isinstance(action, NextQuestion):
-        assert state.step == "shown" and after == dataclasses.replace(state, shown=False, events=after.events)
+        ended = state.decided
+        assert state.step == "shown" and after == dataclasses.replace(
+            state, shown=False, over=ended, events=after.events
+        )
     if after.step == "shown":
         team = random.Random(after.asked).randrange(after.teams)
         with pytest.raises(WrongStep):
@@ -404,7 +435,8 @@ def test_random_quizzes_keep_every_invariant(rules):
         everything = len(state.questions)
         assert len(set(asked[:everything])) == len(asked[:everything]), "a question came back before all were asked"
         assert max(state.scores) >= rules.goal and winners(state)
-        assert actions.count(NextQuestion()) == (state.asked - 1 if rules.paced else 0)
+        nexts = (state.asked if rules.winner_after_next else state.asked - 1) if rules.paced else 0
+        assert actions.count(NextQuestion()) == nexts
         record = GameRecord("colourbrain", rules, seed, tuple(actions))
         assert GameRecord.from_json(record.to_json()).final_state() == state
         with pytest.raises(GameOver):

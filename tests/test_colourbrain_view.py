@@ -272,16 +272,16 @@ def test_in_a_paced_solo_quiz_the_learner_presses_next_and_then_the_bots_answer(
     assert quiz.view["question"]["text"] == upcoming.text and quiz.view["answered"] == [False, True, True]
 
 
-def test_in_a_paced_class_quiz_next_comes_after_every_reveal_but_the_last():
+def test_in_a_paced_class_quiz_next_comes_after_every_reveal_and_the_last_names_the_winner():
     quiz = ColourbrainQuiz(Rules(teams=2, copier=False, paced=True, target=2), seed=2)
     while not quiz.state.over:
         every_team_answers(quiz)
-        if not quiz.state.over:
-            assert quiz.view["step"] == "shown" and quiz.view["at_keyboard"] is None
-            browser_sends(quiz, {"type": "next"})
-            assert quiz.notice["kind"] != "error", quiz.notice["text"]
+        assert quiz.view["step"] == "shown" and quiz.view["at_keyboard"] is None and quiz.view["winners"] == []
+        assert quiz.view["decided"] == (max(quiz.state.scores) >= 2)
+        browser_sends(quiz, {"type": "next"})
+        assert quiz.notice["kind"] != "error", quiz.notice["text"]
     assert quiz.view["winners"] == [0] and not quiz.view["can_move_on"]
-    assert quiz.record.actions.count(NextQuestion()) == quiz.state.asked - 1
+    assert quiz.record.actions.count(NextQuestion()) == quiz.state.asked
 
 
 def test_next_is_refused_in_a_quiz_without_the_quiz_masters_pace():

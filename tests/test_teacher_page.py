@@ -619,14 +619,15 @@ def test_a_paced_quiz_on_the_projector_shows_each_reveal_then_the_winner(where):
         teams[1].play(an_answer(teams[1], first=(next(c for c in COLOURS if c not in solution),)))
         sync(projector)
         shown.append(projector.view["reveal"]["number"])
-        final = teams[0].state().over
+        final = teams[0].state().decided
+        assert not teams[0].state().over and colourbrain.winners(teams[1].state()) == [], "a team's screen is ahead"
         assert projector.view["then"] == ("the winner" if final else "the next question") and not projector.view["over"]
         browser_sends(projector, {"type": "next"})
         if final:
             break
     state = teams[0].state()
     assert shown == list(range(1, state.asked + 1)) and state.over
-    assert kernel(where).record(code).actions.count(colourbrain.NextQuestion()) == state.asked - 1
+    assert kernel(where).record(code).actions.count(colourbrain.NextQuestion()) == state.asked
     assert projector.view["over"] and projector.view["winners"] == [0] and "reveal" not in projector.view
 
 

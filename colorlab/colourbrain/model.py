@@ -11,7 +11,9 @@ when a team reaches the goal (several at once share the win).
 With the rule `paced`, the quiz master sets the pace: once a question is
 scored, its reveal stays on show (the step "shown") until the quiz master's
 :class:`NextQuestion`, and nobody may answer the next question before then,
-nor see it. The last question of a quiz needs no Next.
+nor see it. With `winner_after_next` (the default) the answer that reaches
+the goal waits for Next too, and that Next ends the quiz: every screen names
+the winner at the same moment as the projector.
 
 If every team plays its copier on the same question, nobody scores, the pot
 stays and the copiers go back to the teams.
@@ -117,6 +119,11 @@ class State:
     def question(self) -> Question:
         """Which question is being asked now?"""
         return self.questions[self.deck[0]]
+
+    @property
+    def decided(self) -> bool:
+        """Has a team reached the goal (the quiz is over, or its last answer waits for the quiz master's Next)?"""
+        return max(self.scores) >= self.rules.goal
 
     @property
     def step(self) -> str:
@@ -242,6 +249,8 @@ def _next_question(state: State) -> State:
         raise WrongStep(
             "Next comes when the answer to a question is on show, and only in a quiz the quiz master moves on"
         )
+    if state.decided:
+        return evolve(state, shown=False, over=True, events=("The quiz master names the winner: the quiz is over.",))
     return evolve(state, shown=False, events=("The quiz master moves on: the next question is asked.",))
 
 
@@ -336,7 +345,9 @@ def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, f
         "copiers_returned": returned,
     }
     deck, pot_cards = _put_away(state.deck, state.pot_cards, grows=pot > state.pot, empties=pot == 0)
-    over = max(scores) >= state.rules.goal
+    decided = max(scores) >= state.rules.goal
+    held = state.rules.paced and (not decided or state.rules.winner_after_next)
+    over = decided and not held
     return evolve(
         state,
         scores=scores,
@@ -348,8 +359,15 @@ def _next(state: State, points: dict, pot: int, returned: bool, events: tuple, f
         answers=(None,) * state.teams,
         copied=(None,) * state.teams,
         over=over,
-        shown=state.rules.paced and not over,
-        events=events + (("The quiz is over.",) if over else ()),
+        shown=held,
+        events=events
+        + (
+            ("The quiz is over.",)
+            if over
+            else ("The goal is reached: the quiz master names the winner.",)
+            if decided
+            else ()
+        ),
     )
 
 

@@ -15,8 +15,12 @@ question on their own screens.
 With the rule `paced` the quiz waits for the teacher instead: Next is the quiz
 master's :class:`NextQuestion`, played for the room (``store.advance``), and only
 then do the teams' screens show the next question. The projector is opened on
-the teacher's key-gated page, so whoever presses its Next is the teacher. The
-last reveal, before the winner, is held on this screen alone (the quiz is over).
+the teacher's key-gated pages, so whoever presses its Next is the teacher. The
+answer that reaches the goal waits for Next as well (the rule `winner_after_next`),
+so the teams' screens name the winner only when the projector does.
+
+On the class's projector page (:mod:`colorlab.classroom.projector`) it fills
+the screen (``fill``): every word at least 32 px, for the back of a room.
 """
 
 from __future__ import annotations
@@ -88,7 +92,7 @@ class ColourbrainProjector(GameWidget):
             view["ahead"] = (
                 None if state.over or state.rules.paced else {"number": state.asked + 1, "answered": room["answered"]}
             )
-            view["then"] = "the winner" if state.over else "the next question"
+            view["then"] = "the winner" if state.decided else "the next question"
             view["paced"] = state.rules.paced
         elif not state.over:
             view["question"] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, cast
 
 from colorlab.rules import RulesBase, rule
 
@@ -49,8 +50,14 @@ class Rules(RulesBase):
         "Quiz master moves on",
         "On: after each answer is shown, the quiz waits until the quiz master "
         "presses Next (on the projector, or on this screen when playing alone), so every team reads the answer "
-        "before the next question comes. Off: the next question comes at once. The last answer of a quiz "
-        "needs no Next: the winner is known.",
+        "before the next question comes. Off: the next question comes at once.",
+    )
+    winner_after_next: bool = rule(
+        True,
+        "Winner after Next",
+        "With the quiz master moving on: the answer that reaches the goal also waits for Next, and only then is the "
+        "winner named on every screen, so that no team's screen names it before the projector does. Off: the quiz "
+        "ends with that answer (as quizzes saved before this rule existed do).",
     )
     question_file: str = rule(
         "",
@@ -61,6 +68,13 @@ class Rules(RulesBase):
         "never from the page. A saved quiz replays only where that file is.",
         editable=False,
     )
+
+    @classmethod
+    def from_dict(cls, values: Any) -> Rules:
+        """Build rules from plain values; a quiz saved before `winner_after_next` existed ended at its last answer."""
+        if isinstance(values, dict) and "winner_after_next" not in values:
+            values = {**values, "winner_after_next": False}
+        return cast(Rules, super().from_dict(values))
 
     @property
     def players(self) -> int:

@@ -134,6 +134,7 @@ class ColourbrainQuiz(GameWidget):
         }
         view["undo_waits"] = question_under_way(state)
         view["paced"] = state.rules.paced
+        view["decided"] = state.decided
         view["copier"] = state.rules.copier
         view["can_move_on"] = state.step == "shown" and self.source.permits("next")
         if state.last:

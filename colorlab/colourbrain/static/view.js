@@ -19,7 +19,8 @@ function render({ model, el }) {
     root.dataset.palette = model.get("palette");
     const v = view();
     if (v.asked !== ui.seenAsked) {
-      // A paced quiz holds the reveal itself (step "shown"); this screen holds only the last one, before the winner.
+      // A paced quiz holds the reveal itself (step "shown"); this screen holds only the last one of a quiz that ended
+      // at its last answer (unpaced, or saved before the winner waited for the quiz master's Next).
       ui.showReveal = (!v.paced || v.over) && ui.seenAsked >= 0 && v.asked > ui.seenAsked && Boolean(v.last);
       ui.seenAsked = v.asked;
       ui.chosen = [];
@@ -108,7 +109,7 @@ function render({ model, el }) {
     }
     const next = v.paced ? () => send({type: "next"}) : () => { ui.showReveal = false; draw(); };
     return h("button", {"data-key": "next", "data-action": "next", class: "colourbrain-next", onclick: next},
-      "Next question");
+      v.decided && v.paced ? "Show the winner" : "Next question");
   }
 
   function scoreboard(v) {
