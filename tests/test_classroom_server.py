@@ -57,7 +57,9 @@ LOOPBACK = "127.0.0.1"
 ON_ITS_WAY = 15  # seconds a page counts before it connects, in the tests of pages that have gone
 LOBBY_CELL = """import os
 print('tables:', os.environ['COLORLAB_TABLES'])
-print('teacher:', os.environ['COLORLAB_TEACHER_KEY'])"""
+print('teacher:', os.environ['COLORLAB_TEACHER_KEY'])
+print('join:', os.environ['COLORLAB_CLASS_ADDRESS'])
+print('projector:', os.environ['COLORLAB_PROJECTOR_ADDRESS'])"""
 
 
 def classroom_kernel_options() -> list[str]:
@@ -114,7 +116,9 @@ class Classroom:
         ]
         self.server = Server(command, env, tmp / "classroom.log")
         self.server.wait_until_answering(f"http://{LOOPBACK}:{self.port}/login")
-        self.lobby, self.short, self.teacher = re.findall(r"http://\S+", self.server.log.read_text())[:3]
+        self.lobby, self.short, self.teacher, self.projector = re.findall(r"http://\S+", self.server.log.read_text())[
+            :4
+        ]
         self.teacher_key = re.search(r"teacher key: (\S+)", self.server.log.read_text())[1]
         self.key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.lobby).query)["token"][0]
 
@@ -208,7 +212,7 @@ def test_the_terminal_shows_the_addresses_and_keys_and_voilas_messages_go_to_a_l
     finally:
         server.stop()
     shown = terminal.read_text()
-    assert len(re.findall(r"http://\S+", shown)) == 3 and "teacher key: " in shown
+    assert len(re.findall(r"http://\S+", shown)) == 4 and "teacher key: " in shown
     assert f"The class server's own messages go to {log}." in shown
     assert f"The class server has stopped. Its messages are in {log}." in shown
     assert "WARNING" not in shown and "running at" not in shown and "Kernel started" not in shown
@@ -242,6 +246,7 @@ def test_the_printed_learner_address_holds_the_network_address_the_lobby_and_a_f
     assert address.path == "/voila/render/classroom/lobby.ipynb"
     assert len(classroom.key.replace("-", "")) >= 12 and set(classroom.key) <= set(KEY_ALPHABET + "-")
     assert urllib.parse.urlsplit(classroom.teacher).path == "/voila/render/classroom/teacher.ipynb"
+    assert urllib.parse.urlsplit(classroom.projector).path == "/voila/render/classroom/projector.ipynb"
     assert classroom.key in classroom.teacher and classroom.teacher_key != classroom.key
 
 
@@ -295,6 +300,7 @@ def test_the_printed_address_opens_the_lobby_whose_kernel_knows_the_tables_and_t
     assert answer.status == 200
     page = answer.body.decode()
     assert f"tables: {classroom.store}" in page and f"teacher: {classroom.teacher_key}" in page
+    assert f"join: {classroom.short}" in page and f"projector: {classroom.projector}" in page
     assert "os.environ" not in page, "the learners' page shows code"
     again = classroom.get("/voila/render/classroom/lobby.ipynb", cookie=login_cookie(answer), device=device)
     assert again.status == 200, "the key in the address did not log the browser in"

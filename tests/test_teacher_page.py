@@ -18,8 +18,9 @@ import pytest
 
 from colorlab import colorform, colorfox, colourbrain
 from colorlab.archive import load_records
-from colorlab.classroom import teacher
-from colorlab.classroom.teacher import TeacherPage, gate_for, room_summary
+from colorlab.classroom import gate
+from colorlab.classroom.gate import gate_for
+from colorlab.classroom.teacher import TablesBoard, TeacherPage, room_summary
 from colorlab.colourbrain.projector import ColourbrainProjector
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.colourbrain.view import ColourbrainQuiz
@@ -111,7 +112,7 @@ def test_before_the_key_nothing_of_the_tables_reaches_the_page(where):
 
 def test_wrong_teacher_keys_in_a_row_make_the_page_wait_longer_each_time(where, monkeypatch):
     now = [1000.0]
-    monkeypatch.setattr(teacher.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(gate.time, "monotonic", lambda: now[0])
     page = TeacherPage(kernel(where), key=KEY, environ={})
     for wrong, wait in ((1, 0), (2, 1), (3, 2), (4, 4)):
         now[0] += wait
@@ -129,8 +130,8 @@ def test_wrong_teacher_keys_in_a_row_make_the_page_wait_longer_each_time(where, 
 
 def test_the_key_is_compared_in_constant_time(where, monkeypatch):
     compared = []
-    real = teacher.secrets.compare_digest
-    monkeypatch.setattr(teacher.secrets, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
+    real = gate.secrets.compare_digest
+    monkeypatch.setattr(gate.secrets, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
     page = TeacherPage(kernel(where), key=KEY, environ={})
     browser_sends(page.board, {"type": "key", "key": "wrong ünïcode"})
     browser_sends(page.board, {"type": "key", "key": KEY})
@@ -378,7 +379,7 @@ def test_a_notice_on_the_teachers_page_goes_once_it_no_longer_holds(where, monke
     assert page.board.notice["text"].startswith(f"Table {code} is closed")
     page.board.refresh(frozenset())
     assert page.board.notice["text"], "a fresh notice went at once"
-    monkeypatch.setattr(teacher, "NOTICE_SECONDS", 0.0)
+    monkeypatch.setattr(gate, "NOTICE_SECONDS", 0.0)
     page.board.refresh(frozenset())  # the page's next look (every PRESENCE_SECONDS, or at a change)
     assert page.board.notice["text"] == ""
 
@@ -395,7 +396,7 @@ def test_the_list_sees_a_page_go_away_without_any_change_at_the_table(where, mon
     code = kernel(where).create("colorfox", colorfox.Rules(players=2), seed=SEED)
     ada = kernel(where).join(code, name="Ada")
     kernel(where).join(code, name="Bo")
-    monkeypatch.setattr(teacher, "PRESENCE_SECONDS", 0.0)
+    monkeypatch.setattr(TablesBoard, "LOOK_AGAIN_SECONDS", 0.0)
     page = teacher_page(where)
     looks = page.board.store.changes
     looks.look()

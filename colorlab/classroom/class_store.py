@@ -16,9 +16,14 @@ from colorlab.tables.store import TableStore
 
 STORE_VARIABLE = "COLORLAB_TABLES"
 TEACHER_KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
+# Set by the class server for its kernels: the short address learners type (it holds the class key), and the
+# projector page's address (shown on the teacher's page, which only the teacher key opens).
+CLASS_ADDRESS_VARIABLE = "COLORLAB_CLASS_ADDRESS"
+PROJECTOR_ADDRESS_VARIABLE = "COLORLAB_PROJECTOR_ADDRESS"
 
 LOBBY_PAGE = "classroom/lobby.ipynb"  # the class's pages, in the served folder of lessons
 TEACHER_PAGE = "classroom/teacher.ipynb"
+PROJECTOR_PAGE = "classroom/projector.ipynb"
 
 
 def default_store_path() -> Path:

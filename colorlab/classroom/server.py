@@ -42,7 +42,10 @@ import sqlalchemy
 from traitlets.config import Config
 
 from colorlab.classroom.class_store import (
+    CLASS_ADDRESS_VARIABLE,
     LOBBY_PAGE,
+    PROJECTOR_ADDRESS_VARIABLE,
+    PROJECTOR_PAGE,
     STORE_VARIABLE,
     TEACHER_KEY_VARIABLE,
     TEACHER_PAGE,
@@ -215,6 +218,10 @@ def announcement(host: str, port: int, key: str, teacher_key: str, warm: int = 0
             f"    {page_address(host, port, TEACHER_PAGE, key)}",
             f"    teacher key: {teacher_key}",
             "",
+            "For the big screen, the projector page (it asks for the teacher key too):",
+            "",
+            f"    {page_address(host, port, PROJECTOR_PAGE, key)}",
+            "",
             *ready,
             "Stop the class with Ctrl+C.",
             "",
@@ -224,7 +231,7 @@ def announcement(host: str, port: int, key: str, teacher_key: str, warm: int = 0
 
 def missing_pages(served: Path) -> list[str]:
     """Which of the pages the printout names are not in the served folder yet?"""
-    return [page for page in (LOBBY_PAGE, TEACHER_PAGE) if not (served / page).is_file()]
+    return [page for page in (LOBBY_PAGE, TEACHER_PAGE, PROJECTOR_PAGE) if not (served / page).is_file()]
 
 
 def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -305,6 +312,13 @@ def prepare_class(served: Path, environment: MutableMapping[str, str]) -> tuple[
     return port, key, teacher_key
 
 
+def tell_the_kernels(environment: MutableMapping[str, str], host: str, port: int, key: str) -> None:
+    """Give the kernels the addresses their pages show: the learners' short one (on the projector page) and the
+    projector page's (on the teacher's page)."""
+    environment[CLASS_ADDRESS_VARIABLE] = short_address(host, port, key)
+    environment[PROJECTOR_ADDRESS_VARIABLE] = page_address(host, port, PROJECTOR_PAGE, key)
+
+
 def server_log(setting: str | None) -> Path | None:
     """Where Voila's and the kernels' messages go: CLASSROOM_LOG (``-`` for the terminal), else a file beside the
     class's default store, so that the terminal keeps only what the teacher needs."""
@@ -337,6 +351,7 @@ def main(argv: list[str] | None = None) -> None:
     except ClassroomError as refusal:
         sys.exit(f"make classroom: {refusal}")
     host = network_address()
+    tell_the_kernels(os.environ, host, port, key)
     warm = warm_pages(os.environ.get("CLASSROOM_WARM_PAGES"))
     log = server_log(os.environ.get("CLASSROOM_LOG"))
     print(announcement(host, port, key, teacher_key, warm), flush=True)

@@ -1,11 +1,7 @@
 """The teacher's page: every table of the class live, any table watched as the room sees it, closing, records.
 
-The page asks for the teacher key first whenever ``COLORLAB_TEACHER_KEY`` is set
-(the classroom server sets it); until the right key is typed, nothing of the
-tables reaches the browser. Without that variable the page opens only on the
-teacher's own machine: a kernel of a server (the classroom server names its
-store in ``COLORLAB_TABLES``; Voila names itself in ``SERVER_SOFTWARE``) keeps
-the page locked, since a learner could open it there.
+The page asks for the teacher key first (see :mod:`colorlab.classroom.gate`): until the
+right key is typed, nothing of the tables reaches the browser.
 
 Once open, the page sends nothing while nothing happens: the kernel follows every
 table (:mod:`colorlab.tables.changes`) and, when one changes, reads the tables again
@@ -22,10 +18,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import math
 import os
-import secrets
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,43 +27,20 @@ import ipywidgets
 import traitlets
 
 from colorlab.archive import record_file_name, records_zip_parts
-from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
+from colorlab.classroom.class_store import PROJECTOR_ADDRESS_VARIABLE, TEACHER_KEY_VARIABLE, class_store
+from colorlab.classroom.gate import GATE_SCRIPT, KeyedBoard, gate_for
 from colorlab.games import find_game
 from colorlab.record import game_spec
 from colorlab.rules import IllegalAction
-from colorlab.tables.changes import EVERY_TABLE, EVERYTHING, Everything
-from colorlab.tables.store import Seat, TableError, TableStore, UnknownTable, clean_code
-from colorlab.widgets.base import GuardedWidget, IntentError, IntentFields, palette_assets, widget_css, widget_esm
+from colorlab.tables.changes import EVERYTHING, Everything
+from colorlab.tables.store import Seat, TableStore, UnknownTable, clean_code
+from colorlab.widgets.base import IntentError, IntentFields, palette_assets, widget_css, widget_esm
 from colorlab.widgets.words import with_names
 
 STATIC = Path(__file__).parent / "static"
 EVENTS_SHOWN = 4
 PRESENCE_SECONDS = 15.0  # how often the page looks again at who is connected
-NOTICE_SECONDS = 60.0  # a notice (a table closed, a seat key) goes after about this long: it no longer holds
-LONGEST_KEY_WAIT = 30.0  # seconds a page waits at most between two tries of the teacher key
 RECORD_DOWNLOADS = itertools.count(1)
-KEY_FIRST = "Type the teacher key first."
-SEALED = (
-    "This page stays locked: the class's server was started without a teacher key "
-    f"(set {TEACHER_KEY_VARIABLE} where the server starts)."
-)
-
-
-def served_to_others(environ: Mapping[str, str]) -> bool:
-    """Does this kernel serve a page that others could open (the classroom server, or any Voila app)?"""
-    return STORE_VARIABLE in environ or environ.get("SERVER_SOFTWARE", "").startswith("voila")
-
-
-def gate_for(key: str | None, environ: Mapping[str, str]) -> str:
-    """How does the page open: "key" (ask for it), "open" (the teacher's own machine) or "sealed" (never)?"""
-    if key:
-        return "key"
-    return "sealed" if served_to_others(environ) else "open"
-
-
-def is_the_key(typed: str, key: str) -> bool:
-    """Is `typed` the teacher key? (Compared in constant time, so timing tells nothing of it.)"""
-    return secrets.compare_digest(typed.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"))
 
 
 def table_state(closed: bool, over: bool, free: int) -> str:
@@ -159,29 +129,17 @@ def class_records_zip(store: TableStore) -> Iterator[bytes]:
     return records_zip_parts(records)
 
 
-def key_wait(wrong: int) -> float:
-    """How long a page waits before it may try the teacher key again, after `wrong` wrong keys in a row.
-
-    Examples
-    ========
-    >>> from colorlab.classroom.teacher import key_wait
-    >>> [key_wait(wrong) for wrong in range(1, 9)]
-    [0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
-    """
-    return 0.0 if wrong < 2 else min(LONGEST_KEY_WAIT, 2.0 ** (wrong - 2))
-
-
-class TablesBoard(GuardedWidget):
+class TablesBoard(KeyedBoard):
     """The list of every table, the watched table and the teacher's buttons: behind the key."""
 
-    _esm = widget_esm(STATIC / "teacher.js")
+    _esm = widget_esm(GATE_SCRIPT, STATIC / "teacher.js")
     _css = widget_css(STATIC / "teacher.css")
 
-    gate = traitlets.Unicode("key").tag(sync=True)
     tables = traitlets.List(traitlets.Dict()).tag(sync=True)
     watched = traitlets.Dict().tag(sync=True)
     confirming = traitlets.Unicode("").tag(sync=True)
     handing = traitlets.Dict().tag(sync=True)  # a seat the teacher is about to hand on: code, seat, to ("bot"/"free")
+    projector = traitlets.Unicode("").tag(sync=True)  # the projector page's address, when the class server gives it
 
     INTENTS: ClassVar[IntentFields] = {
         "key": {"key": str},
@@ -197,66 +155,18 @@ class TablesBoard(GuardedWidget):
         "open_quiz": {"teams": int},
         "download": {},
     }
-    REFUSALS: ClassVar[tuple[type[Exception], ...]] = GuardedWidget.REFUSALS + (TableError,)
+    LOOK_AGAIN_SECONDS = PRESENCE_SECONDS
 
-    def __init__(self, store: TableStore, key: str | None, gate: str, stage: ipywidgets.Box, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.store, self._key, self.stage = store, key, stage
+    def __init__(
+        self, store: TableStore, key: str | None, gate: str, stage: ipywidgets.Box, projector: str = "", **kwargs: Any
+    ):
+        super().__init__(store, key, gate, **kwargs)
+        self.stage = stage
         self.watcher: Seat | None = None
         self.assets = palette_assets()
-        self.gate = gate
-        self.stop_following: Any = None
-        self._wrong_keys, self._next_try = 0, 0.0  # wrong teacher keys typed on this page, and when it may try again
-        self._said_at = 0.0  # when the notice was said
+        self.projector = projector
         if gate == "open":
             self.opened()
-
-    def say(self, text: str, kind: str = "info") -> None:
-        super().say(text, kind)
-        self._said_at = time.monotonic()
-
-    def dispatch(self, intent: dict) -> None:
-        kind = intent["type"]
-        if kind == "key":
-            self.unlock(intent["key"])
-        elif self.gate != "open":
-            raise IllegalAction(SEALED if self.gate == "sealed" else KEY_FIRST)
-        else:
-            getattr(self, f"_{kind}")(intent)
-            self.refresh()
-
-    def unlock(self, typed: str) -> None:
-        """Open the page if `typed` is the teacher key; say so if it is not."""
-        if self.gate == "open":
-            return
-        if self.gate == "sealed" or self._key is None:
-            raise IllegalAction(SEALED)
-        wait = self._next_try - time.monotonic()
-        if wait > 0:
-            raise IllegalAction(f"Wait {math.ceil(wait)} s before you try the teacher key again.")
-        if not is_the_key(typed, self._key):
-            self._wrong_keys += 1
-            self._next_try = time.monotonic() + key_wait(self._wrong_keys)
-            raise IllegalAction("That is not the teacher key. Try again.")
-        self._wrong_keys, self._next_try = 0, 0.0
-        self.gate = "open"
-        self.say("")
-        self.opened()
-
-    def opened(self) -> None:
-        """The page is open: show every table now, again whenever one changes, and who is connected every little
-        while (a device that dies writes nothing)."""
-        self.refresh()
-        if self.stop_following is None:
-            self.stop_following = self.store.changes.follow(EVERY_TABLE, self.refresh)
-            self.store.changes.wake(EVERY_TABLE, PRESENCE_SECONDS)  # the first refresh was before following
-
-    def close(self) -> None:
-        """Close the board, and stop following the tables."""
-        if getattr(self, "stop_following", None) is not None:
-            self.stop_following()
-            self.stop_following = None
-        super().close()
 
     def refresh(self, changed: frozenset[str] = EVERYTHING) -> None:
         """Read the tables that changed again (every table, at first), and the watched one; the page hears only of what
@@ -268,10 +178,8 @@ class TablesBoard(GuardedWidget):
             again = changed or {line["code"] for line in self.tables if line["open"]}
             lines.update((entry["code"], table_line(entry)) for entry in self.store.tables(again))
             tables = list(lines.values())  # a new table's line comes last, as it was opened last
-        if self.stop_following is not None:  # and look again in a while (the earliest wish counts)
-            self.store.changes.wake(EVERY_TABLE, PRESENCE_SECONDS)
-        if self.notice.get("text") and time.monotonic() - self._said_at > NOTICE_SECONDS:
-            self.say("")
+        self.look_again_later()
+        self.forget_old_notice()
         if tables != self.tables:
             self.tables = tables
         if self.watcher is not None:
@@ -395,5 +303,6 @@ class TeacherPage(ipywidgets.VBox):
         environ = os.environ if environ is None else environ
         key = environ.get(TEACHER_KEY_VARIABLE) if key is None else key
         self.stage = ipywidgets.Box(layout=ipywidgets.Layout(flex_flow="column"))
-        self.board = TablesBoard(store or class_store(), key or None, gate_for(key, environ), self.stage)
+        projector = environ.get(PROJECTOR_ADDRESS_VARIABLE, "")
+        self.board = TablesBoard(store or class_store(), key or None, gate_for(key, environ), self.stage, projector)
         super().__init__([self.board, self.stage])

@@ -28,6 +28,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+import traitlets
+
 from colorlab.colourbrain.model import NextQuestion, observation, winners
 from colorlab.rules import IllegalAction
 from colorlab.tables.store import StaleMove
@@ -50,6 +52,8 @@ class ColourbrainProjector(GameWidget):
     _css = widget_css(STATIC / "view.css", STATIC / "projector.css")
 
     INTENTS: ClassVar[IntentFields] = {"sync": GameWidget.INTENTS["sync"], "next": {}}
+
+    fill = traitlets.Bool(False).tag(sync=True)  # the whole screen of the class's projector page, every word large
 
     def __init__(self, watcher: Seat, **kwargs):
         check_table_game(watcher, self.game)

@@ -80,6 +80,12 @@ SOME_TABLES = _of_codes("SELECT * FROM colorlab_tables WHERE code IN :codes")
 SOME_SEATS = _of_codes(
     "SELECT code, seat, name, bot, seen FROM colorlab_seats WHERE code IN :codes ORDER BY code, seat"
 )
+LESSON_ROWS = "FROM colorlab_tables WHERE closed IS NULL AND created >= :since"
+RECENT_TABLES = text(f"SELECT * {LESSON_ROWS} ORDER BY created, code")
+RECENT_SEATS = text(
+    f"SELECT code, seat, name, bot, seen FROM colorlab_seats WHERE code IN (SELECT code {LESSON_ROWS}) "
+    "ORDER BY code, seat"
+)
 SOME_BOTS = _of_codes("SELECT code, seat, bot FROM colorlab_seats WHERE code IN :codes AND bot IS NOT NULL")
 SOME_ACTIONS = _of_codes("SELECT code, action FROM colorlab_actions WHERE code IN :codes ORDER BY code, step")
 
@@ -369,12 +375,17 @@ class TableStore:
             paths.append(path)
         return paths
 
-    def tables(self, codes: Iterable[str] | None = None) -> list[dict]:
-        """Every table (or only those of `codes`), oldest first: code, game, seats (name, human or bot, connected),
-        actions so far, whose move (seats), over, scores. Asking for some tables reads only theirs, through the
-        index."""
+    def tables(self, codes: Iterable[str] | None = None, lesson: float | None = None) -> list[dict]:
+        """Every table (or only those of `codes`, or a lesson's: not closed and opened less than `lesson` seconds
+        ago), oldest first: code, game, rules (as saved), age (seconds since it was opened), seats (name, human or
+        bot, connected), actions so far, whose move (seats), over, scores. Asking for some tables, or a lesson's,
+        reads only theirs, through the indexes."""
         with self._reading() as connection:
-            if codes is None:
+            if codes is None and lesson is not None:
+                since = {"since": server_time(connection) - lesson}
+                rows = connection.execute(RECENT_TABLES, since).all()
+                seats = connection.execute(RECENT_SEATS, since).all()
+            elif codes is None:
                 rows = connection.execute(text("SELECT * FROM colorlab_tables ORDER BY created, code")).all()
                 seats = connection.execute(
                     text("SELECT code, seat, name, bot, seen FROM colorlab_seats ORDER BY code, seat")
@@ -403,6 +414,8 @@ class TableStore:
             {
                 "code": row.code,
                 "game": row.game,
+                "rules": json.loads(row.rules),
+                "age": now - row.created,
                 "seats": by_code.get(row.code, []),
                 "actions": row.steps,
                 "started": row.started is not None,

@@ -821,9 +821,9 @@ def check_table_game(seat: Seat, game: str) -> None:
         raise ValueError(f"seat {seat.seat} of table {seat.code} plays {seat.game}, not {game}")
 
 
-def widget_esm(path: Path) -> str:
-    """The shared JS helpers followed by a game's own ES module, as one text."""
-    return (STATIC / "base.js").read_text(encoding="utf-8") + "\n" + path.read_text(encoding="utf-8")
+def widget_esm(*paths: Path) -> str:
+    """The shared JS helpers followed by a widget's own scripts (the ES module last), as one text."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in (STATIC / "base.js", *paths))
 
 
 class BotTable(GameWidget):

@@ -1,8 +1,6 @@
 // The teacher's page: the key first, then every table of the class, the watched table and the buttons.
 // It draws what Python sends and reports the teacher's clicks; Python checks the key and does everything.
 
-const SEALED = "This page stays locked: the class's server was started without a teacher key.";
-
 function render({ model, el }) {
   const send = makeSender(model);
   const root = h("div", {class: "colorlab teacher", "data-palette": "default"});
@@ -14,24 +12,8 @@ function render({ model, el }) {
   el.append(root);
 
   function draw() {
-    const gate = model.get("gate");
-    redraw(body, () => gate === "open" ? [toolbar(), tablesList(), watchedTable()]
-                     : gate === "key" ? [keyForm()] : [h("p", {class: "teacher-sealed"}, SEALED)]);
-  }
-
-  function keyForm() {
-    const input = h("input", {type: "password", autocomplete: "off", "data-key": "teacher-key", id: "teacher-key",
-                              "aria-label": "Teacher key"});
-    const submit = (event) => {
-      event.preventDefault();
-      send({type: "key", key: input.value});
-      input.value = "";
-    };
-    const form = h("form", {class: "teacher-key", "data-testid": "key-form", onsubmit: submit},
-      h("p", {}, h("strong", {}, "The teacher's page")),
-      h("label", {for: "teacher-key"}, "Teacher key "), input,
-      h("button", {type: "submit", "data-action": "unlock"}, "Open"));
-    return form;
+    redraw(body, () => model.get("gate") === "open" ? [toolbar(), tablesList(), watchedTable()]
+                                                    : [keyGate(model, send, "The teacher's page")]);
   }
 
   function toolbar() {
@@ -39,6 +21,8 @@ function render({ model, el }) {
     return h("div", {class: "teacher-toolbar"},
       h("strong", {}, "Tables of the class"),
       h("span", {"data-testid": "count"}, `${count} table${count === 1 ? "" : "s"}`),
+      model.get("projector") ? h("a", {href: model.get("projector"), target: "_blank", rel: "noopener",
+        "data-key": "projector-page"}, "Projector page (for the big screen)") : null,
       quizForm(),
       h("button", {"data-action": "download", "data-key": "download", onclick: () => send({type: "download"})},
         "Download all records (.zip)"));

@@ -9,6 +9,7 @@ function render({ model, el }) {
 
   function draw() {
     root.dataset.palette = model.get("palette");
+    root.classList.toggle("projector-fill", Boolean(model.get("fill")));
     const v = model.get("view");
     redraw(body, () => [header(v), v.reveal ? reveal(v) : v.question ? question(v) : null, scoreboard(v),
                         v.over ? finalPanel(v) : null]);
