@@ -11,8 +11,9 @@ import pytest
 
 from colorlab import colorfox, colourbrain
 from colorlab.classroom import projector as room
-from colorlab.classroom.class_store import CLASS_ADDRESS_VARIABLE
+from colorlab.classroom.class_store import CLASS_ADDRESS_VARIABLE, PROJECTOR_ADDRESS_VARIABLE
 from colorlab.classroom.projector import ProjectorPage, qr_picture
+from colorlab.classroom.teacher import TeacherPage
 from colorlab.colourbrain.projector import ColourbrainProjector
 from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
@@ -141,3 +142,10 @@ def test_the_page_shows_the_same_for_twin_quizzes_that_differ_only_in_seed_and_l
         page = projector_page(store)
         pages.append(re.sub(r"IPY_MODEL_\w+", "A_WIDGET", synced(page).replace(code, "CODE")))
     assert pages[0] == pages[1], "the projector page shows something a twin table does not"
+
+
+def test_the_teachers_page_links_to_the_projector_page_the_class_server_names(where):
+    address = "http://192.0.2.10:8866/voila/render/classroom/projector.ipynb?token=k7qm-x4dp-9hfa"
+    page = TeacherPage(TableStore(where), key=KEY, environ={PROJECTOR_ADDRESS_VARIABLE: address})
+    assert page.board.projector == address
+    assert TeacherPage(TableStore(where), key=KEY, environ={}).board.projector == ""

@@ -11,7 +11,7 @@ screen) and keeps the teacher's page on the laptop. What it shows:
   Once the teacher's quiz has ended, its winner heads the list.
 - **While the teacher's quiz runs** (the newest Colourbrain table that the quiz
   master moves on, once every team sits): that quiz fills the screen
-  (:class:`colorlab.colourbrain.projector.ColourbrainProjector` with ``fill``),
+  (the game's projector, :class:`colorlab.colourbrain.projector.ColourbrainProjector`, with ``fill``),
   with its Next question button. The teams' screens wait for that Next, and the
   winner is named on every screen at the same moment (the rule ``winner_after_next``).
 
@@ -34,8 +34,7 @@ import traitlets
 from colorlab.classroom.class_store import CLASS_ADDRESS_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.classroom.gate import GATE_SCRIPT, KeyedBoard, gate_for
 from colorlab.classroom.teacher import table_state, title
-from colorlab.colourbrain.projector import ColourbrainProjector
-from colorlab.colourbrain.rules import Rules as QuizRules
+from colorlab.games import find_game
 from colorlab.tables.changes import EVERYTHING
 from colorlab.tables.store import TableStore
 from colorlab.widgets.base import IntentFields, widget_css, widget_esm
@@ -73,7 +72,7 @@ def room_table(entry: dict) -> dict:
 
 def quiz_winner(entry: dict) -> str:
     """Who won a finished quiz, in the words the quiz's own screens use ("Colour-Brain: Reds!")."""
-    goal = QuizRules.from_dict(entry["rules"]).goal
+    goal = find_game("colourbrain").rules_type.from_dict(entry["rules"]).goal
     names = [seat["name"] or f"Team {number + 1}" for number, seat in enumerate(entry["seats"])]
     won = [name for name, score in zip(names, entry["scores"]) if score >= goal]
     return f"Colour-Brain{'s' if len(won) > 1 else ''}: {', '.join(won)}!"
@@ -130,7 +129,8 @@ class RoomBoard(KeyedBoard):
             return
         for shown in self.stage.children:
             shown.close()
-        self.stage.children = (ColourbrainProjector(self.store.watch(code), fill=True),) if code else ()
+        projector = find_game("colourbrain").part("projector")
+        self.stage.children = (projector(self.store.watch(code), fill=True),) if code else ()
         self.quiz = code
 
     def close(self) -> None:

@@ -377,8 +377,8 @@ class TableStore:
 
     def tables(self, codes: Iterable[str] | None = None, lesson: float | None = None) -> list[dict]:
         """Every table (or only those of `codes`, or a lesson's: not closed and opened less than `lesson` seconds
-        ago), oldest first: code, game, rules (as saved), age (seconds since it was opened), seats (name, human or
-        bot, connected), actions so far, whose move (seats), over, scores. Asking for some tables, or a lesson's,
+        ago), oldest first: code, game, rules (as saved), seats (name, human or bot, connected), actions so far,
+        whose move (seats), over, scores. Asking for some tables, or a lesson's,
         reads only theirs, through the indexes."""
         with self._reading() as connection:
             if codes is None and lesson is not None:
@@ -415,7 +415,6 @@ class TableStore:
                 "code": row.code,
                 "game": row.game,
                 "rules": json.loads(row.rules),
-                "age": now - row.created,
                 "seats": by_code.get(row.code, []),
                 "actions": row.steps,
                 "started": row.started is not None,

@@ -44,6 +44,7 @@ from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
 CLASS_KEY = "crayon-7k4m-class"
 LOBBY = "voila/render/classroom/lobby.ipynb"
 TEACHER = "voila/render/classroom/teacher.ipynb"
+PROJECTOR = "voila/render/classroom/projector.ipynb"
 MOST_COLORFOX_MOVES = 120
 LAPTOP = {"width": 1280, "height": 800}
 # Calls within this many seconds of the first are one STOP: "the same second" of the test's title.
@@ -446,23 +447,55 @@ def test_the_teacher_opens_a_quiz_without_sitting_and_the_teams_join_it_from_the
         expect(page.locator(".colorlab.colourbrain [data-testid='question']")).to_have_text(question.text)
 
 
-def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(classroom, devices, artifacts):
+# Every piece of text the page shows, with its size in px, where it is smaller than `least` (scripts, styles and
+# hidden parts left out): what the back of a room could not read.
+SMALL_TEXT = """(least) => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim();
+    const element = walker.currentNode.parentElement;
+    if (!text || !element || ["SCRIPT", "STYLE", "NOSCRIPT", "TITLE"].includes(element.tagName)) continue;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (!box.width || !box.height || style.visibility === "hidden" || element.closest("[hidden]")) continue;
+    const size = parseFloat(style.fontSize);
+    if (size < least) small.push(`${text.slice(0, 40)} (${size} px)`);
+  }
+  return small;
+}"""
+PROJECTOR_SCREEN = {"width": 1920, "height": 1080}
+LEAST_PX = 32
+
+
+def readable_from_the_back(page) -> None:
+    """Nothing the projector page shows is under LEAST_PX, and what it shows fills the screen's width."""
+    assert page.evaluate(SMALL_TEXT, LEAST_PX) == [], "text the back of the room cannot read"
+    width = page.locator(".colorlab.room").bounding_box()["width"]
+    assert width > 0.85 * PROJECTOR_SCREEN["width"], f"the projector page uses {width:.0f} px of 1920"
+
+
+def test_a_colourbrain_quiz_on_the_projector_page_with_three_team_pages_to_a_winner_no_team_ahead(
+    classroom, devices, artifacts, docs_picture
+):
     store = TableStore(classroom.store)
     code = store.create("colourbrain", QUIZ, seed=21)
-    teacher, *team_pages = devices(4, classroom)
-    teacher.set_viewport_size(TEACHER_VIEWPORT)
+    screen, *team_pages = devices(4, classroom)
+    screen.set_viewport_size(PROJECTOR_SCREEN)
     start_lobbies(team_pages, classroom)
-    board = open_with_the_key(teacher, classroom.page(TEACHER))
-    board.locator(f"[data-key='watch-{code}']").click()
+    room = open_with_the_key(screen, classroom.page(PROJECTOR), board=".colorlab.room")
+    expect(room.locator(f"[data-table='{code}']")).to_contain_text("Quiz: teams, sit down with this code")
+    readable_from_the_back(screen)
     type_names(team_pages, list(TEAMS))
     for seat, page in enumerate(team_pages):
         sit_down(page, code, seat)
     teams = [page.locator(".colorlab.colourbrain") for page in team_pages]
-    projector = teacher.locator(".colorlab.colourbrain-projector")
+    projector = screen.locator(".colorlab.colourbrain-projector.projector-fill")
+    expect(room.locator("[data-testid='tables']")).to_have_count(0)  # the quiz fills the screen
     number = 0
-    while not store.record(code).final_state().over:
+    while True:
         number += 1
-        # The projector shows the next question only once the teacher's Next is in the store.
+        # The projector shows the next question only once the quiz master's Next is in the store.
         expect(projector.locator("[data-testid='number']")).to_have_text(f"Question {number}")
         question = store.record(code).final_state().question
         expect(projector.locator(".projector-question")).to_have_text(question.text)
@@ -475,6 +508,9 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
         expect(projector.locator("[data-locked='true']")).to_have_count(1)
         expect(projector.locator("[data-locked='true']")).to_contain_text("Blues")
         assert not projector.locator(".colourbrain-swatch").count(), "a locked answer's colours are on the projector"
+        if number == 1:
+            readable_from_the_back(screen)
+            screen.screenshot(path=docs_picture("classroom-projector-question.png"))
         for team in (teams[0], teams[2]):
             team.locator("[data-action='lock']").click()
         reveal = projector.locator("[data-testid='reveal']")
@@ -484,14 +520,21 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
         expect(reveal.locator(".projector-solution")).to_have_text(re.compile(rf"^Answer:\s*\S?\s*{listed}$"))
         expect(reveal.locator("[data-points='0']")).to_have_text(" +2")
         if number == 1:
-            projector.screenshot(path=artifacts / "classroom-projector-reveal.png")
-        if not store.record(code).final_state().over:
-            for team in teams:
-                expect(team.locator("[data-testid='wait']")).to_have_text("Wait for the quiz master's Next.")
-            projector.locator("[data-action='next']").click()
-    projector.locator("[data-action='next']").click()
+            readable_from_the_back(screen)
+            screen.screenshot(path=artifacts / "classroom-projector-reveal.png")
+        decided = store.record(code).final_state().decided
+        # No team is ahead of the projector: each screen shows this answer and waits, with no winner named.
+        for team in teams:
+            expect(team.locator("[data-testid='wait']")).to_have_text("Wait for the quiz master's Next.")
+            assert not team.locator("[data-testid='final']").count(), "a team's screen names the winner first"
+        expect(projector.locator("[data-action='next']")).to_have_text(
+            "Show the winner" if decided else "Next question"
+        )
+        projector.locator("[data-action='next']").click()
+        if decided:
+            break
     winner = "Colour-Brain: Reds!"
-    expect(projector.locator("[data-testid='final']")).to_have_text(winner)
+    expect(room.locator("[data-testid='winner']")).to_have_text(winner)
     for team in teams:
         expect(team.locator("[data-testid='final']")).to_be_visible()
     said = [team.locator("[data-testid='final']").inner_text() for team in teams]
@@ -499,11 +542,12 @@ def test_a_colourbrain_quiz_on_the_projector_with_three_team_pages_to_a_winner(c
     assert said == ["Colour-Brain: You!", winner, winner]
     final = store.record(code).final_state()
     assert colourbrain.winners(final) == [0]
-    for screen in (projector, *teams):
-        assert [screen.locator(f"[data-score='{team}']").inner_text() for team in range(3)] == [
+    for screen_scores in (room.locator(f"[data-table='{code}']"), *teams):
+        assert [screen_scores.locator(f"[data-score='{team}']").inner_text() for team in range(3)] == [
             str(points) for points in final.scores
         ]
-    projector.screenshot(path=artifacts / "classroom-projector-winner.png")
+    readable_from_the_back(screen)
+    screen.screenshot(path=docs_picture("classroom-projector-tables.png"))
     team_pages[0].screenshot(path=artifacts / "classroom-team-winner.png", full_page=True)
 
 

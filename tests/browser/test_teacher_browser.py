@@ -135,3 +135,46 @@ def test_the_projector_shows_locks_then_the_reveal_until_next(page, classroom, d
     projector.locator("[data-action='next']").click()
     expect(projector.locator("[data-testid='number']")).to_have_text("Question 2")
     expect(projector.locator("[data-locked='true']")).to_contain_text("Blues")
+
+
+def tab_to(page, selector: str, most: int = 80) -> None:
+    """Press Tab until the element `selector` has the keyboard focus, as a teacher without a mouse would."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate("(selector) => document.activeElement?.matches(selector) ?? false", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}; the focus is on {page.evaluate(FOCUSED)}")
+
+
+FOCUSED = "() => document.activeElement?.outerHTML.slice(0, 120) ?? null"
+
+
+def test_the_teacher_opens_a_quiz_and_hands_a_seat_to_a_bot_with_the_keyboard_alone(page, classroom):
+    url, where = classroom
+    store = TableStore(where)
+    fox = store.create("colorfox", colorfox.Rules(players=2), seed=11)
+    store.join(fox, seat=0, name="Ada")
+    store.join(fox, seat=1, name="Bo")
+    page.set_viewport_size(TEACHER_VIEWPORT)
+    page.goto(url)
+    board = page.locator(".colorlab.teacher")
+    expect(board.locator("[data-testid='key-form']")).to_be_visible(timeout=120_000)
+    tab_to(page, "[data-key='teacher-key']")
+    page.keyboard.type(TEACHER_KEY)
+    page.keyboard.press("Enter")
+    expect(board.locator(f"tr[data-table='{fox}']")).to_contain_text("Bo")
+    tab_to(page, "[data-key='quiz-teams']")
+    page.keyboard.press("ArrowUp")  # from 3 teams to 2
+    expect(board.locator("[data-key='quiz-teams']")).to_have_value("2")
+    tab_to(page, "[data-action='open-quiz']")
+    page.keyboard.press("Enter")
+    expect(board.locator("[data-testid='notice']")).to_contain_text("You are the quiz master")
+    [quiz] = [table for table in TableStore(where).tables() if table["game"] == "colourbrain"]
+    assert len(quiz["seats"]) == 2 and all(seat["free"] for seat in quiz["seats"])
+    tab_to(page, f"[data-key='bot-{fox}-1']")
+    page.keyboard.press("Space")
+    expect(board.locator("[data-testid='hand-confirm']")).to_contain_text("Give Bo's seat to GreedyBot?")
+    tab_to(page, f"[data-key='confirm-hand-{fox}-1']")
+    page.keyboard.press("Enter")
+    expect(board.locator("[data-testid='notice']")).to_contain_text(f"Seat 2 at table {fox} is GreedyBot's now")
+    assert [seat["bot"] for seat in TableStore(where).tables([fox])[0]["seats"]] == [None, "GreedyBot"]
