@@ -72,7 +72,8 @@ def room_table(entry: dict) -> dict:
 
 def quiz_winner(entry: dict) -> str:
     """Who won a finished quiz, in the words the quiz's own screens use ("Colour-Brain: Reds!")."""
-    goal = find_game("colourbrain").rules_type.from_dict(entry["rules"]).goal
+    rules: Any = find_game("colourbrain").rules_type.from_dict(entry["rules"])  # known here by name only
+    goal = rules.goal
     names = [seat["name"] or f"Team {number + 1}" for number, seat in enumerate(entry["seats"])]
     won = [name for name, score in zip(names, entry["scores"]) if score >= goal]
     return f"Colour-Brain{'s' if len(won) > 1 else ''}: {', '.join(won)}!"
