@@ -149,3 +149,16 @@ def test_the_teachers_page_links_to_the_projector_page_the_class_server_names(wh
     page = TeacherPage(TableStore(where), key=KEY, environ={PROJECTOR_ADDRESS_VARIABLE: address})
     assert page.board.projector == address
     assert TeacherPage(TableStore(where), key=KEY, environ={}).board.projector == ""
+
+
+def test_a_newer_quiz_of_the_teachers_takes_the_screen_from_an_older_one_left_unfinished(where):
+    older, _ = quiz(where, teams=2, paced=True)
+    page = projector_page(where)
+    assert page.board.quiz == older
+    newer = TableStore(where).create("colourbrain", colourbrain.Rules(teams=2, paced=True))
+    page.board.store.changes.look()
+    assert page.board.quiz == "" and page.stage.children == () and page.board.tables[0]["code"] == newer
+    for team in range(2):
+        TableStore(where).join(newer, seat=team, name=f"Team {team}")
+    page.board.store.changes.look()
+    assert page.board.quiz == newer and page.stage.children[0].seat.code == newer

@@ -10,7 +10,7 @@ screen) and keeps the teacher's page on the laptop. What it shows:
   turn it is; a quiz that is waiting for its teams says its code in large letters.
   Once the teacher's quiz has ended, its winner heads the list.
 - **While the teacher's quiz runs** (the newest Colourbrain table that the quiz
-  master moves on, once every team sits): that quiz fills the screen
+  master moves on, once every team sits; an older one left unfinished gives way to it): that quiz fills the screen
   (the game's projector, :class:`colorlab.colourbrain.projector.ColourbrainProjector`, with ``fill``),
   with its Next question button. The teams' screens wait for that Next, and the
   winner is named on every screen at the same moment (the rule ``winner_after_next``).
@@ -107,9 +107,10 @@ class RoomBoard(KeyedBoard):
 
     def refresh(self, changed: frozenset[str] = EVERYTHING) -> None:
         lesson = self.store.tables(lesson=LESSON_SECONDS)  # oldest first
-        quizzes = [entry for entry in lesson if is_quiz_masters(entry)]
-        running = next((q for q in reversed(quizzes) if q["started"] and not q["over"]), None)
-        ended = next((q for q in reversed(quizzes) if q["over"]), None)
+        # the teacher's newest quiz is the one the room follows: an older one left unfinished gives way to it
+        quiz = next((entry for entry in reversed(lesson) if is_quiz_masters(entry)), None)
+        running = quiz if quiz and quiz["started"] and not quiz["over"] else None
+        ended = quiz if quiz and quiz["over"] else None
         newest_first = lesson[::-1]
         shown = [entry for entry in newest_first if not entry["over"]] + [e for e in newest_first if e["over"]]
         tables = [room_table(entry) for entry in shown]

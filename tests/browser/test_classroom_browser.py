@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from colorlab import colorform, colourbrain
+from colorlab import colorform, colorfox, colorium, colourbrain
 from colorlab.colorform.model import Claim, Stop, new_game
 from colorlab.colorfox.model import scores as colorfox_scores
 from colorlab.colourbrain.questions import COLOURS
@@ -479,6 +479,12 @@ def test_a_colourbrain_quiz_on_the_projector_page_with_three_team_pages_to_a_win
     classroom, devices, artifacts, docs_picture
 ):
     store = TableStore(classroom.store)
+    # Two more tables of the class, played from this process as other learners' kernels would: the room sees them
+    fox = store.create("colorfox", colorfox.Rules(players=2), seed=5)
+    ada, _ = store.join(fox, seat=0, name="Ada"), store.join(fox, seat=1, name="Bo")
+    ada.play(colorfox.GreedyBot(seed=1).act(ada.state(), 0))
+    colorium_table = store.create("colorium", colorium.Rules(players=2), seed=6, bots={1: "GreedyBot"})
+    store.join(colorium_table, seat=0, name="Cy")
     code = store.create("colourbrain", QUIZ, seed=21)
     screen, *team_pages = devices(4, classroom)
     screen.set_viewport_size(PROJECTOR_SCREEN)
