@@ -66,13 +66,7 @@ const seatsSentBack = new WeakSet();
 function render({ model, el }) {
   const send = makeSender(model);
   const ui = {leaving: false, keyBoxOpen: false, switching: null};
-  const root = h("div", {class: "colorlab colorlab-lobby", "data-palette": model.get("palette")});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  keepKeyboard(root);
-  watchTheKernel(model);
-  el.append(root);
+  const {root, body, notice} = mountPage(el, model, "colorlab-lobby");
 
   const STAGES = {name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
                   seated: seatedPanel, confirm: whoAreYou};

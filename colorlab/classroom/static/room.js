@@ -4,13 +4,7 @@
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const root = h("div", {class: "colorlab room", "data-palette": "default"});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  keepKeyboard(root);
-  watchTheKernel(model);
-  el.append(root);
+  const {body, notice} = mountPage(el, model, "room");
 
   function draw() {
     const quiz = model.get("quiz");

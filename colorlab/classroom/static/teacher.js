@@ -3,13 +3,7 @@
 
 function render({ model, el }) {
   const send = makeSender(model);
-  const root = h("div", {class: "colorlab teacher", "data-palette": "default"});
-  const body = h("div");
-  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
-  root.append(body, notice);
-  keepKeyboard(root);
-  watchTheKernel(model);
-  el.append(root);
+  const {body, notice} = mountPage(el, model, "teacher");
 
   function draw() {
     redraw(body, () => model.get("gate") === "open" ? [toolbar(), tablesList(), watchedTable()]

@@ -154,6 +154,19 @@ function mountTable(el, model, game, extra = {}) {
   return {root, body, notice};
 }
 
+// Lay out one of the class's own pages (the lobby, the teacher's page, the projector page): its root, a body to
+// redraw and the notice line, the keyboard kept inside, and a word to the learner if the class server goes away.
+function mountPage(el, model, kind) {
+  const root = h("div", {class: `colorlab ${kind}`, "data-palette": model.get("palette") ?? "default"});
+  const body = h("div");
+  const notice = h("div", {class: "colorlab-notice", role: "status", "aria-live": "polite", "data-testid": "notice"});
+  root.append(body, notice);
+  keepKeyboard(root);
+  watchTheKernel(model);
+  el.append(root);
+  return {root, body, notice};
+}
+
 // Hand a saved game that Python sent (after this page's Save) to the browser as a file download, once
 // even when the page shows the same table twice (each view hears the message).
 const downloadsTaken = new Set();
