@@ -9,6 +9,7 @@ import nbformat
 from playwright.sync_api import expect
 
 from colorlab.colorform import solve
+from colorlab.colorform.model import Stop
 from colorlab.colorform.view import ColorFormGame, only_you_can_solve
 from colorlab.palette import COLOUR_BLIND_SAFE, DEFAULT, Colour
 from tests.helpers.lab import accessibility_violations, open_notebook, problems_in_both_palettes, run_all
@@ -342,3 +343,27 @@ def test_laid_cards_go_back_to_the_hand_when_the_layout_changes_and_the_page_say
     page.click("[data-hand='0']")
     page.click("[data-cell='4']")
     expect(page.locator("[data-testid='layout-note']")).to_have_count(0)
+
+
+def test_when_a_stop_takes_the_chosen_task_the_page_says_so_and_why_stop_is_grey(page, lab_server, artifacts):
+    twin = ColorFormGame(bots=1, level="medium", seed=SEED, bots_wait=True)
+    skips, taken = 0, None
+    while taken is None and skips < 10:  # the bots' moves until one of them settles a STOP and takes a task
+        twin.skip()
+        skips += 1
+        stops = [action for action in twin.record.actions if isinstance(action, Stop)]
+        taken = next((claim.task for stop in stops for claim in stop.claims), None)
+    assert taken is not None, "no bot took a task"
+    open_table(page, lab_server)
+    expect(page.locator("[data-testid='stop-why']")).to_have_text("Choose a task card to call STOP.")
+    page.click(f"[data-task='{taken}']")
+    expect(page.locator("[data-testid='stop-why']")).to_have_count(0)
+    for move in range(1, skips + 1):
+        page.click("[data-action='skip']")
+        expect(page.locator("[data-testid='step']")).to_have_text(f"move {move} (live)")
+    expect(page.locator("[data-testid='layout-note']")).to_contain_text("The task card you chose was taken")
+    expect(page.locator("[data-testid='stop-why']")).to_have_text("Choose a task card to call STOP.")
+    page.locator(".colorform").screenshot(path=artifacts / "colorform-task-taken.png")
+    page.locator("[data-task]").first.click()
+    expect(page.locator("[data-testid='layout-note']")).to_have_count(0)
+    expect(page.locator("[data-testid='stop-why']")).to_have_count(0)

@@ -47,7 +47,11 @@ function render({ model, el }) {
     const v = view();
     ui.phase = v.phase;
     ui.phaseStart = performance.now();
-    if (!v.tasks.some((t) => t.number === ui.task)) Object.assign(ui, {task: null, rotation: 0, mirrored: false});
+    if (!v.tasks.some((t) => t.number === ui.task)) {
+      // A STOP took the task card this learner had chosen: say so, or STOP! would just stay grey without a word.
+      if (ui.task !== null) ui.note = "The task card you chose was taken by the STOP just settled: choose another one.";
+      Object.assign(ui, {task: null, rotation: 0, mirrored: false});
+    }
     const hand = v.hands[v.you];
     for (const [cell, name] of Object.entries(ui.placements)) if (!hand.includes(name)) delete ui.placements[cell];
     ui.card = null;
@@ -194,6 +198,9 @@ function render({ model, el }) {
                        title: "Let the bots make their next move",
                        onclick: () => send({type: "skip"})}, "Skip ahead"),
       ui.note ? h("p", {class: "colorform-note", role: "status", "data-testid": "layout-note"}, ui.note) : null,
+      // Why STOP! is grey: it needs a task card chosen first.
+      !junior && live && !waiting && ui.task === null && !showing() && !iCalled()
+        ? h("span", {class: "colorform-why", "data-testid": "stop-why"}, "Choose a task card to call STOP.") : null,
       !junior && live && v.only_you_can_solve
         ? h("span", {class: "colorform-only-you", "data-testid": "only-you"},
             "The bots cannot solve any task, but your cards can: the round waits for you. Look again, or press Hint.")
@@ -247,6 +254,7 @@ function render({ model, el }) {
 
   function selectTask(number) {
     if (ui.task !== number) Object.assign(ui, {task: number, rotation: 0, mirrored: false});
+    if (ui.note.startsWith("The task card")) ui.note = "";
     draw();
   }
 
