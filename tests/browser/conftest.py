@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.helpers.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, keep_on_loopback
 from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env, root_flags
@@ -104,6 +105,12 @@ class VoilaServers:
         """Stop every Voila server."""
         for server, _ in self.servers.values():
             server.stop()
+
+
+# What a page is expected to show may take a kernel's round trip to come. Playwright waits 5 s by default; a full
+# parallel run (three workers, each with its browser, kernels and servers, on two cores) has been seen to take longer
+# now and then, so an expectation waits up to 15 s. A page that never shows it still fails.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

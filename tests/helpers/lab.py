@@ -47,7 +47,7 @@ THEME_NOT_LOADED = "Error Loading Theme"
 OPENING_TRIES = 2
 
 
-def open_notebook(page: Page, server, name: str, timeout: float = 60_000) -> None:
+def open_notebook(page: Page, server, name: str, timeout: float = 120_000) -> None:
     """Open notebook `name` of a lab server in a fresh workspace and wait for its kernel to be idle."""
     for attempt in range(OPENING_TRIES):
         page.goto(f"{server.url}lab/tree/{name}?token={server.token}&reset")
