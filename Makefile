@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test check quick bench classroom chromium postgresql clean
+.PHONY: lab test check quick bench classroom chromium postgresql hub-proxy clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
@@ -19,7 +19,7 @@ lab: $(VENV)/.lab-installed
 # database tests spend most of their time waiting, and a free worker takes the next test (worksteal).
 CORES := $(shell nproc 2>/dev/null || echo 2)
 TEST_WORKERS ?= $(shell echo $$(($(CORES) + 1)))
-test: $(VENV)/.test-installed check chromium postgresql
+test: $(VENV)/.test-installed check chromium postgresql hub-proxy
 	$(BIN)/python -m pytest --numprocesses=$(TEST_WORKERS) --dist=worksteal --durations=25
 
 # Lint, import order, format and types, as pyproject.toml configures them (.pre-commit-config.yaml runs the same
@@ -97,6 +97,19 @@ postgresql:
 	    && pg_lsclusters --no-header | awk '$$4 ~ /^online/ {print $$1, $$2}' | while read version name; do \
 	      pg_ctlcluster "$$version" "$$name" stop; done; \
 	  else echo "PostgreSQL is missing: run 'sudo apt-get install postgresql' once; until then its tests skip"; \
+	    [ "$$CI" != true ]; fi; }
+
+# The school tests start a real JupyterHub, whose proxy (configurable-http-proxy) comes from npm: it goes into
+# $(VENV)/hub, with Debian's Node.js when that is missing (root only, as for chromium; elsewhere the hub tests skip,
+# except in CI).
+HUB_PROXY := $(VENV)/hub/node_modules/.bin/configurable-http-proxy
+hub-proxy:
+	@[ -x $(HUB_PROXY) ] || { \
+	  command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
+	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; } ; \
+	  if command -v npm >/dev/null 2>&1; then echo "Installing JupyterHub's proxy into $(VENV)/hub..."; \
+	    npm install --prefix $(VENV)/hub --no-audit --no-fund --silent configurable-http-proxy@5; \
+	  else echo "npm is missing: run 'sudo apt-get install nodejs npm' once; until then the hub tests skip"; \
 	    [ "$$CI" != true ]; fi; }
 
 clean:
