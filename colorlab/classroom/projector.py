@@ -33,7 +33,7 @@ import traitlets
 
 from colorlab.classroom.class_store import CLASS_ADDRESS_VARIABLE, TEACHER_KEY_VARIABLE, class_store
 from colorlab.classroom.gate import GATE_SCRIPT, KeyedBoard, gate_for
-from colorlab.classroom.teacher import table_state, title
+from colorlab.classroom.teacher import table_line
 from colorlab.games import find_game
 from colorlab.tables.changes import EVERYTHING
 from colorlab.tables.store import TableStore
@@ -55,17 +55,13 @@ def is_quiz_masters(entry: dict) -> bool:
 
 
 def room_table(entry: dict) -> dict:
-    """One table as the room sees it: code, game, who plays with what score, its state and whose turn it is."""
-    names = [seat["name"] or "free seat" for seat in entry["seats"]]
-    free = sum(seat["free"] for seat in entry["seats"])
-    state = table_state(entry["closed"], entry["over"], free)
-    scores = entry["scores"] or [0] * len(names)
+    """One table as the room sees it: the teacher's line for it (code, game, state, whose turn) with its players'
+    scores beside their names, and whether it is the teacher's quiz."""
+    line = table_line(entry)
+    scores = line["scores"] or [0] * len(line["seats"])
     return {
-        "code": entry["code"],
-        "title": title(entry["game"]),
-        "players": [{"name": name, "score": score} for name, score in zip(names, scores)],
-        "state": state,
-        "turn": [names[seat] for seat in entry["waiting_for"]] if state == "playing" else [],
+        **{key: line[key] for key in ("code", "title", "state", "turn")},
+        "players": [{"name": seat["name"], "score": score} for seat, score in zip(line["seats"], scores)],
         "quiz": is_quiz_masters(entry),
     }
 
