@@ -16,6 +16,7 @@ from colorlab.tables.store import TableStore
 
 STORE_VARIABLE = "COLORLAB_TABLES"
 TEACHER_KEY_VARIABLE = "COLORLAB_TEACHER_KEY"
+CLASS_VARIABLE = "COLORLAB_CLASS"  # on a school's hub: which class's tables the kernels of a class's service use
 # Set by the class server for its kernels: the short address learners type (it holds the class key), and the
 # projector page's address (shown on the teacher's page, which only the teacher key opens).
 CLASS_ADDRESS_VARIABLE = "COLORLAB_CLASS_ADDRESS"
@@ -31,9 +32,10 @@ def default_store_path() -> Path:
     return Path.home() / ".colorlab" / "classroom.db"
 
 
-def class_store(where: str | Path | None = None) -> TableStore:
-    """The class's table store: `where`, else $COLORLAB_TABLES, else the default SQLite file."""
+def class_store(where: str | Path | None = None, class_name: str | None = None) -> TableStore:
+    """The class's table store: `where`, else $COLORLAB_TABLES, else the default SQLite file; the tables of the class
+    `class_name` (else $COLORLAB_CLASS, else the only class there is) in a school's database."""
     where = where or os.environ.get(STORE_VARIABLE) or default_store_path()
     if "://" not in str(where):
         Path(where).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    return TableStore(where)
+    return TableStore(where, class_name or os.environ.get(CLASS_VARIABLE) or None)

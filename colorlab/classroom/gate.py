@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import traitlets
 
 from colorlab.classroom.class_store import STORE_VARIABLE, TEACHER_KEY_VARIABLE
+from colorlab.classroom.signed_in import NotSignedIn, on_a_hub, sender, teachers
 from colorlab.rules import IllegalAction
 from colorlab.tables.changes import EVERY_TABLE, EVERYTHING
 from colorlab.tables.store import TableError, TableStore
@@ -45,7 +46,10 @@ def served_to_others(environ: Mapping[str, str]) -> bool:
 
 
 def gate_for(key: str | None, environ: Mapping[str, str]) -> str:
-    """How does the page open: "key" (ask for it), "open" (the teacher's own machine) or "sealed" (never)?"""
+    """How does the page open: "key" (ask for it), "hub" (for the class's teachers, as the hub knows them), "open"
+    (the teacher's own machine) or "sealed" (never)?"""
+    if on_a_hub(environ):
+        return "hub"
     if key:
         return "key"
     return "sealed" if served_to_others(environ) else "open"
@@ -84,6 +88,7 @@ class KeyedBoard(GuardedWidget):
         self.stop_following: Any = None
         self._wrong_keys, self._next_try = 0, 0.0  # wrong teacher keys typed on this page, and when it may try again
         self._said_at = 0.0  # when the notice was said
+        self.on_hub = gate == "hub"  # on a school's hub: every message must come from one of the class's teachers
 
     def say(self, text: str, kind: str = "info") -> None:
         super().say(text, kind)
@@ -96,6 +101,8 @@ class KeyedBoard(GuardedWidget):
 
     def dispatch(self, intent: dict) -> None:
         kind = intent["type"]
+        if self.on_hub:
+            self.check_teacher()
         if kind == "key":
             self.unlock(intent["key"])
         elif self.gate != "open":
@@ -103,6 +110,19 @@ class KeyedBoard(GuardedWidget):
         else:
             getattr(self, f"_{kind}")(intent)
             self.refresh()
+
+    def check_teacher(self) -> None:
+        """On a hub: refuse a message from anyone but the class's teachers (the page opens at the first one's)."""
+        try:
+            who = sender()
+        except NotSignedIn as error:
+            raise IllegalAction(str(error)) from None
+        if who not in teachers():
+            raise IllegalAction(f"This page is for the class's teachers, and you are signed in as {who}.")
+        if self.gate == "hub":
+            self.gate = "open"
+            self.say("")
+            self.opened()
 
     def unlock(self, typed: str) -> None:
         """Open the page if `typed` is the teacher key; say so if it is not."""

@@ -26,6 +26,7 @@ import ipywidgets
 import traitlets
 
 from colorlab.classroom.class_store import class_store
+from colorlab.classroom.signed_in import NotSignedIn, on_a_hub, sender
 from colorlab.games import Game, all_games, find_game
 from colorlab.rules import IllegalAction, RulesBase, brief, rules_in_words
 from colorlab.tables.games import table_game
@@ -47,6 +48,7 @@ from colorlab.widgets.rule_editor import RuleEditor
 STATIC = Path(__file__).parent / "static"
 OPEN_TABLE_NOTICE = "Your table is open."
 YOU, LEARNER = "you", "learner"
+MOST_GAMES_SHOWN = 10  # on a hub, the learner's own games listed in the lobby, newest first
 MOST_SEATS_REMEMBERED = 10  # a page sends back at most this many seats it keeps, newest first
 CODE_SHOWN = 12  # characters of a mistyped code said back to the learner
 TABLES_OPENED = 3  # tables one lobby page may open ...
@@ -94,6 +96,19 @@ def closed_words(code: str) -> str:
     return f"Table {code} is closed: your teacher has ended it, so nobody can sit there now."
 
 
+def my_game(entry: dict, name: str) -> dict:
+    """One of a learner's games as the lobby lists it: code, game, players with their scores, and how it stands."""
+    scores = entry["scores"] or []
+    players = []
+    for seat in entry["seats"]:
+        score = f" {scores[seat['seat']]}" if seat["seat"] < len(scores) else ""
+        you = " (you)" if seat["name"] == name else ""
+        players.append(f"{seat['name'] or seat['bot'] or 'free'}{you}{score}")
+    state = "finished" if entry["over"] else "closed" if entry["closed"] else "going on"
+    return {"code": entry["code"], "game": entry["game"], "title": find_game(entry["game"]).title,
+            "players": ", ".join(players), "state": state}  # fmt: skip
+
+
 def welcome_back(seat: Seat) -> str:
     """What does a learner read on coming back to their seat?"""
     assert seat.seat is not None, "a seat a learner comes back to is never a watcher's"
@@ -109,8 +124,10 @@ class LobbyDesk(GuardedWidget):
     view = traitlets.Dict().tag(sync=True)
 
     INTENTS: ClassVar[IntentFields] = {
+        "hello": {},
         "name": {"name": str},
         "change_name": {},
+        "look_back": {"code": str},
         "new_table": {},
         "game": {"game": str},
         "seat_kind": {"seat": int, "kind": str},
@@ -132,6 +149,11 @@ class LobbyDesk(GuardedWidget):
         self.lobby = lobby
 
     def dispatch(self, intent: dict) -> None:
+        if self.lobby.signed_in:
+            try:
+                self.lobby.sign_in(sender())
+            except NotSignedIn as error:
+                raise IntentError(str(error)) from None
         fields = {name: value for name, value in intent.items() if name not in ("type", "seq", "seen")}
         getattr(self.lobby, f"_on_{intent['type']}")(**fields)
 
@@ -147,7 +169,13 @@ class Lobby(ipywidgets.VBox):
     def __init__(self, store: TableStore | str | Path | None = None):
         self._store = store if isinstance(store, TableStore) else None
         self._where = None if isinstance(store, TableStore) else store
-        self.stage = "name"
+        # On a school's hub the learner is known (each message names its hub user): no name to type, and their games
+        # of every lesson to look back at. The page says hello first; until then it is at the "hello" step.
+        self.signed_in = on_a_hub()
+        self.user = ""
+        self.mine: list[dict] = []
+        self.looked: dict = {}  # one of the learner's games as the room saw it (no hand): words and a still picture
+        self.stage = "hello" if self.signed_in else "name"
         self.name = ""
         self.game = games_offered()[0].name
         self.kinds: list[str] = []
@@ -213,6 +241,9 @@ class Lobby(ipywidgets.VBox):
             "rules": f"Rules: {rules_in_words(self.rules)}." if self.stage == "seats" else "",
             "you": None if self.seat is None else {"seat": self.seat.seat, "name": self.seat.name},
             "returning": self._returning(),
+            "signed_in": self.signed_in,
+            "mine": self.mine if self.stage == "start" else [],
+            "looked": self.looked if self.stage == "looking" else {},
         }
         self.rules_area.children = [self.editor, self.next_button] if self.stage == "rules" and self.editor else []
 
@@ -225,6 +256,8 @@ class Lobby(ipywidgets.VBox):
     def _enter(self, stage: str) -> None:
         """Go to a step of the lobby, with no message left from the step before."""
         self.stage = stage
+        if stage == "start" and self.signed_in:
+            self.mine = [my_game(entry, self.name) for entry in self.store.games_of(self.name, MOST_GAMES_SHOWN)]
         self.awaiting_others = False
         self.desk.say("")
         self.show()
@@ -267,7 +300,26 @@ class Lobby(ipywidgets.VBox):
 
     # --- the name -----------------------------------------------------------------------------
 
+    def sign_in(self, user: str) -> None:
+        """On a hub: the page's first message names its user, who is the learner from then on; a page's messages
+        never change user (a page reached with another account is refused)."""
+        if self.user and user != self.user:
+            raise IntentError(f"this page is {self.user}'s: open the lobby from your own hub account")
+        if not self.user:
+            self.user = user
+            try:
+                self.name = clean_name(user)
+            except TableError as error:
+                raise IntentError(f"the hub account's name cannot be a name at a table: {error}") from None
+            if self.stage == "hello":
+                self._enter("start")
+
+    def _on_hello(self) -> None:
+        """The page is drawn: on a hub, its first message has signed the learner in."""
+
     def _on_name(self, name: str) -> None:
+        if self.signed_in:
+            raise IntentError("on the school's hub your name is your hub account's")
         self._need("name")
         try:
             self.name = clean_name(name)
@@ -279,6 +331,8 @@ class Lobby(ipywidgets.VBox):
             self._on_look(code)
 
     def _on_change_name(self) -> None:
+        if self.signed_in:
+            raise IntentError("on the school's hub your name is your hub account's")
         self._need("start")
         self._enter("name")
 
@@ -365,8 +419,28 @@ class Lobby(ipywidgets.VBox):
             self.desk.say(f"{OPEN_TABLE_NOTICE} Everyone is seated: play!")
 
     def _on_back(self) -> None:
-        self._need("rules", "seats", "pick")
-        self._enter({"rules": "start", "seats": "rules", "pick": "start"}[self.stage])
+        self._need("rules", "seats", "pick", "looking")
+        if self.stage == "looking":
+            self._stop_looking()
+        self._enter({"rules": "start", "seats": "rules", "pick": "start", "looking": "start"}[self.stage])
+
+    # --- looking back at one's own games (on a hub) -------------------------------------------------
+
+    def _on_look_back(self, code: str) -> None:
+        """Show one of the learner's own games as the room sees it (no hand), its end if it is over."""
+        self._need("start")
+        code = typed_code(code)
+        if code not in [game["code"] for game in self.mine]:
+            raise IntentError(f"table {code} is not one of your games")
+        from colorlab.classroom.teacher import (
+            room_summary,  # the teacher's still picture of a table, as the room saw it
+        )
+
+        self.looked = room_summary(self.store.watch(code).view())
+        self._enter("looking")
+
+    def _stop_looking(self) -> None:
+        self.looked = {}
 
     # --- joining a table ----------------------------------------------------------------------
 
@@ -455,7 +529,12 @@ class Lobby(ipywidgets.VBox):
             except (UnknownTable, TableClosed, WrongToken):
                 self.desk.send({"type": "forget", "code": kept["code"]})
                 continue
-            if kept.get("here"):  # this very tab sat there (a reload, a restarted server): nobody else to ask about
+            if self.signed_in and seat.name != self.name:  # another account's seat, kept by a shared browser
+                self.desk.send({"type": "forget", "code": kept["code"]})
+                continue
+            # This very tab sat there (a reload, a restarted server), or on a hub, the account says who this is: nobody
+            # else to ask about.
+            if kept.get("here") or self.signed_in:
                 self._seated(seat)
                 self.desk.say(welcome_back(seat))
                 return

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
 
-from colorlab.tables.database import CHANGES_CHANNEL, file_identity
+from colorlab.tables.database import file_identity
 
 LOOK_SECONDS = float(os.environ.get("COLORLAB_LOOK_SECONDS", "0.05"))  # between two looks at the store
 TROUBLE_SECONDS = 1.0  # between two looks while the store does not answer
@@ -45,6 +45,7 @@ class Store(Protocol):
 
     engine: Engine
     postgresql: bool
+    channel: str
 
 
 class Everything(frozenset):
@@ -105,7 +106,7 @@ class PostgreSQLListener:
     """Which tables of a PostgreSQL database changed since the last look? Their codes arrive as notifications."""
 
     def __init__(self, store: Store):
-        self.engine = store.engine
+        self.engine, self.channel = store.engine, store.channel
         self.raw: Any = None
 
     def changed(self) -> frozenset[str]:
@@ -113,7 +114,7 @@ class PostgreSQLListener:
             self.raw = self.engine.raw_connection()  # kept out of the pool for as long as this listener lives
             connection = self.raw.driver_connection
             connection.autocommit = True
-            connection.execute(f"LISTEN {CHANGES_CHANNEL}")
+            connection.execute(f'LISTEN "{self.channel}"')
             return EVERYTHING
         try:
             return frozenset(note.payload for note in self.raw.driver_connection.notifies(timeout=0))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -29,6 +30,9 @@ T = TypeVar("T")
 # 4: when each seat's page was last seen (`seen`), so that the teacher sees who is connected
 SCHEMA_VERSION = 4
 CHANGES_CHANNEL = "colorlab_changes"  # PostgreSQL: each change is announced here (NOTIFY), its payload the table's code
+# A school keeps several classes in one database: each class's tables in a schema of its own (PostgreSQL), or a file of
+# its own beside the named one (SQLite). A class name is short, lower-case letters, digits and dashes, e.g. "7b".
+CLASS_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,23}")
 
 INDEXES = (
     "CREATE INDEX IF NOT EXISTS colorlab_tables_changed ON colorlab_tables (changed)",
@@ -117,18 +121,69 @@ def database_url(where: str | Path) -> str:
     raise StoreError(f"a table store is a file path, a sqlite:/// URL or a postgresql:// URL, not {scheme}://")
 
 
-def open_engine(where: str | Path) -> Engine:
-    """Connect to the store's database (created on first use for SQLite)."""
-    url = database_url(where)
+def check_class_name(name: str) -> str:
+    """A class's name as the store keeps it, or a StoreError that says what a name may be.
+
+    >>> from colorlab.tables.database import check_class_name
+    >>> check_class_name("7b")
+    '7b'
+    """
+    if not isinstance(name, str) or not CLASS_NAME.fullmatch(name):
+        raise StoreError(
+            f"a class's name is 1 to 24 lower-case letters, digits and dashes, starting with a letter or digit "
+            f"(such as 7b or year-8-maths), not {name!r}"
+        )
+    return name
+
+
+def class_schema(name: str) -> str:
+    """The PostgreSQL schema that holds one class's tables: ``colorlab_class_`` and the name, dashes as underscores."""
+    return "colorlab_class_" + check_class_name(name).replace("-", "_")
+
+
+def class_url(url: str, name: str | None) -> str:
+    """The SQLite file of one class: the named file's stem, a dash and the class (``classroom-7b.db``)."""
+    if name is None or not url.startswith("sqlite"):
+        return url
+    path = Path(url.split(":///", 1)[1])
+    return f"sqlite:///{path.with_name(f'{path.stem}-{check_class_name(name)}{path.suffix}')}"
+
+
+def open_engine(where: str | Path, class_name: str | None = None) -> Engine:
+    """Connect to the store's database (created on first use for SQLite), to one class's part of it if named."""
+    url = class_url(database_url(where), class_name)
     if url.startswith("sqlite"):
         engine = sqlalchemy.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
         event.listen(engine, "connect", _sqlite_connected)
         event.listen(engine, "begin", _sqlite_begin)
     else:
+        options = {}
+        if class_name is not None:
+            # Every connection sees only its class's schema: no query of one class can reach another's tables.
+            make_schema(url, class_schema(class_name))
+            options = {"options": f"-csearch_path={class_schema(class_name)}"}
         # No ping before each use: after a server restart one request fails (a TableError the widget shows
         # and retries), and every other request saves a round trip.
-        engine = sqlalchemy.create_engine(url)
+        engine = sqlalchemy.create_engine(url, connect_args=options)
     return engine
+
+
+def make_schema(url: str, schema: str) -> None:
+    """Create a class's schema in a PostgreSQL database if it is not there yet (one creator at a time)."""
+    engine = sqlalchemy.create_engine(url, poolclass=sqlalchemy.pool.NullPool)
+    try:
+        with engine.connect() as connection, connection.begin():
+            connection.execute(text("SELECT pg_advisory_xact_lock(7242016)"))
+            connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    except sqlalchemy.exc.DBAPIError as error:
+        raise StoreError(f"cannot open the table store: {error.orig}") from None
+    finally:
+        engine.dispose()
+
+
+def changes_channel(class_name: str | None) -> str:
+    """Where a class's changes are announced on PostgreSQL (each class has its own channel)."""
+    return CHANGES_CHANNEL if class_name is None else f"{CHANGES_CHANNEL}_{class_schema(class_name)}"
 
 
 LOCKED_PATIENCE = 30.0  # seconds to keep trying when SQLite answers "locked" without waiting itself

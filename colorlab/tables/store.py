@@ -49,8 +49,8 @@ from colorlab.rules import ChangeRules, IllegalAction, RulesBase, brief
 from colorlab.tables.changes import TableChanges
 from colorlab.tables.database import (
     CHANGE_MARK,
-    CHANGES_CHANNEL,
     StoreError,
+    changes_channel,
     file_identity,
     is_postgresql,
     open_engine,
@@ -219,10 +219,11 @@ class Replay:
 class TableStore:
     """Every table of a class, in a SQLite file (a path) or a PostgreSQL database (a URL)."""
 
-    def __init__(self, where: str | Path):
-        self.where = where
+    def __init__(self, where: str | Path, class_name: str | None = None):
+        self.where, self.class_name = where, class_name
         try:
-            self.engine = open_engine(where)
+            self.engine = open_engine(where, class_name)
+            self.channel = changes_channel(class_name)  # where this class's changes are announced (PostgreSQL)
         except (StoreError, sqlalchemy.exc.ArgumentError) as error:
             raise TableError(str(error)) from None
         self.postgresql = is_postgresql(self.engine)
@@ -239,7 +240,8 @@ class TableStore:
         self._identity = self._file_identity()  # the SQLite file as opened: the same file must answer every time
 
     def __repr__(self) -> str:
-        return f"TableStore({self.engine.url.render_as_string(hide_password=True)!r})"
+        where = self.engine.url.render_as_string(hide_password=True)
+        return f"TableStore({where!r}{'' if self.class_name is None else f', class_name={self.class_name!r}'})"
 
     @property
     def changes(self) -> TableChanges:
@@ -425,6 +427,20 @@ class TableStore:
             }
             for row in rows
         ]
+
+    def games_of(self, name: str, most: int = 10) -> list[dict]:
+        """The newest `most` tables where someone of this name sat (as :meth:`tables` gives them), newest first: on a
+        school's hub a name is an account, so these are the learner's own games, from any day."""
+        with self._reading() as connection:
+            codes = connection.execute(
+                text(
+                    "SELECT t.code FROM colorlab_tables t JOIN colorlab_seats s ON s.code = t.code "
+                    "WHERE s.name = :name ORDER BY t.created DESC, t.code LIMIT :most"
+                ),
+                {"name": name, "most": most},
+            ).scalars()
+            codes = list(codes)
+        return sorted(self.tables(codes), key=lambda entry: codes.index(entry["code"])) if codes else []
 
     def watch(self, code: str) -> Seat:
         """A seat-less view of a table, for the teacher or a projector: the room's view, no hand."""
@@ -926,7 +942,7 @@ class TableStore:
         mark = CHANGE_MARK[connection.dialect.name]
         connection.execute(text(f"UPDATE colorlab_tables SET changed = {mark} WHERE code = :code"), {"code": code})
         if self.postgresql:
-            connection.execute(text("SELECT pg_notify(:channel, :code)"), {"channel": CHANGES_CHANNEL, "code": code})
+            connection.execute(text("SELECT pg_notify(:channel, :code)"), {"channel": self.channel, "code": code})
 
     def _pending_calls(self, connection: Connection, row: Any, table: TableGame) -> list[Call]:
         if table.call_action is None or not row.calls:

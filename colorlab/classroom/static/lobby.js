@@ -68,7 +68,7 @@ function render({ model, el }) {
   const ui = {leaving: false, keyBoxOpen: false, switching: null};
   const {root, body, notice} = mountPage(el, model, "colorlab-lobby");
 
-  const STAGES = {name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
+  const STAGES = {hello: signingIn, looking: lookingBack, name: nameForm, start: startForms, rules: gameChoice, seats: seatChoice, pick: seatPicker,
                   seated: seatedPanel, confirm: whoAreYou};
 
   // On a new step, a learner using the keyboard lands on its first field (never on the page's first drawing).
@@ -115,10 +115,42 @@ function render({ model, el }) {
       comeBack());
   }
 
+  // On a school's hub the learner is known from their account: no name to type.
+  function signingIn() {
+    return h("p", {class: "lobby-hello", role: "status"}, "Signing you in…");
+  }
+
+  function yourGames(v) {
+    if (!v.signed_in || !v.mine.length) return null;
+    return h("section", {class: "lobby-choice lobby-mine", "aria-label": "Your games"},
+      h("h3", {}, "Your games"),
+      h("ul", {class: "lobby-games"}, ...v.mine.map((game) =>
+        h("li", {"data-testid": `my-game-${game.code}`},
+          h("strong", {}, `${game.title} at ${game.code}`), ` (${game.state}): ${game.players} `,
+          button(`look-back-${game.code}`, "Look back", () => send({type: "look_back", code: game.code}),
+                 {class: "lobby-link"})))));
+  }
+
+  function lookingBack(v) {
+    const w = v.looked;
+    const picture = h("div", {class: "lobby-picture"});
+    picture.innerHTML = w.picture;  // drawn by Python from the room's view, every name escaped there
+    return h("section", {class: "lobby-looking", "data-testid": "looked", "aria-label": `Table ${w.code}`},
+      h("p", {class: "lobby-hello"}, h("strong", {}, `${w.title} at table ${w.code}`), `: ${w.state}, ${w.step} moves`),
+      h("p", {}, w.names.map((name, seat) => `${name}: ${w.scores[seat] ?? 0}`).join(" · ")),
+      h("ul", {class: "lobby-events"}, w.events.map((text) => h("li", {}, text))),
+      w.picture ? picture : null,
+      h("div", {class: "lobby-buttons"},
+        button("back", "Back to the lobby", () => send({type: "back"}), {"data-first": true})));
+  }
+
   function startForms(v) {
+    const hello = v.signed_in
+      ? h("p", {class: "lobby-hello"}, `Hello, ${v.name}!`)
+      : h("p", {class: "lobby-hello"}, `Hello, ${v.name}! `,
+          button("change-name", "Not you? Change the name", () => send({type: "change_name"}), {class: "lobby-link"}));
     return h("div", {},
-      h("p", {class: "lobby-hello"}, `Hello, ${v.name}! `,
-        button("change-name", "Not you? Change the name", () => send({type: "change_name"}), {class: "lobby-link"})),
+      hello,
       h("section", {class: "lobby-choice", "aria-label": "Join a table"},
         h("h3", {}, "Join a table"),
         form("join-form", (data) => send({type: "look", code: data.get("code")}),
@@ -129,6 +161,7 @@ function render({ model, el }) {
         h("h3", {}, "Or open a new table"),
         h("p", {}, "Choose a game and its rules, and who sits where; you get a code for the others."),
         button("new-table", "Open a new table", () => send({type: "new_table"}), {class: "lobby-main"})),
+      yourGames(v),
       comeBack());
   }
 
@@ -260,6 +293,7 @@ function render({ model, el }) {
   showNotice();
   if (!seatsSentBack.has(model) && model.get("view").stage !== "seated") {
     seatsSentBack.add(model);
+    if (model.get("view").signed_in) send({type: "hello"});
     const seats = keptSeats().slice(0, MOST_SEATS_SENT).map(({code, token}) => ({code, token, here: satHere(code)}));
     if (seats.length) send({type: "return", seats});
   }
