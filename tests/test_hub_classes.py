@@ -246,7 +246,7 @@ def test_each_class_is_a_service_reached_by_its_members_only_with_the_database_i
     roles = {role["name"]: role for role in c.JupyterHub.load_roles}
     assert roles["colorlab-8a"] == {
         "name": "colorlab-8a",
-        "scopes": ["access:services!service=colorlab-8a"],
+        "scopes": ["access:services!service=colorlab-8a", "read:services!service=colorlab-8a"],
         "groups": ["colorlab-8a"],
     }
     environment = c.Spawner.environment

@@ -53,9 +53,9 @@ def test_the_same_code_in_two_classes_names_two_tables(school):
     with seven.engine.connect() as connection:  # make class 8a's next table take the very same code
         row = connection.execute(sqlalchemy.text("SELECT * FROM colorlab_tables")).mappings().one()
     with eight.engine.connect() as connection, connection.begin():
-        columns = ", ".join(row)
-        connection.execute(sqlalchemy.text(f"INSERT INTO colorlab_tables ({columns}) VALUES ({', '.join(':' + c for c in row)})"),
-                           {**row, "game": "colorfox", "seed": 99})  # fmt: skip
+        columns, values = ", ".join(row), ", ".join(f":{column}" for column in row)
+        insert = sqlalchemy.text(f"INSERT INTO colorlab_tables ({columns}) VALUES ({values})")
+        connection.execute(insert, {**row, "game": "colorfox", "seed": 99})
     assert seven.record(code).seed == 3
     assert eight.record(code).seed == 99
 

@@ -7,6 +7,7 @@ Each class is a service of the hub (:mod:`colorlab.classroom.hub` serves it). Th
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import urllib.error
@@ -54,7 +55,11 @@ def school(
     a role lets that group (and no one else) reach the service. Each user's own server learns its
     user's classes (``COLORLAB_CLASSES``) and may ask the classes' services for their records.
     """
-    services, groups, roles = list(c.JupyterHub.services or []), dict(c.JupyterHub.load_groups or {}), []
+    services, groups, roles = (
+        list(given(c.JupyterHub, "services", [])),
+        dict(given(c.JupyterHub, "load_groups", {})),
+        [],
+    )
     member_of: dict[str, list[str]] = {}
     for name, members in classes.items():
         try:
@@ -82,16 +87,22 @@ def school(
             }
         )
         groups[service] = {"users": sorted({*teachers_, *learners})}
-        roles.append({"name": service, "scopes": [f"access:services!service={service}"], "groups": [service]})
+        scopes = [f"access:services!service={service}", f"read:services!service={service}"]
+        roles.append({"name": service, "scopes": scopes, "groups": [service]})
     c.JupyterHub.services = services
     c.JupyterHub.load_groups = groups
-    c.JupyterHub.load_roles = [*(c.JupyterHub.load_roles or []), *roles]
-    # A user's own server may reach the services its user may (lesson 50 fetches the class's records from its
-    # service); the hub gives a server's token only the scopes its user holds.
-    c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", "access:services"]
-    environment_ = dict(c.Spawner.environment or {})
+    c.JupyterHub.load_roles = [*given(c.JupyterHub, "load_roles", []), *roles]
+    # A user's own server may find and reach the services its user may (lesson 50 fetches the class's records from
+    # its service); the hub gives a server's token only the scopes its user holds.
+    c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", "access:services", "read:services"]
+    environment_ = dict(given(c.Spawner, "environment", {}))
     environment_[CLASSES_VARIABLE] = classes_of(member_of)
     c.Spawner.environment = environment_
+
+
+def given(section: Any, name: str, default: Any) -> Any:
+    """A setting the configuration already has, else `default` (an unset one reads as a placeholder, not as empty)."""
+    return section.get(name, default)
 
 
 def classes_of(member_of: Mapping[str, Sequence[str]]) -> Callable[[Any], str]:
@@ -121,15 +132,24 @@ def fetch_class_records(class_name: str | None = None, folder: str | Path = ".")
     token, hub_api = os.environ.get("JUPYTERHUB_API_TOKEN"), os.environ.get("JUPYTERHUB_API_URL")
     if not token or not hub_api:
         raise SchoolError("this is not a server of a JupyterHub: download the records from the teacher's page")
-    hub = urllib.parse.urlsplit(hub_api)
-    address = f"{hub.scheme}://{hub.netloc}/services/{service}/{RECORDS_PATH}"
+    # The hub says where the class's service listens (its members may read that), and the service checks the token.
+    about = hub_get(f"{hub_api.rstrip('/')}/services/{service}", token, names[0])
+    data = hub_get(f"{about['url'].rstrip('/')}{about['prefix']}{RECORDS_PATH}", token, names[0], as_json=False)
+    target = Path(folder) / DOWNLOAD_NAME.format(class_name=names[0])
+    target.write_bytes(data)
+    return target
+
+
+def hub_get(address: str, token: str, class_name: str, as_json: bool = True) -> Any:
+    """GET from the hub (or a service of it) with this server's hub token; refusals in a teacher's words."""
     request = urllib.request.Request(address, headers={"Authorization": f"token {token}"})
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
             data = answer.read()
     except urllib.error.HTTPError as error:
-        reason = {403: "only the class's teachers may fetch its records", 404: f"the hub has no class {names[0]}"}
-        raise SchoolError(reason.get(error.code, f"the class's service answered {error.code}")) from None
-    target = Path(folder) / DOWNLOAD_NAME.format(class_name=names[0])
-    target.write_bytes(data)
-    return target
+        reason = {
+            403: f"only the teachers of class {class_name} may fetch its records",
+            404: f"the hub has no class {class_name} that you belong to",
+        }
+        raise SchoolError(reason.get(error.code, f"the hub answered {error.code} {error.reason}")) from None
+    return json.loads(data) if as_json else data

@@ -22,7 +22,7 @@ from tests.helpers.servers import Server, free_port, jupyter_env
 PROXY = Path(sys.executable).parents[1] / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
 PASSWORD = "chalk-and-board-42"
 CONFIG = """
-c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.ip = {ip!r}
 c.JupyterHub.port = {port}
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = {hub_port}
@@ -43,6 +43,12 @@ c.Spawner.environment = {environment!r}
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 """
+# A school's classes, each a service of the hub with the tables in the test's PostgreSQL database (no lobby pages kept
+# ready: the tests open few pages, and each class's pool would start kernels the tests do not use).
+SCHOOL = """
+from colorlab.classroom.school import school
+school(c, {database!r}, {classes!r}, {notebooks!r}, warm_pages=0, python={python!r}, environment={environment!r})
+"""
 
 
 def need_hub() -> None:
@@ -58,7 +64,16 @@ class Hub:
     """A running JupyterHub on loopback, serving `notebooks` to every user, with `environment` in each user's
     server."""
 
-    def __init__(self, home: Path, notebooks: Path, environment: dict[str, str]):
+    def __init__(
+        self,
+        home: Path,
+        notebooks: Path,
+        environment: dict[str, str],
+        school: tuple[str, dict] | None = None,
+        ip: str = "127.0.0.1",
+    ):
+        """`school`: the database and the classes (see colorlab.classroom.school.school) that become the hub's
+        services; `ip`: where the hub's proxy listens (every address, for devices in namespaces of their own)."""
         need_hub()
         self.home = home
         home.mkdir(parents=True, exist_ok=True)
@@ -66,8 +81,13 @@ class Hub:
         singleuser = str(Path(sys.executable).with_name("jupyterhub-singleuser"))
         args = ["--allow-root"] if os.geteuid() == 0 else []
         config = home / "jupyterhub_config.py"
+        self.config = config
+        service_environment = {
+            key: value for key, value in jupyter_env(home / "services").items() if key.startswith(("JUPYTER", "IPY"))
+        }
         config.write_text(
             CONFIG.format(
+                ip=ip,
                 port=self.port,
                 hub_port=free_port(),
                 proxy_port=free_port(),
@@ -79,14 +99,38 @@ class Hub:
                 notebooks=str(notebooks),
                 environment={**environment, "JUPYTER_CONFIG_DIR": str(home / "jupyter-config")},
             )
-        )
-        env = jupyter_env(home)
-        self.server = Server(
-            [str(Path(sys.executable).with_name("jupyterhub")), "-f", str(config)], env, home / "hub.log"
+            + (
+                SCHOOL.format(
+                    database=school[0],
+                    classes=school[1],
+                    notebooks=str(notebooks),
+                    python=sys.executable,
+                    environment=service_environment,
+                )
+                if school
+                else ""
+            )
         )
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.starts = 0
+        self.start()
+
+    def start(self) -> None:
+        """Start the hub (and its proxy, and the classes' services), and wait until it answers through the proxy."""
+        self.starts += 1
+        self.server = Server(
+            [str(Path(sys.executable).with_name("jupyterhub")), "-f", str(self.config)],
+            jupyter_env(self.home),
+            self.home / f"hub-{self.starts}.log",
+        )
         self.server.wait_until_answering(f"{self.url}hub/api/", timeout=90)
         self.wait_for_the_hub()
+
+    def restart(self) -> None:
+        """Stop the hub as an administrator does (its proxy, its services and the users' servers go with it), and
+        start it again on the same ports, with the same database of its own."""
+        self.stop()
+        self.start()
 
     def wait_for_the_hub(self, timeout: float = 90) -> None:
         """Wait until the hub itself answers through its proxy (the proxy answers first, with errors, until the hub
@@ -109,7 +153,11 @@ class Hub:
             children = psutil.Process(self.server.process.pid).children(recursive=True)
         except psutil.NoSuchProcess:
             children = []
-        spawned = [child for child in children if "jupyterhub-singleuser" in " ".join(child.cmdline())]
+        spawned = [
+            child
+            for child in children
+            if any(part in " ".join(child.cmdline()) for part in ("jupyterhub-singleuser", "colorlab.classroom.hub"))
+        ]
         for child in spawned:
             child.terminate()
         _, alive = psutil.wait_procs(spawned, timeout=15)

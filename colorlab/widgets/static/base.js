@@ -227,7 +227,10 @@ function watchTheKernel(model) {
   const askTheServer = async () => {
     if (Date.now() - lostSince < LOST_BEFORE_RELOAD_MS) return;
     try {
-      await fetch(window.location.href, {method: "HEAD", cache: "no-store"});  // any answer: the server is back
+      // The page's own server answers (a HEAD it may refuse with 405); a proxy in front of a server still starting
+      // (a school's hub) answers 502, 503 or 404 until the server is back.
+      const answer = await fetch(window.location.href, {method: "HEAD", cache: "no-store"});
+      if (answer.status >= 500 || answer.status === 404) return;
       banner.textContent = "The class server is back. Opening this page again…";
       window.location.reload();
     } catch (error) {
