@@ -24,6 +24,7 @@ from colorlab.tables.database import StoreError, check_class_name
 SERVICE_PREFIX = "colorlab-"  # a class's service is named colorlab-<class>, and served at /services/colorlab-<class>/
 CLASSES_VARIABLE = "COLORLAB_CLASSES"  # in each user's own server: the classes they belong to, by name
 RECORDS_PATH = "records.zip"  # the class's records, for its teachers' own servers (lesson 50)
+FIRST_SERVICE_PORT = 10310  # the classes' services listen on loopback, from this port on (one each, in order)
 DEFAULT_HUB_WARM_PAGES = 5  # lobby pages each class keeps ready on a hub: several classes share one machine
 DOWNLOAD_NAME = "class-records-{class_name}.zip"  # like the teacher's page's downloads; fetched afresh each time
 
@@ -45,6 +46,7 @@ def school(
     warm_pages: int = DEFAULT_HUB_WARM_PAGES,
     python: str = sys.executable,
     environment: Mapping[str, str] | None = None,
+    ports: Mapping[str, int] | None = None,
 ) -> None:
     """Add a school's classes to a JupyterHub configuration `c` (in ``jupyterhub_config.py``).
 
@@ -54,6 +56,9 @@ def school(
     the managed service ``colorlab-<class>``, a hub group of the same name holds its members, and
     a role lets that group (and no one else) reach the service. Each user's own server learns its
     user's classes (``COLORLAB_CLASSES``) and may ask the classes' services for their records.
+
+    Each service listens on loopback (the hub's proxy reaches it there): at `ports[class]`, or from
+    FIRST_SERVICE_PORT on, one port per class in the order given.
     """
     services, groups, roles = (
         list(given(c.JupyterHub, "services", [])),
@@ -61,7 +66,7 @@ def school(
         [],
     )
     member_of: dict[str, list[str]] = {}
-    for name, members in classes.items():
+    for number, (name, members) in enumerate(classes.items()):
         try:
             service = service_name(name)
         except StoreError as error:
@@ -74,6 +79,7 @@ def school(
         services.append(
             {
                 "name": service,
+                "url": f"http://127.0.0.1:{(ports or {}).get(name, FIRST_SERVICE_PORT + number)}",
                 "display": True,  # in the hub's Services menu, for the class's members
                 "oauth_no_confirm": True,  # the school's own service: no "authorize access?" page
                 "command": [python, "-m", "colorlab.classroom.hub", str(lessons)],

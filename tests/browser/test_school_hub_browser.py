@@ -130,7 +130,7 @@ def test_a_lesson_on_the_hub_three_learners_play_colorfox_through_a_hub_restart_
         colorfox_turn(mover)
         for game in games:
             expect(game.locator("[data-testid='step']")).to_have_text(f"move {step + 1} (live)", timeout=10_000)
-        expect(row.locator("td").nth(4)).to_have_text(str(step + 1))
+        expect(row.locator("[data-testid='moves']")).to_have_text(str(step + 1))
     before = TableStore(database, "7b")
     steps_before = before.tables([code])[0]["actions"]
     before.engine.dispose()
@@ -155,7 +155,10 @@ def test_a_lesson_on_the_hub_three_learners_play_colorfox_through_a_hub_restart_
     expect(row.locator("[data-testid='state']")).to_have_text(re.compile("finished"), timeout=FIRST_LOAD_MS)
     expect(row.locator("[data-testid='scores']")).to_have_text(" : ".join(map(str, seen[0])))
 
-    # Lesson 50 on the teacher's own server reads the class's records from the class's service.
+    # Lesson 50 on the teacher's own server (started again: the hub's restart stopped the users' servers) reads the
+    # class's records from the class's service.
+    lee.goto("/hub/spawn", wait_until="commit")
+    lee.wait_for_url("**/user/lee/**", wait_until="commit", timeout=FIRST_LOAD_MS)
     lee.goto(LESSON_50, wait_until="commit")
     said = lee.locator("pre", has_text="Reading our class's records from 'class-records-7b.zip'.")
     expect(said).to_contain_text("1 tables", timeout=240_000)

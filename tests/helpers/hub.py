@@ -47,7 +47,8 @@ c.Spawner.http_timeout = 120
 # ready: the tests open few pages, and each class's pool would start kernels the tests do not use).
 SCHOOL = """
 from colorlab.classroom.school import school
-school(c, {database!r}, {classes!r}, {notebooks!r}, warm_pages=0, python={python!r}, environment={environment!r})
+school(c, {database!r}, {classes!r}, {notebooks!r}, warm_pages=0, python={python!r}, environment={environment!r},
+       ports={ports!r})
 """
 
 
@@ -106,6 +107,7 @@ class Hub:
                     notebooks=str(notebooks),
                     python=sys.executable,
                     environment=service_environment,
+                    ports={name: free_port() for name in school[1]},
                 )
                 if school
                 else ""

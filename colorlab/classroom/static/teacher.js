@@ -81,7 +81,7 @@ function render({ model, el }) {
       h("td", {}, seats(line)),
       h("td", {"data-testid": "turn"}, line.turn.join(", ") || "–"),
       h("td", {"data-testid": "scores"}, line.scores.join(" : ")),
-      h("td", {}, String(line.moves)),
+      h("td", {"data-testid": "moves"}, String(line.moves)),
       h("td", {"data-testid": "state"}, line.state),
       h("td", {class: "teacher-buttons"},
         h("button", {"data-action": "watch", "data-key": `watch-${line.code}`, "aria-label": `Watch table ${line.code}`,
