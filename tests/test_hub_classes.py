@@ -27,7 +27,7 @@ from colorlab.classroom.school import CLASSES_VARIABLE, SchoolError, school
 from colorlab.classroom.signed_in import SIGNED_IN_VARIABLE, TEACHERS_VARIABLE, NotSignedIn
 from colorlab.classroom.teacher import TeacherPage
 from colorlab.colorfox.agents import RandomBot
-from colorlab.tables import TableStore
+from colorlab.tables import TableStore, WrongToken
 from tests.test_lobby import Page, synced_text
 
 SIGNED_BY = {"name": ""}
@@ -148,6 +148,39 @@ def test_a_seat_kept_by_the_browser_returns_its_own_learner_at_once_and_is_forgo
     bo = signed_in(on_the_hub, "bo")  # the same browser, another account
     bo.sends("return", seats=[{"code": code, "token": ada_seat.token}])
     assert bo.stage == "start" and {"type": "forget", "code": code} in bo.messages
+    store.engine.dispose()
+
+
+def test_on_the_hub_a_seat_key_opens_only_its_own_learners_seat(on_the_hub):
+    store = TableStore(on_the_hub, "7b")
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=4)
+    key = store.join(code, seat=0, name="ada").key
+    bo = signed_in(on_the_hub, "bo")
+    bo.sends("rejoin", code=code, key=key)
+    assert bo.stage == "start" and bo.notice["text"] == f"That seat at table {code} is ada's, not yours."
+    ada = signed_in(on_the_hub, "ada")
+    ada.sends("rejoin", code=code, key=key)
+    assert ada.stage == "seated" and ada.lobby.seat.seat == 0
+    store.engine.dispose()
+
+
+def test_from_a_new_device_a_learner_goes_back_to_her_seat_by_her_account_and_the_old_page_loses_it(on_the_hub):
+    store = TableStore(on_the_hub, "7b")
+    code = store.create("colorfox", colorfox.Rules(players=2), seed=4)
+    old = store.join(code, seat=0, name="ada")
+    store.join(code, seat=1, name="bo")
+    bo = signed_in(on_the_hub, "bo")
+    bo.sends("my_seat", code=code)  # his own seat at that table, not the first one
+    assert bo.lobby.seat.seat == 1
+    cy = signed_in(on_the_hub, "cy")
+    cy.sends("my_seat", code=code)
+    assert cy.stage == "start" and "no seat at a game going on" in cy.notice["text"]
+    ada = signed_in(on_the_hub, "ada")  # a new device: nothing kept in its browser
+    assert [(game["code"], game["state"]) for game in ada.lobby.desk.view["mine"]] == [(code, "going on")]
+    ada.sends("my_seat", code=code)
+    assert ada.stage == "seated" and ada.lobby.seat.seat == 0 and ada.lobby.seat.token != old.token
+    with pytest.raises(WrongToken):
+        store.rejoin(code, old.token)
     store.engine.dispose()
 
 

@@ -128,6 +128,7 @@ class LobbyDesk(GuardedWidget):
         "name": {"name": str},
         "change_name": {},
         "look_back": {"code": str},
+        "my_seat": {"code": str},
         "new_table": {},
         "game": {"game": str},
         "seat_kind": {"seat": int, "kind": str},
@@ -439,6 +440,17 @@ class Lobby(ipywidgets.VBox):
         self.looked = room_summary(self.store.watch(code).view())
         self._enter("looking")
 
+    def _on_my_seat(self, code: str) -> None:
+        """On a hub: back to the learner's own seat at a game still going on, from any device (the account says whose
+        seat it is; a page that held it before is told it moved here at its next move)."""
+        self._need("start")
+        code = typed_code(code)
+        if code not in [game["code"] for game in self.mine if game["state"] == "going on"]:
+            raise IntentError(f"you have no seat at a game going on at table {code}")
+        seat = self.store.seat_of(code, self.name)
+        self._seated(seat)
+        self.desk.say(welcome_back(seat))
+
     def _stop_looking(self) -> None:
         self.looked = {}
 
@@ -497,6 +509,8 @@ class Lobby(ipywidgets.VBox):
             seat = self.store.rejoin(code, key.strip())
         except WrongToken:
             raise WrongToken(f"That seat key opens no seat at table {code}. Check it and try again.") from None
+        if self.signed_in and seat.name != self.name:  # on a hub a seat is its account's: a key lent is no way in
+            raise WrongToken(f"That seat at table {code} is {seat.name}'s, not yours.")
         self._seated(seat)
         self.desk.say(welcome_back(seat))
 

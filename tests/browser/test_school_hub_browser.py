@@ -106,6 +106,7 @@ def test_a_lesson_on_the_hub_three_learners_play_colorfox_through_a_hub_restart_
     school,
     devices,  # noqa: F811  (the fixture imported above)
     browser,
+    docs_picture,
 ):
     hub, database = school
     ada, bo, cy, lee = pages = devices(4, hub)
@@ -166,12 +167,13 @@ def test_a_lesson_on_the_hub_three_learners_play_colorfox_through_a_hub_restart_
     # Another day: Ada logs out, and logs in again from a fresh browser; her game is there to look back at.
     ada.goto("/hub/logout")
     ada.context.clear_cookies()
-    later = browser.new_context(base_url=hub.url.rstrip("/")).new_page()
+    later = browser.new_context(base_url=hub.url.rstrip("/"), viewport={"width": 1100, "height": 900}).new_page()
     log_in(later, "ada")
     open_the_lobby(later, "ada")
     mine = later.locator(f"[data-testid='my-game-{code}']")
     expect(mine).to_contain_text("finished")
     expect(mine).to_contain_text(f"ada (you) {seen[0][0]}")
+    later.screenshot(path=docs_picture("school-hub-lobby.png"))
     later.locator(f"[data-key='look-back-{code}']").click()
     looked = later.locator("[data-testid='looked']")
     expect(looked).to_contain_text(

@@ -31,6 +31,7 @@ c.ConfigurableHTTPProxy.command = [{proxy!r}]
 c.JupyterHub.db_url = "sqlite:///{home}/hub.sqlite"
 c.JupyterHub.cookie_secret_file = "{home}/cookie_secret"
 c.JupyterHub.pid_file = "{home}/hub.pid"
+c.ConfigurableHTTPProxy.pid_file = "{home}/proxy.pid"
 c.JupyterHub.authenticator_class = "dummy"
 c.DummyAuthenticator.password = {password!r}
 c.Authenticator.allow_all = True

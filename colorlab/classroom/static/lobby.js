@@ -127,8 +127,11 @@ function render({ model, el }) {
       h("ul", {class: "lobby-games"}, ...v.mine.map((game) =>
         h("li", {"data-testid": `my-game-${game.code}`},
           h("strong", {}, `${game.title} at ${game.code}`), ` (${game.state}): ${game.players} `,
-          button(`look-back-${game.code}`, "Look back", () => send({type: "look_back", code: game.code}),
-                 {class: "lobby-link"})))));
+          game.state === "going on"
+            ? button(`my-seat-${game.code}`, "Back to my seat", () => send({type: "my_seat", code: game.code}),
+                     {class: "lobby-link"})
+            : button(`look-back-${game.code}`, "Look back", () => send({type: "look_back", code: game.code}),
+                     {class: "lobby-link"})))));
   }
 
   function lookingBack(v) {
@@ -162,7 +165,7 @@ function render({ model, el }) {
         h("p", {}, "Choose a game and its rules, and who sits where; you get a code for the others."),
         button("new-table", "Open a new table", () => send({type: "new_table"}), {class: "lobby-main"})),
       yourGames(v),
-      comeBack());
+      v.signed_in ? null : comeBack());  // on a hub, the account brings a learner back to their seat
   }
 
   function comeBack() {
