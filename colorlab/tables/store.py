@@ -432,14 +432,15 @@ class TableStore:
         """The newest `most` tables where someone of this name sat (as :meth:`tables` gives them), newest first: on a
         school's hub a name is an account, so these are the learner's own games, from any day."""
         with self._reading() as connection:
-            codes = connection.execute(
-                text(
-                    "SELECT t.code FROM colorlab_tables t JOIN colorlab_seats s ON s.code = t.code "
-                    "WHERE s.name = :name ORDER BY t.created DESC, t.code LIMIT :most"
-                ),
-                {"name": name, "most": most},
-            ).scalars()
-            codes = list(codes)
+            codes = list(
+                connection.execute(
+                    text(
+                        "SELECT t.code FROM colorlab_tables t JOIN colorlab_seats s ON s.code = t.code "
+                        "WHERE s.name = :name ORDER BY t.created DESC, t.code LIMIT :most"
+                    ),
+                    {"name": name, "most": most},
+                ).scalars()
+            )
         return sorted(self.tables(codes), key=lambda entry: codes.index(entry["code"])) if codes else []
 
     def watch(self, code: str) -> Seat:
