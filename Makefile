@@ -51,7 +51,7 @@ CLASSROOM_KERNELS := --MappingKernelManager.cull_idle_timeout=600 --MappingKerne
 classroom: $(VENV)/.lab-installed
 	$(BIN)/python -m colorlab.classroom.server notebooks $(CLASSROOM_KERNELS)
 
-bench: $(VENV)/.lab-installed $(VENV)/.bench-installed postgresql
+bench: $(VENV)/.lab-installed $(VENV)/.bench-installed postgresql hub-proxy
 	$(BIN)/python benchmarks/run.py
 
 # Each install says what it does first: the first one takes a few minutes, and pip is kept quiet.

@@ -20,6 +20,7 @@ import class_pages
 import class_scale
 import classroom
 import playouts
+import school_hub
 import strength
 import tables
 from table import Row, draw_table
@@ -58,6 +59,7 @@ def main() -> int:
         + classroom.run()
         + class_scale.run()
         + class_pages.run()
+        + school_hub.run()
     )
     print(draw_table(rows))
     notes = [row.note for row in rows if row.note]

@@ -314,3 +314,20 @@ def test_the_service_refuses_to_start_outside_a_hub_and_sets_its_kernels_for_one
     }
     assert service_settings(environ) == ("127.0.0.1", 10101, "/services/colorlab-7b/")
     assert environ[SIGNED_IN_VARIABLE] == "hub" and "COLORLAB_TEACHER_KEY" not in environ
+
+
+def test_on_a_hub_the_cap_on_pages_counts_each_learners_pages_not_the_proxys_one_address():
+    """Every page reaches a class's service through the hub's proxy, from one address: counted by address, the
+    seventh learner of a class would be told the device has too many pages (the school benchmark found it so)."""
+    from colorlab.classroom.hub import HubClassVoila
+    from colorlab.classroom.limits import ClassVoila
+
+    def handler(user: str) -> types.SimpleNamespace:
+        return types.SimpleNamespace(
+            request=types.SimpleNamespace(remote_ip="127.0.0.1"), current_user=types.SimpleNamespace(username=user)
+        )
+
+    ada, bo = handler("ada"), handler("bo")
+    assert HubClassVoila.device_of(HubClassVoila, ada) != HubClassVoila.device_of(HubClassVoila, bo)
+    assert HubClassVoila.device_of(HubClassVoila, ada) == HubClassVoila.device_of(HubClassVoila, handler("ada"))
+    assert ClassVoila.device_of(ClassVoila, ada) == ClassVoila.device_of(ClassVoila, bo) == "127.0.0.1"

@@ -128,6 +128,11 @@ class RecordsHandler(web.RequestHandler):
 class HubClassVoila(ClassVoila):
     """The class server as a hub's service: the laptop's limits, the hub's login, and the records for teachers."""
 
+    def device_of(self, handler: Any) -> str:
+        """On a hub every page comes through the hub's proxy, from one address: the cap on pages is each learner's."""
+        user = handler.current_user
+        return f"hub user {getattr(user, 'username', '')}"
+
     def init_handlers(self) -> list:
         return [(url_path_join(self.base_url, RECORDS_PATH), RecordsHandler), *super().init_handlers()]
 

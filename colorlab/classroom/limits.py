@@ -150,7 +150,7 @@ def capped(handler_class: type, app: ClassVoila) -> type:
             await super().prepare(*args, **kwargs)
             if self._finished:
                 return
-            device = self.request.remote_ip
+            device = app.device_of(self)
             running = set(app.kernel_manager.list_kernel_ids())
             mine = sum(
                 1 for kernel, at in app.kernel_devices.items() if at[0] == device and app.page_is_open(kernel, at)
@@ -236,6 +236,10 @@ class ClassVoila(Voila):
             manager.get_rendered_notebook = handed_to_a_device
             kept_ready_now(manager)
         return settings
+
+    def device_of(self, handler: Any) -> str:
+        """Whose pages count together against `kernels_per_device`: a device, by its network address."""
+        return handler.request.remote_ip
 
     def page_is_open(self, kernel: str, started: tuple[str, float]) -> bool:
         """Does this kernel's page count against its device: connected now, or still on its way (never connected yet,

@@ -44,12 +44,12 @@ c.Spawner.environment = {environment!r}
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 """
-# A school's classes, each a service of the hub with the tables in the test's PostgreSQL database (no lobby pages kept
-# ready: the tests open few pages, and each class's pool would start kernels the tests do not use).
+# A school's classes, each a service of the hub with the tables in the test's PostgreSQL database (by default no lobby
+# pages kept ready: the tests open few pages, and each class's pool would start kernels the tests do not use).
 SCHOOL = """
 from colorlab.classroom.school import school
-school(c, {database!r}, {classes!r}, {notebooks!r}, warm_pages=0, python={python!r}, environment={environment!r},
-       ports={ports!r})
+school(c, {database!r}, {classes!r}, {notebooks!r}, warm_pages={warm_pages}, python={python!r},
+       environment={environment!r}, ports={ports!r})
 """
 
 
@@ -73,6 +73,7 @@ class Hub:
         environment: dict[str, str],
         school: tuple[str, dict] | None = None,
         ip: str = "127.0.0.1",
+        warm_pages: int = 0,
     ):
         """`school`: the database and the classes (see colorlab.classroom.school.school) that become the hub's
         services; `ip`: where the hub's proxy listens (every address, for devices in namespaces of their own)."""
@@ -109,6 +110,7 @@ class Hub:
                     python=sys.executable,
                     environment=service_environment,
                     ports={name: free_port() for name in school[1]},
+                    warm_pages=warm_pages,
                 )
                 if school
                 else ""
