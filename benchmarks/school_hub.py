@@ -151,6 +151,18 @@ def connections(database: str) -> int:
         engine.dispose()
 
 
+def backends_memory(cluster: PostgresCluster, database: str) -> tuple[int, float]:
+    """The PostgreSQL processes serving the school's database: how many, and the memory they alone hold (MB)."""
+    name = database.rsplit("/", 1)[1].split("?", 1)[0]
+    server = next(
+        process
+        for process in psutil.process_iter(["cmdline"])
+        if str(cluster.data) in " ".join(process.info["cmdline"] or ())
+    )
+    backends = [child for child in server.children() if f" {name} " in " ".join(child.cmdline()) + " "]
+    return len(backends), memory(backends)[1]
+
+
 def most_connections(database: str, until: float, seen: list[int]) -> None:
     """Note the database's connections every second until `until` (a thread beside the playing)."""
     while time.monotonic() < until:
@@ -226,6 +238,7 @@ def run() -> list[Row]:
                 services_rss, services_uss = memory(parts["services"])
                 hub_rss, _ = memory(parts["hub"])
                 idle_connections = connections(database)
+                backends, backends_uss = backends_memory(cluster, database)
                 watched = parts["services"] + parts["kernels"]
                 before = cpu_seconds(watched)
                 time.sleep(IDLE_SECONDS)
@@ -251,26 +264,29 @@ def run() -> list[Row]:
     median = statistics.median(times) * 1000 if len(times) > 1 else float("inf")
     p95 = percentile_95(times) * 1000 if len(times) > 1 else float("inf")
     count = len(pages)
-    per_learner = kernels_uss / count
+    per_learner = (kernels_uss + backends_uss) / count
     base = services_rss + hub_rss
     by_memory, by_cores = estimate(per_learner, base, idle, count)
     paper = (
         f"On paper, an {SCHOOL_CORES}-core, {SCHOOL_GB} GB server: by memory about {by_memory} seated learners "
-        f"({per_learner:.0f} MB each, three quarters of the memory for the classes); by the idle processor about "
+        f"({per_learner:.0f} MB each, the database's share included; three quarters of the memory for the classes); "
+        f"by the idle processor about "
         f"{by_cores}; the clicks of a class playing add to that, about {idle / count * 1000:.1f} ms of processor a "
         "second per seated learner when idle here. Learners who also open their own server (JupyterLab) cost "
         f"{own:.0f} MB more each."
     )
     return [
-        Row(f"{label}: memory per seated learner (the page's kernel, its own memory)", f"{per_learner:.0f}", "MB", "",
-            "info",
+        Row(f"{label}: memory per seated learner (the page's kernel and its database connections, their own memory)",
+            f"{per_learner:.0f}", "MB", "", "info",
             f"Seated: {count} kernels hold {kernels_uss:.0f} MB of their own ({kernels_rss:.0f} MB resident with what "
-            f"they share); the two classes' services {services_rss:.0f} MB resident ({services_uss:.0f} MB of their "
+            f"they share), the database's {backends} processes serving them {backends_uss:.0f} MB; "
+            f"the two classes' services {services_rss:.0f} MB resident ({services_uss:.0f} MB of their "
             f"own), the hub with its proxy {hub_rss:.0f} MB. A user's own server at login: {own:.0f} MB. Seating all "
             f"{count} one after another through the hub's login took {seating:.0f} s."),
         Row(f"{label}: database connections, seated and idle", f"{idle_connections}", "", "", "info",
-            f"{idle_connections / count:.1f} a seated learner; at most {max(seen, default=0)} while they played "
-            f"(PostgreSQL's default limit is 100)."),
+            f"{idle_connections / count:.1f} a seated learner (one to read and write, one to hear of changes); at "
+            f"most {max(seen, default=0)} while they played. PostgreSQL allows 100 by default: a school sets "
+            f"max_connections to about twice its learners at once, plus a few for the services."),
         Row(f"{label}: seated and idle, services and kernels", f"{idle:.3f}", "cores", "", "info", paper),
         Row(f"{label}: click -> seen, median", f"{median:.0f}", "ms", f"< {MEDIAN_TARGET_MS:g}",
             verdict(median < MEDIAN_TARGET_MS), f"Playing {PLAY_SECONDS:g} s: {len(times)} redraws timed, "

@@ -314,6 +314,12 @@ def test_the_service_refuses_to_start_outside_a_hub_and_sets_its_kernels_for_one
     }
     assert service_settings(environ) == ("127.0.0.1", 10101, "/services/colorlab-7b/")
     assert environ[SIGNED_IN_VARIABLE] == "hub" and "COLORLAB_TEACHER_KEY" not in environ
+    assert "COLORLAB_CLASS_ADDRESS" not in environ  # the hub has no public address to give
+    environ["JUPYTERHUB_PUBLIC_URL"] = "https://hub.school.example/services/colorlab-7b/"
+    service_settings(environ)
+    lobby = "https://hub.school.example/services/colorlab-7b/voila/render/classroom/lobby.ipynb"
+    assert environ["COLORLAB_CLASS_ADDRESS"] == lobby
+    assert environ["COLORLAB_PROJECTOR_ADDRESS"] == lobby.replace("lobby", "projector")
 
 
 def test_on_a_hub_the_cap_on_pages_counts_each_learners_pages_not_the_proxys_one_address():

@@ -38,7 +38,16 @@ from jupyter_server.utils import url_path_join
 from jupyterhub.singleuser.extension import JupyterHubIdentityProvider
 from tornado import web
 
-from colorlab.classroom.class_store import CLASS_VARIABLE, STORE_VARIABLE, TEACHER_KEY_VARIABLE, class_store
+from colorlab.classroom.class_store import (
+    CLASS_ADDRESS_VARIABLE,
+    CLASS_VARIABLE,
+    LOBBY_PAGE,
+    PROJECTOR_ADDRESS_VARIABLE,
+    PROJECTOR_PAGE,
+    STORE_VARIABLE,
+    TEACHER_KEY_VARIABLE,
+    class_store,
+)
 from colorlab.classroom.limits import ClassVoila, PageConnection
 from colorlab.classroom.school import RECORDS_PATH, SchoolError
 from colorlab.classroom.signed_in import SIGNED_IN_VARIABLE, teachers
@@ -147,6 +156,10 @@ def service_settings(environ: MutableMapping[str, str]) -> tuple[str, int, str]:
         raise SchoolError(f"the service has no class: the hub's configuration sets {CLASS_VARIABLE}")
     environ[SIGNED_IN_VARIABLE] = "hub"
     environ.pop(TEACHER_KEY_VARIABLE, None)  # the hub's login opens the teacher's pages, never a key
+    public = environ.get("JUPYTERHUB_PUBLIC_URL")  # the service's own address, when the hub knows its public_url
+    if public:  # the projector page shows it (and its QR code), the teacher's page links to the projector's
+        environ[CLASS_ADDRESS_VARIABLE] = url_path_join(public, "voila/render", LOBBY_PAGE)
+        environ[PROJECTOR_ADDRESS_VARIABLE] = url_path_join(public, "voila/render", PROJECTOR_PAGE)
     return address.hostname or "127.0.0.1", address.port or 80, environ["JUPYTERHUB_SERVICE_PREFIX"]
 
 

@@ -164,6 +164,9 @@ def test_a_lesson_on_the_hub_three_learners_play_colorfox_through_a_hub_restart_
     said = lee.locator("pre", has_text="Reading our class's records from 'class-records-7b.zip'.")
     expect(said).to_contain_text("1 tables", timeout=240_000)
 
+    # The class's records are for its teachers: a learner of the class asks in vain.
+    assert ada.request.get("/services/colorlab-7b/records.zip").status == 403
+
     # Another day: Ada logs out, and logs in again from a fresh browser; her game is there to look back at.
     ada.goto("/hub/logout")
     ada.context.clear_cookies()
