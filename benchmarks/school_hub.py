@@ -34,6 +34,7 @@ from pathlib import Path
 
 import psutil
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from colorlab import colorfox
 from colorlab.tables import TableStore
@@ -151,15 +152,20 @@ def connections(database: str) -> int:
         engine.dispose()
 
 
-def backends_memory(cluster: PostgresCluster, database: str) -> tuple[int, float]:
-    """The PostgreSQL processes serving the school's database: how many, and the memory they alone hold (MB)."""
-    name = database.rsplit("/", 1)[1].split("?", 1)[0]
+def database_processes(cluster: PostgresCluster) -> list[psutil.Process]:
+    """The PostgreSQL server's processes: its main one and its children (one per connection, and its workers)."""
     server = next(
         process
         for process in psutil.process_iter(["cmdline"])
         if str(cluster.data) in " ".join(process.info["cmdline"] or ())
     )
-    backends = [child for child in server.children() if f" {name} " in " ".join(child.cmdline()) + " "]
+    return [server, *server.children()]
+
+
+def backends_memory(cluster: PostgresCluster, database: str) -> tuple[int, float]:
+    """The PostgreSQL processes serving the school's database: how many, and the memory they alone hold (MB)."""
+    name = make_url(database).database
+    backends = [process for process in database_processes(cluster) if f" {name} " in " ".join(process.cmdline()) + " "]
     return len(backends), memory(backends)[1]
 
 
@@ -197,11 +203,11 @@ def own_server(browser, hub: Hub, user: str) -> float:
     return memory(school_processes(hub)["own servers"])[0]
 
 
-def estimate(per_learner_mb: float, base_mb: float, idle_cores: float, learners: int) -> tuple[int, int]:
-    """How many learners the school's server holds by memory (three quarters of it for the class, the rest for the
-    system and the database) and by processor (seated pages idle at most half the cores)."""
+def estimate(per_learner_mb: float, base_mb: float, playing_cores: float, learners: int) -> tuple[int, int]:
+    """How many learners the school's server holds by memory (three quarters of it for the classes, the rest for the
+    system) and by processor (everyone playing at once, as here, on three quarters of the cores)."""
     by_memory = int((SCHOOL_GB * 1024 * 0.75 - base_mb) / per_learner_mb)
-    by_cores = int(SCHOOL_CORES * 0.5 / max(idle_cores / learners, 1e-6))
+    by_cores = int(SCHOOL_CORES * 0.75 / max(playing_cores / learners, 1e-6))
     return by_memory, by_cores
 
 
@@ -248,7 +254,9 @@ def run() -> list[Row]:
                     target=most_connections, args=(database, time.monotonic() + PLAY_SECONDS, seen), daemon=True
                 )
                 counter.start()
+                before = cpu_seconds(watched + database_processes(cluster))
                 play_pages(pages, learners, rng, time.monotonic() + PLAY_SECONDS)
+                playing = (cpu_seconds(watched + database_processes(cluster)) - before) / PLAY_SECONDS
                 counter.join(10)
                 for page, learner in zip(pages, learners):
                     code = learner.tables[0]
@@ -266,13 +274,13 @@ def run() -> list[Row]:
     count = len(pages)
     per_learner = (kernels_uss + backends_uss) / count
     base = services_rss + hub_rss
-    by_memory, by_cores = estimate(per_learner, base, idle, count)
+    by_memory, by_cores = estimate(per_learner, base, playing, count)
     paper = (
         f"On paper, an {SCHOOL_CORES}-core, {SCHOOL_GB} GB server: by memory about {by_memory} seated learners "
         f"({per_learner:.0f} MB each, the database's share included; three quarters of the memory for the classes); "
-        f"by the idle processor about "
-        f"{by_cores}; the clicks of a class playing add to that, about {idle / count * 1000:.1f} ms of processor a "
-        "second per seated learner when idle here. Learners who also open their own server (JupyterLab) cost "
+        f"by the processor, everyone playing at once as here ({playing:.2f} cores for {count}: services, kernels and "
+        f"database), about {by_cores}. So about {min(by_memory, by_cores)}, with max_connections about "
+        f"{2 * min(by_memory, by_cores) + 20}. Learners who also open their own server (JupyterLab) cost "
         f"{own:.0f} MB more each."
     )
     return [

@@ -2,7 +2,7 @@
 
 The hub (dummy authenticator, local-process spawner), its proxy from npm, the classes' services and PostgreSQL are
 started and stopped by the tests, as `colorlab.classroom.school.school` configures a school's hub. Class 7b: Lee
-teaches Ada, Bo and Cy; class 8a: Kim teaches Dan. Each of 7b's learners and its teacher logs in from a device of
+teaches Ada, Bo and Cy; class 8a: Kim and Lee teach Dan. Each of 7b's learners and its teacher logs in from a device of
 their own (a network namespace with its own chromium, reaching the hub over its veth); the hub starts each one's own
 server, and each opens the class's pages from the class's service.
 """
@@ -34,7 +34,7 @@ from tests.helpers.servers import NOTEBOOKS
 
 CLASSES = {
     "7b": {"teachers": ["lee"], "learners": ["ada", "bo", "cy"]},
-    "8a": {"teachers": ["kim"], "learners": ["dan"]},
+    "8a": {"teachers": ["kim", "lee"], "learners": ["dan"]},
 }
 SERVICE = "/services/colorlab-{}/voila/render/classroom/{}.ipynb"
 LESSON_50 = "/user/lee/voila/render/50-our-class.ipynb"
@@ -100,6 +100,20 @@ def test_a_learner_of_one_class_can_neither_open_nor_join_nor_download_another_c
     )
     assert dan.locator(".colorlab.teacher [data-table]").count() == 0
     dan.context.close()
+    # Lee teaches both classes: each class's teacher's page opens for him, each with its own tables only.
+    lee = browser.new_context(base_url=hub.url.rstrip("/")).new_page()
+    log_in(lee, "lee")
+    for class_name, codes in (("7b", [code]), ("8a", [])):
+        lee.goto(SERVICE.format(class_name, "teacher"), wait_until="commit")
+        board = lee.locator(".colorlab.teacher")
+        # open with no key: the count of the class's tables shows
+        expect(board.locator("[data-testid='count']")).to_have_text(f"{len(codes)} table{'' if codes else 's'}",
+                                                                    timeout=FIRST_LOAD_MS)  # fmt: skip
+        assert board.locator("[data-testid='key-form']").count() == 0
+        expect(board.locator("[data-table]")).to_have_count(len(codes))
+        for shown in codes:
+            expect(board.locator(f"[data-table='{shown}']")).to_be_visible()
+    lee.context.close()
 
 
 def test_a_lesson_on_the_hub_three_learners_play_colorfox_through_a_hub_restart_and_find_it_another_day(
