@@ -124,7 +124,7 @@ function render({ model, el }) {
     if (!v.signed_in || !v.mine.length) return null;
     return h("section", {class: "lobby-choice lobby-mine", "aria-label": "Your games"},
       h("h3", {}, "Your games"),
-      h("ul", {class: "lobby-games"}, ...v.mine.map((game) =>
+      h("ul", {class: "lobby-mine-list"}, ...v.mine.map((game) =>
         h("li", {"data-testid": `my-game-${game.code}`},
           h("strong", {}, `${game.title} at ${game.code}`), ` (${game.state}): ${game.players} `,
           game.state === "going on"
