@@ -215,6 +215,23 @@ def test_a_learner_on_the_teachers_page_is_told_it_is_for_teachers_and_sees_noth
     assert "signed in as ada" in page.board.notice["text"]
 
 
+def test_the_projector_page_opens_for_a_teacher_and_says_to_log_in_to_the_hub_to_join(on_the_hub):
+    from colorlab.classroom.projector import ProjectorPage
+
+    lobby = "https://hub.school.example/services/colorlab-7b/voila/render/classroom/lobby.ipynb"
+    environ = {SIGNED_IN_VARIABLE: "hub", TEACHERS_VARIABLE: "lee", "COLORLAB_CLASS_ADDRESS": lobby}
+    page = ProjectorPage(store=TableStore(on_the_hub, "7b"), environ=environ)
+    assert page.board.gate == "hub" and page.board.join == {}
+    SIGNED_BY["name"] = "ada"
+    lobby_browser_sends(page.board, {"type": "key", "key": ""})
+    assert page.board.gate == "hub" and page.board.join == {}
+    SIGNED_BY["name"] = "lee"
+    lobby_browser_sends(page.board, {"type": "key", "key": ""})
+    assert page.board.gate == "open"
+    assert page.board.join["address"] == lobby and page.board.join["signed_in"] is True
+    assert "<svg" in page.board.join["qr"]
+
+
 def lobby_browser_sends(widget, intent) -> None:
     from tests.helpers.page import browser_sends
 

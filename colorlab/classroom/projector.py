@@ -98,7 +98,9 @@ class RoomBoard(KeyedBoard):
             self.opened()
 
     def opened(self) -> None:
-        self.join = {"address": self.address, "qr": qr_picture(self.address)} if self.address else {}
+        self.join = (
+            {"address": self.address, "qr": qr_picture(self.address), "signed_in": self.on_hub} if self.address else {}
+        )
         super().opened()
 
     def refresh(self, changed: frozenset[str] = EVERYTHING) -> None:

@@ -28,7 +28,8 @@ function render({ model, el }) {
       h("div", {},
         h("p", {class: "room-lead"}, "Join the class: open this address, or point your camera at the code"),
         h("p", {class: "room-address"}, join.address),
-        h("p", {}, "Then type your name, and a table's code to sit at it.")),
+        h("p", {}, join.signed_in ? "Then log in to the school's hub, and type a table's code to sit at it."
+                                  : "Then type your name, and a table's code to sit at it.")),
       qr);
   }
 
