@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import statistics
-import warnings
 from pathlib import Path
 
 from colorlab.archive import is_zip, record_files
@@ -43,18 +42,12 @@ DOWNLOADS = "class-records*.zip"  # the names the teacher's page gives its downl
 
 
 def class_source(where: str | Path | None = None, folder: str | Path = ".") -> Path:
-    """What to read: `where` (the teacher's zip or folder of records) if it holds records; else, on a school's hub, the
-    records of the teacher's class fetched now from its service into `folder`; else the newest download of the
-    teacher's page in `folder` (as the page named it); else the sample class colorlab ships."""
-    from colorlab.classroom.school import SchoolError, fetch_class_records, my_classes
-
+    """What to read: `where` (the teacher's zip or folder of records) if it holds records, else the newest download of
+    the teacher's page in `folder` (as the page named it), else the sample class colorlab ships. (On a school's hub,
+    lesson 50 passes the records it fetched from the class's service: see
+    :func:`colorlab.classroom.school.records_from_the_hub`.)"""
     if where is not None and (is_zip(where) or record_files(where)):
         return Path(where)
-    if my_classes():
-        try:
-            return fetch_class_records(folder=folder)
-        except (SchoolError, OSError) as error:
-            warnings.warn(f"the class's records could not be fetched from the hub: {error}", stacklevel=2)
     downloads = sorted(Path(folder).glob(DOWNLOADS), key=lambda path: (path.stat().st_mtime, path.name))
     return downloads[-1] if downloads else SAMPLE
 

@@ -354,3 +354,15 @@ def test_on_a_hub_the_cap_on_pages_counts_each_learners_pages_not_the_proxys_one
     assert HubClassVoila.device_of(HubClassVoila, ada) != HubClassVoila.device_of(HubClassVoila, bo)
     assert HubClassVoila.device_of(HubClassVoila, ada) == HubClassVoila.device_of(HubClassVoila, handler("ada"))
     assert ClassVoila.device_of(ClassVoila, ada) == ClassVoila.device_of(ClassVoila, bo) == "127.0.0.1"
+
+
+def test_lesson_50_reads_the_hub_only_on_a_hub_and_says_why_when_it_cannot(monkeypatch, tmp_path):
+    from colorlab.classroom.school import records_from_the_hub
+
+    monkeypatch.delenv(CLASSES_VARIABLE, raising=False)
+    assert records_from_the_hub(tmp_path) is None  # off a hub: the lesson reads downloads, or the sample class
+    monkeypatch.setenv(CLASSES_VARIABLE, "7b")
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    with pytest.warns(UserWarning, match="not a server of a JupyterHub"):
+        assert records_from_the_hub(tmp_path) is None
+    assert list(tmp_path.iterdir()) == []

@@ -13,6 +13,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,18 @@ def fetch_class_records(class_name: str | None = None, folder: str | Path = ".")
     target = Path(folder) / DOWNLOAD_NAME.format(class_name=names[0])
     target.write_bytes(data)
     return target
+
+
+def records_from_the_hub(folder: str | Path = ".") -> Path | None:
+    """On a school's hub, the records of this server's user's (first) class, fetched now into `folder`; None off a hub,
+    or, with a warning that says why, when they cannot be fetched (a learner's server: records are for teachers)."""
+    if not my_classes():
+        return None
+    try:
+        return fetch_class_records(folder=folder)
+    except (SchoolError, OSError) as error:
+        warnings.warn(f"the class's records could not be fetched from the hub: {error}", stacklevel=2)
+        return None
 
 
 def hub_get(address: str, token: str, class_name: str, as_json: bool = True) -> Any:
