@@ -60,13 +60,13 @@ class HubIdentityProvider(JupyterHubIdentityProvider):
     """The hub's login, for a class's service run by Voila: its handlers under the service's prefix, and no token of
     its own (Voila would print one in its log)."""
 
+    def __init__(self, **kwargs: Any):
+        kwargs.pop("token", None)  # Voila hands every identity provider a token: on a hub the login is the only way in
+        super().__init__(**kwargs)
+
     @property
     def token(self) -> str:
         return ""
-
-    @token.setter
-    def token(self, value: str) -> None:
-        """Voila hands every identity provider a token: on a hub the hub's login is the only way in."""
 
     def get_handlers(self) -> list:
         base = self.parent.base_url

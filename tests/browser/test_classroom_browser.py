@@ -581,9 +581,13 @@ def test_pages_say_the_class_server_went_away_and_come_back_to_their_seats_when_
         ada.screenshot(path=artifacts / "class-server-lost.png")
         for page in (ada, bo):
             page.evaluate("() => { window.beforeTheRestart = true; }")
+        # The restarted server is slow to make a page, as a busy one is: the old page must wait for the new one, not
+        # ask for it again and again (each asking starts a kernel: a page once used up its learner's pages so).
+        slow_lobby(served / LOBBY.removeprefix("voila/render/"), seconds=8)
         server, _ = serve_class(tmp_path, served, store, port)
         for page, name in ((ada, "Ada"), (bo, "Bo")):  # each page opens afresh by itself, back at its seat
             assert opened_afresh_at_the_seat(page, name), f"{name}'s page did not come back by itself"
+        assert len(server.kernels()) == 2, "a page came back with more than one kernel started for it"
         expect(bo.locator(".colorlab.colorfox [data-testid='turn']")).to_have_text("your turn")
         makes_a_move(bo.locator(".colorlab.colorfox"))
         expect(ada.locator(".colorlab.colorfox [data-testid='turn']")).to_have_text("your turn", timeout=10_000)
@@ -640,6 +644,13 @@ def test_a_class_page_whose_widget_never_shows_says_so_tries_again_and_then_send
 
 AT_THE_SEAT = """(name) => !window.beforeTheRestart && document.querySelector(
     ".colorlab.colorfox [data-testid='seating']")?.textContent.includes(`you play as ${name}`)"""
+
+
+def slow_lobby(notebook: Path, seconds: float) -> None:
+    """Make the lobby take `seconds` longer to run before Voila sends it (a busy server)."""
+    lobby = nbformat.read(notebook, as_version=4)
+    lobby.cells.insert(0, nbformat.v4.new_code_cell(f"import time\ntime.sleep({seconds})"))
+    nbformat.write(lobby, notebook)
 
 
 def opened_afresh_at_the_seat(page, name: str, seconds: float = 90.0) -> bool:

@@ -204,6 +204,9 @@ const BUSY_AFTER_MS = 400;  // a click not answered within this long shows "Work
 const BUSY_LONGEST_MS = 15000;  // ...for at most this long after that
 const HERE_MS = 20000;
 const FINAL_SCROLL_MS = 3000;  // the game's last views, redrawn just after it ended, keep its results in view  // well within the minute after which the teacher's page calls a learner's page away
+const MOST_AUTO_RELOADS = 3;  // a page opens itself again at most this often in AUTO_RELOAD_WINDOW_MS...
+const AUTO_RELOAD_WINDOW_MS = 300000;  // ...then asks the learner: each time starts a kernel on the server
+const AUTO_RELOADS = "colorlab-auto-reloads";
 const LOST_BEFORE_RELOAD_MS = 5000;  // a short blip heals by itself: the kernel's own connection comes back
 const WATCHED = "colorlabWatchesTheKernel";  // on window: every widget's module holds its own copy of this file
 
@@ -212,6 +215,16 @@ function servedToAClass() {
     return "kernelId" in JSON.parse(document.getElementById("jupyter-config-data")?.textContent ?? "{}");
   } catch (error) {
     return false;
+  }
+}
+
+// When this tab opened itself again lately (kept in the tab's session storage, across its reloads).
+function recentReloads() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(AUTO_RELOADS) || "[]");
+    return Array.isArray(kept) ? kept.filter((at) => Date.now() - at < AUTO_RELOAD_WINDOW_MS) : [];
+  } catch (error) {
+    return [];
   }
 }
 
@@ -224,13 +237,26 @@ function watchTheKernel(model) {
   document.body.prepend(banner);
   let lostSince = null;
   let timer = null;
+  let reloading = false;  // once: the page stays until the server has sent the new one, which may take a while
   const askTheServer = async () => {
-    if (Date.now() - lostSince < LOST_BEFORE_RELOAD_MS) return;
+    if (reloading || Date.now() - lostSince < LOST_BEFORE_RELOAD_MS) return;
     try {
       // The page's own server answers (a HEAD it may refuse with 405); a proxy in front of a server still starting
       // (a school's hub) answers 502, 503 or 404 until the server is back.
       const answer = await fetch(window.location.href, {method: "HEAD", cache: "no-store"});
-      if (answer.status >= 500 || answer.status === 404) return;
+      if (answer.status >= 500 || answer.status === 404 || reloading) return;
+      // Reload once. Asking again while the server makes the new page (it runs the page's notebook first, seconds on
+      // a busy server) would start the page afresh each time, each with a kernel of its own: a hub's restart under
+      // load once made a page reload itself until its learner had no pages left.
+      reloading = true;
+      clearInterval(timer);
+      const recent = recentReloads();
+      if (recent.length >= MOST_AUTO_RELOADS) {
+        banner.textContent = "This page could not get back to the class server by itself. Reload it, " +
+          "or ask your teacher.";
+        return;
+      }
+      try { sessionStorage.setItem(AUTO_RELOADS, JSON.stringify([...recent, Date.now()])); } catch (error) { /* none */ }
       banner.textContent = "The class server is back. Opening this page again…";
       window.location.reload();
     } catch (error) {
