@@ -32,7 +32,7 @@ from colorlab.{game}.view import {widget}
 from colorlab.tables import TableStore
 
 where = pathlib.Path(tempfile.mkdtemp()) / "class.db"
-code = TableStore(where).create("{game}", {game}.Rules({seats}=2), seed={seed})
+code = TableStore(where).create("{game}", {game}.Rules({seats}=2{rules}), seed={seed})
 ada = {widget}(seat=TableStore(where).join(code, seat=0, name="Ada"))
 bo = {widget}(seat=TableStore(where).join(code, seat=1, name="Bo"))
 for widget in (ada, bo):
@@ -58,10 +58,11 @@ CARD_ARRIVES = """async () => {
 
 
 def serve_two_seats(
-    lab_server, page, name: str, game="colorfox", widget="ColorFoxGame", seed=31, seats="players"
+    lab_server, page, name: str, game="colorfox", widget="ColorFoxGame", seed=31, seats="players", rules=""
 ) -> None:
-    """Open a notebook showing Ada's and Bo's widgets of one new table (two seats), side by side."""
-    source = TWO_SEATS.format(game=game, widget=widget, seed=seed, seats=seats)
+    """Open a notebook showing Ada's and Bo's widgets of one new table (two seats), side by side; `rules` adds rules
+    (", name=value")."""
+    source = TWO_SEATS.format(game=game, widget=widget, seed=seed, seats=seats, rules=rules)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)], metadata=PYTHON3)
     nbformat.write(notebook, lab_server.root / f"{name}.ipynb")
     open_notebook(page, lab_server, f"{name}.ipynb")
@@ -108,7 +109,9 @@ def a_deal_where_ada_can_solve_a_task():
 def test_a_colorform_stop_at_a_table_is_seen_by_the_other_seat_and_settled_by_the_table(page, lab_server, artifacts):
     seed, hand, task, solution = a_deal_where_ada_can_solve_a_task()
     page.set_viewport_size(WIDE)
-    serve_two_seats(lab_server, page, "form-two-seats", "colorform", "ColorFormGame", seed)
+    # A STOP waits this long for others before the table settles it: long enough for both pages to show it waiting on
+    # a loaded machine (with the rulebook's half second, a run once saw it settled before it looked).
+    serve_two_seats(lab_server, page, "form-two-seats", "colorform", "ColorFormGame", seed, rules=", stop_window=4.0")
     ada, bo = page.locator(".colorlab.colorform").nth(0), page.locator(".colorlab.colorform").nth(1)
     for widget in (ada, bo):
         expect(widget.locator("[data-action='start']")).to_have_count(0)
@@ -121,9 +124,9 @@ def test_a_colorform_stop_at_a_table_is_seen_by_the_other_seat_and_settled_by_th
         ada.locator(f"[data-cell='{cell}']").click()
     ada.locator("[data-action='stop']").click()
     expect(ada.locator("[data-testid='calls']")).to_contain_text("STOP called by you")
-    expect(bo.locator("[data-testid='calls']")).to_contain_text("STOP called by Ada", timeout=2_000)
+    expect(bo.locator("[data-testid='calls']")).to_contain_text("STOP called by Ada", timeout=3_000)
     page.locator(".jp-OutputArea-output .widget-hbox").first.screenshot(path=artifacts / "form-two-seats-called.png")
-    expect(bo.locator("[data-testid='calls']")).to_have_count(0, timeout=5_000)
+    expect(bo.locator("[data-testid='calls']")).to_have_count(0, timeout=15_000)
     expect(bo.locator("[data-score='0']")).to_have_text(str(task.size))
     expect(ada.locator("[data-testid='notice']")).to_contain_text(f"You: task {task.number} solved")
     page.evaluate("() => document.activeElement.blur()")
