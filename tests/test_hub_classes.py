@@ -28,6 +28,7 @@ from colorlab.classroom.signed_in import SIGNED_IN_VARIABLE, TEACHERS_VARIABLE, 
 from colorlab.classroom.teacher import TeacherPage
 from colorlab.colorfox.agents import RandomBot
 from colorlab.tables import TableStore, WrongToken
+from tests.helpers.page import browser_sends
 from tests.test_lobby import Page, synced_text
 
 SIGNED_BY = {"name": ""}
@@ -195,7 +196,7 @@ def test_the_teachers_page_opens_for_the_class_teachers_without_a_key(on_the_hub
     page = teacher_page(on_the_hub)
     assert page.board.gate == "hub" and page.board.tables == []
     SIGNED_BY["name"] = "lee"
-    lobby_browser_sends(page.board, {"type": "key", "key": ""})
+    browser_sends(page.board, {"type": "key", "key": ""})
     assert page.board.gate == "open"
 
 
@@ -204,14 +205,14 @@ def test_a_learner_on_the_teachers_page_is_told_it_is_for_teachers_and_sees_noth
     page = teacher_page(on_the_hub)
     SIGNED_BY["name"] = "ada"
     for typed in ("", "guess"):
-        lobby_browser_sends(page.board, {"type": "key", "key": typed})
+        browser_sends(page.board, {"type": "key", "key": typed})
         assert page.board.gate == "hub" and page.board.tables == []
         assert page.board.notice["text"] == "This page is for the class's teachers, and you are signed in as ada."
     SIGNED_BY["name"] = "lee"
-    lobby_browser_sends(page.board, {"type": "key", "key": ""})
+    browser_sends(page.board, {"type": "key", "key": ""})
     assert page.board.gate == "open" and len(page.board.tables) == 1
     SIGNED_BY["name"] = "ada"  # a learner's message reaching the open page (another tab of it) is refused too
-    lobby_browser_sends(page.board, {"type": "watch", "code": page.board.tables[0]["code"]})
+    browser_sends(page.board, {"type": "watch", "code": page.board.tables[0]["code"]})
     assert "signed in as ada" in page.board.notice["text"]
 
 
@@ -223,19 +224,13 @@ def test_the_projector_page_opens_for_a_teacher_and_says_to_log_in_to_the_hub_to
     page = ProjectorPage(store=TableStore(on_the_hub, "7b"), environ=environ)
     assert page.board.gate == "hub" and page.board.join == {}
     SIGNED_BY["name"] = "ada"
-    lobby_browser_sends(page.board, {"type": "key", "key": ""})
+    browser_sends(page.board, {"type": "key", "key": ""})
     assert page.board.gate == "hub" and page.board.join == {}
     SIGNED_BY["name"] = "lee"
-    lobby_browser_sends(page.board, {"type": "key", "key": ""})
+    browser_sends(page.board, {"type": "key", "key": ""})
     assert page.board.gate == "open"
     assert page.board.join["address"] == lobby and page.board.join["signed_in"] is True
     assert "<svg" in page.board.join["qr"]
-
-
-def lobby_browser_sends(widget, intent) -> None:
-    from tests.helpers.page import browser_sends
-
-    browser_sends(widget, intent)
 
 
 # --- the server's signature on each message ---------------------------------------------------

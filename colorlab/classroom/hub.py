@@ -34,6 +34,12 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+from jupyter_server.services.kernels.connection.base import (
+    deserialize_binary_message,
+    deserialize_msg_from_ws_v1,
+    serialize_binary_message,
+    serialize_msg_to_ws_v1,
+)
 from jupyter_server.utils import url_path_join
 from jupyterhub.singleuser.extension import JupyterHubIdentityProvider
 from tornado import web
@@ -85,13 +91,6 @@ class HubPageConnection(PageConnection):
 
 def signed(message: Any, name: str, subprotocol: str | None) -> Any:
     """A page's message with `name` as its header's user name (unreadable messages pass on, for Jupyter to refuse)."""
-    from jupyter_server.services.kernels.connection.base import (
-        deserialize_binary_message,
-        deserialize_msg_from_ws_v1,
-        serialize_binary_message,
-        serialize_msg_to_ws_v1,
-    )
-
     try:
         if subprotocol == "v1.kernel.websocket.jupyter.org":
             channel, parts = deserialize_msg_from_ws_v1(message)

@@ -62,8 +62,8 @@ def school(
     FIRST_SERVICE_PORT on, one port per class in the order given.
     """
     services, groups, roles = (
-        list(given(c.JupyterHub, "services", [])),
-        dict(given(c.JupyterHub, "load_groups", {})),
+        list(c.JupyterHub.get("services", [])),
+        dict(c.JupyterHub.get("load_groups", {})),
         [],
     )
     member_of: dict[str, list[str]] = {}
@@ -98,18 +98,13 @@ def school(
         roles.append({"name": service, "scopes": scopes, "groups": [service]})
     c.JupyterHub.services = services
     c.JupyterHub.load_groups = groups
-    c.JupyterHub.load_roles = [*given(c.JupyterHub, "load_roles", []), *roles]
+    c.JupyterHub.load_roles = [*c.JupyterHub.get("load_roles", []), *roles]
     # A user's own server may find and reach the services its user may (lesson 50 fetches the class's records from
     # its service); the hub gives a server's token only the scopes its user holds.
     c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", "access:services", "read:services"]
-    environment_ = dict(given(c.Spawner, "environment", {}))
+    environment_ = dict(c.Spawner.get("environment", {}))
     environment_[CLASSES_VARIABLE] = classes_of(member_of)
     c.Spawner.environment = environment_
-
-
-def given(section: Any, name: str, default: Any) -> Any:
-    """A setting the configuration already has, else `default` (an unset one reads as a placeholder, not as empty)."""
-    return section.get(name, default)
 
 
 def classes_of(member_of: Mapping[str, Sequence[str]]) -> Callable[[Any], str]:
