@@ -21,7 +21,7 @@ from colorlab.tables import TableStore
 from tests.helpers.chromium import VIEWPORT, keep_on_loopback
 from tests.helpers.lab import accessibility_violations, left_for_review
 from tests.helpers.page_actions import FIRST_LOAD_MS, makes_a_move, type_name
-from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
+from tests.helpers.servers import NOTEBOOKS, Server, class_template, free_port, jupyter_env
 
 LOBBY = Path("classroom") / "lobby.ipynb"
 
@@ -42,6 +42,7 @@ def lobby_server(tmp_path):
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
         "--VoilaConfiguration.show_tracebacks=True",
+        *class_template(env),
     ]
     server = Server(command, env, tmp_path / "voila.log")
     url = f"http://127.0.0.1:{port}/"

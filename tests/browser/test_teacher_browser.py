@@ -23,7 +23,7 @@ from colorlab.colourbrain.questions import COLOURS
 from colorlab.tables import TableStore
 from tests.helpers.lab import accessibility_problems, accessibility_violations
 from tests.helpers.page_actions import TEACHER_KEY, TEACHER_VIEWPORT, open_with_the_key
-from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env
+from tests.helpers.servers import NOTEBOOKS, Server, class_template, free_port, jupyter_env
 
 
 @pytest.fixture
@@ -44,6 +44,7 @@ def classroom(tmp_path):
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
         "--VoilaConfiguration.show_tracebacks=True",
+        *class_template(env),
     ]
     server = Server(command, env, tmp_path / "voila.log")
     url = f"http://127.0.0.1:{port}/"

@@ -201,6 +201,15 @@ def jupyter_env(home: Path) -> dict[str, str]:
     return env
 
 
+def class_template(env: dict[str, str]) -> list[str]:
+    """Serve with the class server's page template (a class page light, every other lesson Voila's lab page): the
+    Voila options, with `env` told where the template is."""
+    from colorlab.classroom.server import TEMPLATES
+
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(TEMPLATES), env.get("JUPYTER_PATH")]))
+    return ["--template=colorlab"]
+
+
 def root_flags() -> list[str]:
     """Which flag does a Jupyter server need to run as the current user?"""
     return ["--allow-root"] if os.geteuid() == 0 else []
