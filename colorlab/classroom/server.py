@@ -17,9 +17,12 @@ quarter of the memory available holds; 0 for none; a page taken is replaced a mi
 none ready gets a kernel started at once), and ``CLASSROOM_LOG`` (where Voila's and the kernels' messages go:
 ``~/.colorlab/classroom-server.log`` otherwise, ``-`` for the terminal; the terminal shows the addresses and keys).
 
-The pages use the template ``colorlab`` (``share/voila/templates/colorlab`` beside this module): Voila's lab page
-without its links to public CDNs, and, on the class's own pages, a watch that tells a learner whose page has not
-shown that the server is busy and loads the page again by itself.
+The pages use the template ``colorlab`` (``share/voila/templates/colorlab`` beside this module). The class's own
+pages (the lobby, the teacher's and the projector page: ``"class_page": true`` in their notebooks' metadata) are
+light: a small page of colorlab's own draws their widgets (``light.html.j2`` and ``static/light-page.js``), a
+script and a stylesheet of 30 kB in all where Voila's JupyterLab front end is 5.3 MB, so that a class arriving at once
+does not wait for its devices. They carry a watch that tells a learner whose page has not shown that the server is
+busy and loads the page again by itself. Every other lesson gets Voila's lab page, without its links to public CDNs.
 """
 
 from __future__ import annotations
