@@ -5,7 +5,9 @@ declared as the ``spiel`` part of its :class:`colorlab.games.Game`; :mod:`colorl
 registers them. They are built from this module's pieces, so that every game is offered alike:
 
 - its name is ``python_colorlab_<game>`` and every rule is a game parameter, named as in
-  the game's ``Rules``;
+  the game's ``Rules``. OpenSpiel's game strings (``str(game)``, and so its saved games) split
+  parameters at commas, so a list rule (Colorium's ``mission_ids``) is written there with
+  ``;`` between its items, and read back with either;
 - action numbers and observations come from the game's encoding, so OpenSpiel and
   PettingZoo number actions alike;
 - chance is explicit. A model shuffles and rolls from a seed; here every random event is a
@@ -38,6 +40,21 @@ from colorlab.games import Game
 from colorlab.rules import RulesBase
 
 CHANCE, TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+ITEMS = ";"  # between the items of a list rule in a game's parameters (OpenSpiel's game strings split at commas)
+
+
+def spiel_parameters(rules: RulesBase) -> dict:
+    """The rules as OpenSpiel game parameters: every rule, a list rule's items joined with ITEMS."""
+    return {
+        name: value.replace(",", ITEMS) if isinstance(value, str) else value for name, value in rules.to_dict().items()
+    }
+
+
+def rules_from(rules_type: type[RulesBase], params) -> RulesBase:
+    """The rules that OpenSpiel game parameters name (a list rule's items joined with ITEMS or with commas)."""
+    values = dict(params or {})
+    return rules_type.from_dict({name: value.replace(ITEMS, ",") if isinstance(value, str) else value
+                                 for name, value in values.items()})  # fmt: skip
 
 
 def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.GameType:
@@ -60,7 +77,7 @@ def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=game.rules_type().to_dict(),
+        parameter_specification=spiel_parameters(game.rules_type()),
     )
 
 
@@ -122,7 +139,7 @@ class SpielGame(pyspiel.Game):
             utility_sum=1.0,
             max_game_length=length,
         )
-        super().__init__(self.GAME_TYPE, info, rules.to_dict())
+        super().__init__(self.GAME_TYPE, info, spiel_parameters(rules))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """An object that shows a state as one player sees it."""

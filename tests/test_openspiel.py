@@ -14,6 +14,7 @@ from colorlab import colorfox, colorium
 from colorlab.colorfox import encoding as colorfox_encoding
 from colorlab.colorfox import model as colorfox_model
 from colorlab.colorium import encoding as colorium_encoding
+from colorlab.colorium import missions as colorium_missions
 from colorlab.colorium import model as colorium_model
 from colorlab.rules import IllegalAction
 
@@ -271,6 +272,54 @@ def test_rules_parameters_reach_the_model(pyspiel):
         pyspiel.load_game(COLORFOX, {"players": 7})
     with pytest.raises(Exception, match="unknown mission"):
         pyspiel.load_game(COLORIUM, {"mission_ids": "no-such-mission"})
+
+
+def other_value(spec: dataclasses.Field):
+    """A value of this rule other than its default (every kind of rule the games have)."""
+    default, meta = spec.default, spec.metadata
+    if meta.get("choices"):
+        return next(choice for choice in meta["choices"] if choice != default)
+    if isinstance(default, bool):
+        return not default
+    if isinstance(default, int):
+        return default + 1 if default + 1 <= meta["high"] else default - 1
+    assert spec.name == "mission_ids", f"no other value known for {spec.name}"
+    return "lines-2, shapes-3,areas-1"  # commas, with and without spaces, as a learner may type them
+
+
+def partly_played(game, seed: int = 3, actions: int = 7):
+    """A state some chance outcomes and actions into the game (random, seeded)."""
+    rng, state = numpy.random.RandomState(seed), game.new_initial_state()
+    while actions and not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            actions -= 1
+    return state
+
+
+@pytest.mark.parametrize(
+    "name, rules_type", [(COLORFOX, colorfox.Rules), (COLORIUM, colorium.Rules)], ids=["colorfox", "colorium"]
+)
+def test_every_rule_survives_the_game_string_and_a_saved_game(pyspiel, name, rules_type):
+    for spec in dataclasses.fields(rules_type):
+        value = other_value(spec)
+        game = pyspiel.load_game(name, {spec.name: value})
+        assert getattr(game.rules, spec.name) == value, spec.name
+        again = pyspiel.load_game(str(game))
+        assert again.rules == game.rules, f"{spec.name}: {str(game)}"
+        state = partly_played(game)
+        loaded_game, loaded_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+        assert loaded_game.rules == game.rules and loaded_state.history() == state.history(), spec.name
+        assert str(loaded_state) == str(state), spec.name
+
+
+def test_a_mission_id_that_a_game_string_could_not_hold_is_refused(pyspiel):
+    listed = pyspiel.load_game(COLORIUM, {"mission_ids": "lines-2;shapes-3"})  # as a game string lists them
+    assert partly_played(listed, actions=0).now.table.missions == ("lines-2", "shapes-3")
+    with pytest.raises(ValueError, match="may not hold"):
+        colorium.add_mission(dataclasses.replace(colorium_missions.MISSIONS["lines-1"], id="lines,again"))
 
 
 def test_openspiel_colorium_missions_and_dice_are_chance_outcomes(pyspiel):

@@ -33,7 +33,7 @@ from colorlab.colorfox import encoding, model
 from colorlab.colorfox.components import card, cards
 from colorlab.colorfox.game import GAME
 from colorlab.colorfox.rules import Rules
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, observation_parts
+from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, observation_parts, rules_from
 
 
 def game_length(rules: Rules) -> int:
@@ -110,7 +110,7 @@ class ColorFoxSpielGame(SpielGame):
     GAME_TYPE = game_type(GAME, pyspiel.GameType.Information.IMPERFECT_INFORMATION)
 
     def __init__(self, params=None):
-        rules = Rules.from_dict(dict(params or {}))
+        rules = rules_from(Rules, params)
         super().__init__(rules, encoding, chance_outcomes=encoding.DECK, length=game_length(rules))
 
     def new_initial_state(self):

@@ -167,7 +167,7 @@ class State:
 def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
     """Set out the boards, draw the four missions and roll the first round's dice."""
     if rules.mission_ids:
-        missions = tuple(name.strip() for name in rules.mission_ids.split(",") if name.strip())
+        missions = tuple(name.strip() for name in rules.mission_ids.replace(";", ",").split(",") if name.strip())
         unknown = [name for name in missions if name not in MISSIONS]
         if unknown:
             raise RuleError(

@@ -73,7 +73,7 @@ class Rules(RulesBase):
     mission_ids: str = rule(
         "",
         "Play these missions",
-        "Mission ids separated by commas (for example a learner's own "
+        "Mission ids separated by commas or semicolons (for example a learner's own "
         "mission added with colorium.add_mission); empty: draw them by the rule above.",
     )
     all_six_points: int = rule(

@@ -35,7 +35,7 @@ from colorlab.colorium import encoding, model
 from colorlab.colorium.game import GAME
 from colorlab.colorium.missions import MISSIONS, TYPES
 from colorlab.colorium.rules import Rules
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type
+from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, rules_from
 
 
 def game_length(rules: Rules) -> int:
@@ -79,7 +79,7 @@ class ColoriumSpielGame(SpielGame):
     GAME_TYPE = game_type(GAME, pyspiel.GameType.Information.PERFECT_INFORMATION)
 
     def __init__(self, params=None):
-        rules = Rules.from_dict(dict(params or {}))
+        rules = rules_from(Rules, params)
         model.new_game(rules)  # refuses unknown mission ids with the rules' own error
         outcomes = max([len(encoding.FACES)] + [len(mission_cards(kind)) for kind in TYPES])
         super().__init__(rules, encoding, chance_outcomes=outcomes, length=game_length(rules))
