@@ -308,7 +308,7 @@ def test_every_rule_survives_the_game_string_and_a_saved_game(pyspiel, name, rul
         game = pyspiel.load_game(name, {spec.name: value})
         assert getattr(game.rules, spec.name) == value, spec.name
         again = pyspiel.load_game(str(game))
-        assert again.rules == game.rules, f"{spec.name}: {str(game)}"
+        assert again.rules == game.rules, f"{spec.name}: {game!s}"
         state = partly_played(game)
         loaded_game, loaded_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
         assert loaded_game.rules == game.rules and loaded_state.history() == state.history(), spec.name

@@ -88,7 +88,9 @@ class Mission:
         if not self.id:
             raise ValueError("a mission needs an id")
         if any(mark in self.id for mark in ",;()="):
-            raise ValueError(f"mission {self.id!r}: an id may not hold any of , ; ( ) = (rules and saved games list ids)")
+            raise ValueError(
+                f"mission {self.id!r}: an id may not hold any of , ; ( ) =, which separate ids in rules and saved games"
+            )
         if self.type not in TYPES:
             raise ValueError(f"mission {self.id}: type {self.type!r} is not one of {', '.join(TYPES)}")
         if not callable(self.score):

@@ -31,7 +31,8 @@ later = w.VBox()
 clicks = []
 
 def say(*_):
-    said.value = f"<span data-testid='said'>{name.value}|{players.value:g}|{tie.value}|{half.value}|{len(clicks)}</span>"
+    values = f"{name.value}|{players.value:g}|{tie.value}|{half.value}|{len(clicks)}"
+    said.value = f"<span data-testid='said'>{values}</span>"
 
 def clicked(button):
     clicks.append(1)
