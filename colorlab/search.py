@@ -72,9 +72,12 @@ class SearchGame:
 
     - ``to_move(state)``: who decides now.
     - ``actions(state)``: the moves of that player; best first when the search widens progressively.
-    - ``root_actions(state)``: the same for the bot's own decision, asked once per search, so it
-      may rank the moves with more care (None: ``actions``). A player's own moves are the same
-      in every determinisation, so one list serves every playout.
+    - ``root_actions(state, player)``: the moves of `player` for the bot's own decision, asked once
+      per search, so it may rank them with more care (None: ``actions``). A player's own moves are
+      the same in every determinisation, so one list serves every playout.
+    - ``acting(state)``: every player who may decide now, where several act at once (Colorium's
+      drawings); the bot then decides for any of them, not only for ``to_move`` (None: ``to_move``
+      alone). Such a game gives ``root_actions``.
     - ``play(state, action)``: the state after a move (it is never given an illegal one).
     - ``is_over(state)``: has the game ended?
     - ``reward(state)``: each player's result between 0 and 1, of a finished game or of a
@@ -93,7 +96,8 @@ class SearchGame:
     is_over: Callable[[Any], bool]
     reward: Callable[[Any], Sequence[float]]
     determinise: Callable[[Any, int, random.Random], Any]
-    root_actions: Callable[[Any], list] | None = None
+    root_actions: Callable[[Any, int], list] | None = None
+    acting: Callable[[Any], Sequence[int]] | None = None
     playout_action: Callable[[Any, random.Random], Any] | None = None
     key: Callable[[Any, Any], Hashable] = same
     horizon: int | None = None
@@ -156,7 +160,7 @@ def search(
     Ties in the final count of playouts go to the move ranked first.
     """
     check_budget(playouts, seconds)
-    moves = (game.root_actions or game.actions)(state)
+    moves = game.root_actions(state, player) if game.root_actions else game.actions(state)
     if len(moves) == 1:
         return moves[0]
     by_key = {game.key(state, move): move for move in moves}
@@ -280,7 +284,8 @@ class SearchAgent:
 
     def act(self, state: Any, player: int) -> Any:
         """Which move does the search choose for `player` (None when it is not `player`'s decision)?"""
-        if self.game.is_over(state) or self.game.to_move(state) != player:
+        game = self.game
+        if game.is_over(state) or player not in (game.acting(state) if game.acting else (game.to_move(state),)):
             return None
         seen = json.dumps(self.sight(state, player), sort_keys=True, default=str)
         rng = random.Random(f"{self.seed}/{hashlib.sha256(seen.encode()).hexdigest()}")

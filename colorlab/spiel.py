@@ -109,15 +109,24 @@ class Observer:
         self.dict = observation_parts(game.encoding, game.rules, self.tensor)
 
     def set_from(self, state, player: int) -> None:
-        """Fill the array with what `player` sees in `state`."""
-        if self.tensor is not None:
-            self.tensor[:] = state.seen_array(player, self.private)
+        """Fill the array with what `player` sees in `state` (refused for an information state: see `no_tensor`)."""
+        if self.tensor is None:
+            no_tensor(state.get_game())
+        self.tensor[:] = state.seen_array(player, self.private)
 
     def string_from(self, state, player: int) -> str:
         """What `player` sees (or, with perfect recall, has seen so far), as text."""
         if self.perfect_recall:
             return state.seen_history(player, self.private)
         return state.seen_text(player, self.private)
+
+
+def no_tensor(game: pyspiel.Game) -> None:
+    """Refuse an information-state tensor, saying what to use instead (the history has no fixed size)."""
+    raise ValueError(
+        f"{game.get_type().long_name} offers no information_state_tensor: a player's history has no fixed size. "
+        "Use observation_tensor() (what the player sees now, enough to play on) or information_state_string()."
+    )
 
 
 class SpielGame(pyspiel.Game):

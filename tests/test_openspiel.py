@@ -1,6 +1,7 @@
 """ColorFox and Colorium as numbers (the shared encoding) and as OpenSpiel games."""
 
 import ast
+import collections
 import dataclasses
 import importlib
 import random
@@ -398,3 +399,71 @@ def test_the_examples_of_the_openspiel_guide_run(pyspiel, capsys):
         exec(example, namespace)
     for line in capsys.readouterr().out.splitlines():
         assert sum(ast.literal_eval(line)) == pytest.approx(1)
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        (COLORFOX, {}),
+        (COLORFOX, {"players": 4, "exchange_pick": "opponent"}),
+        (COLORIUM, {"players": 1}),
+        (COLORIUM, {"players": 3}),
+        (COLORIUM, {"players": 4, "width": 5, "height": 5}),
+    ],
+)
+def test_the_search_bot_acts_at_every_decision_openspiel_asks_of_it(pyspiel, name, params):
+    """OpenSpiel asks the players of a Colorium round's drawings in its own order (from the active player round the
+    table), not the model's: the bot answers each of them, in every phase, with a legal number."""
+    from colorlab.openspiel import search_bot
+
+    game = pyspiel.load_game(name, params)
+    bots = [search_bot(game, player, seed=player, playouts=8) for player in range(game.num_players())]
+    rng, state, asked = numpy.random.RandomState(5), game.new_initial_state(), collections.Counter()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
+        player = state.current_player()
+        table = state.now.table
+        asked[(getattr(table, "phase", "turn"), player == getattr(table, "active", player))] += 1
+        action = bots[player].step(state)
+        assert action in state.legal_actions(player)
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)
+    if name == COLORIUM and game.num_players() > 1:
+        assert asked[("draw", False)] > 0, "no drawing was asked of a player other than the active one"
+
+
+@pytest.mark.parametrize("name", [COLORFOX, COLORIUM])
+def test_every_bot_of_a_game_plays_whole_games_in_openspiels_evaluate_bots(pyspiel, name):
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from colorlab.games import find_game
+    from colorlab.openspiel import bot
+
+    game = pyspiel.load_game(name, {"players": 3})
+    names = [n for n in find_game(name.removeprefix("python_colorlab_")).bots if not n.startswith("SearchBot")]
+    for first in names:
+        bots = [bot(game, player, n, seed=player) for player, n in enumerate([first, *names][:3])]
+        returns = evaluate_bots(game.new_initial_state(), bots, numpy.random.RandomState(len(first)))
+        assert sum(returns) == pytest.approx(1.0) and all(0 <= value <= 1 for value in returns), first
+
+
+def test_a_bot_refuses_a_moment_that_is_not_its_players_decision_and_a_game_not_ours(pyspiel):
+    from colorlab.openspiel import bot, search_bot
+
+    game = pyspiel.load_game(COLORFOX)
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="has no decision to make now"):
+        bot(game, 0, "GreedyBot").step(state)  # a chance node: the deal
+    while state.is_chance_node():
+        chance_step(state, numpy.random.RandomState(0))
+    waiting = 1 - state.current_player()
+    with pytest.raises(ValueError, match=f"plays player {waiting}, who has no decision"):
+        search_bot(game, waiting, playouts=4).step(state)
+    with pytest.raises(ValueError, match="there is no player 2"):
+        bot(game, 2)
+    with pytest.raises(ValueError, match="not one of colorlab's games"):
+        search_bot(pyspiel.load_game("tic_tac_toe"), 0)
+    with pytest.raises(ValueError, match="has no bot called 'Nobody'"):
+        bot(game, 0, "Nobody")

@@ -95,6 +95,11 @@ def action_number(action, rules: Rules = Rules()) -> int:
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
+def number_of(action, state) -> int:
+    """Which number stands for this action in this state (as in any state of these rules)?"""
+    return action_number(action, state.rules)
+
+
 def decode(number: int, rules: Rules, player: int):
     """Which action of `player` does this number stand for, legal now or not?"""
     if (

@@ -20,6 +20,7 @@ import random
 
 from colorlab.agents import SeededAgent, play_out, seated_bots
 from colorlab.colorium.board import EMPTY, Board
+from colorlab.colorium.encoding import acting
 from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (
     Draw,
@@ -163,9 +164,8 @@ def search_actions(state: State) -> list:
     return sorted(legal_draws(state, player), key=lowness, reverse=True) + legal_wilds(state, player)
 
 
-def root_actions(state: State) -> list:
+def root_actions(state: State, player: int) -> list:
     """The search bot's own moves, best first by the mission bot's measures (wild spaces last)."""
-    player = to_move(state)
     if state.phase == "draft":
         return sorted(legal_picks(state, player), key=lambda pick: MISSION_BOT.pick_value(state, pick), reverse=True)
     draws = legal_draws(state, player)
@@ -227,6 +227,7 @@ SEARCH_GAME = SearchGame(
     to_move=to_move,
     actions=search_actions,
     root_actions=root_actions,
+    acting=acting,
     play=play,
     is_over=lambda state: state.over,
     reward=result,

@@ -116,6 +116,11 @@ def action_number(action, rules: Rules = Rules(), pool: tuple = ()) -> int:
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
+def number_of(action, state) -> int:
+    """Which number stands for this action in this state (a pick, for the die of the state's pool it names)?"""
+    return action_number(action, state.rules, state.pool)
+
+
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     """Which kind of action is this number, and where in its block does it lie?"""
     if (

@@ -35,7 +35,7 @@ from colorlab.colorium import encoding, model
 from colorlab.colorium.game import GAME
 from colorlab.colorium.missions import MISSIONS, TYPES
 from colorlab.colorium.rules import Rules
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, rules_from
+from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, no_tensor, rules_from
 
 
 def game_length(rules: Rules) -> int:
@@ -91,10 +91,17 @@ class ColoriumSpielGame(SpielGame):
         return ColoriumSpielState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """Every board is open: each player sees the whole state (its history, with perfect recall)."""
+        """Every board is open: each player sees the whole state (its history as text, with perfect recall)."""
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            return IIGObserverForPublicInfoGame(iig_obs_type, params)
+            return HistoryObserver(iig_obs_type, params)
         return super().make_py_observer(iig_obs_type, params)
+
+
+class HistoryObserver(IIGObserverForPublicInfoGame):
+    """A player's history, as text only: an information-state tensor is refused with a reason."""
+
+    def set_from(self, state, player: int) -> None:
+        no_tensor(state.get_game())
 
 
 class ColoriumSpielState(pyspiel.State):
