@@ -393,7 +393,7 @@ def test_a_resampled_colorfox_state_looks_the_same_to_the_player(pyspiel):
 def test_the_examples_of_the_openspiel_guide_run(pyspiel, capsys):
     guide = (Path(__file__).parent.parent / "docs" / "openspiel.md").read_text(encoding="utf-8")
     examples = re.findall(r"```python\n(.*?)```", guide, re.DOTALL)
-    assert len(examples) == 2
+    assert len(examples) == 3
     namespace = {}
     for example in examples:
         exec(example, namespace)
