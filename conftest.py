@@ -27,7 +27,7 @@ AI_MODULES = {
     "colorlab/spiel.py": "pyspiel",
     "colorlab/colorfox/spiel.py": "pyspiel",
     "colorlab/colorium/spiel.py": "pyspiel",
-    "colorlab/pettingzoo.py": "pettingzoo",
+    "colorlab/pettingzoo": "pettingzoo",
 }
 collect_ignore = [path for path, needs in AI_MODULES.items() if importlib.util.find_spec(needs) is None]
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import collections
+import copy
 import dataclasses
+import importlib
+import pickle
 import random
 import re
 import warnings
@@ -428,7 +432,9 @@ def test_a_quiz_that_never_ends_is_cut_short_at_the_cap():
         (lambda: parallel_env("colorfox"), "played in turns"),
         (lambda: parallel_env("nosuchgame"), "no game"),
         (lambda: env("colorfox", illegal="ignore"), "illegal = 'ignore'"),
-        (lambda: env("colorium", render_mode="human"), "render_mode = 'human'"),
+        (lambda: env("colorium", render_mode="rgb_array"), "render_mode = 'rgb_array'"),
+        (lambda: env("colorfox", max_cycles=0), "max_cycles = 0"),
+        (lambda: parallel_env("colourbrain", max_cycles=2.5), "max_cycles = 2.5"),
     ],
 )
 def test_unknown_games_and_options_are_refused(call, message):
@@ -488,7 +494,7 @@ def test_quiz_observations_have_the_promised_shape_and_bounds():
 
 def test_the_examples_in_the_docs_run():
     blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         exec(block, {})
 
@@ -509,3 +515,104 @@ def test_every_agent_may_look_after_every_step_when_a_drawer_begins_the_next_dra
         legal = numpy.flatnonzero(observation["action_mask"])
         environment.step(None if terminated or truncated else int(rng.choice(list(legal))))
     assert not environment.agents, "the game did not end"
+
+
+# PettingZoo's conventions -------------------------------------------------------------------------------------
+
+VERSIONED = ["colorfox_v0", "colorium_v0", "colourbrain_v0"]
+
+
+def versioned(name: str):
+    return importlib.import_module(f"colorlab.pettingzoo.{name}")
+
+
+@pytest.mark.parametrize("name", VERSIONED)
+def test_the_versioned_modules_pass_pettingzoos_api_render_and_seed_tests(name):
+    from pettingzoo.test import render_test
+
+    module = versioned(name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(module.env(), num_cycles=60)
+        render_test(module.env)
+        seed_test(module.env, num_cycles=40)
+    assert unexpected_warnings(caught) == []
+    assert module.env().metadata["name"].startswith(f"colorlab_{name.removesuffix('_v0')}")
+
+
+def test_colourbrains_versioned_module_passes_pettingzoos_parallel_and_max_cycles_tests():
+    from pettingzoo.test import max_cycles_test
+
+    module = versioned("colourbrain_v0")
+    parallel_api_test(module.parallel_env(), num_cycles=60)
+    max_cycles_test(module)
+
+
+@pytest.mark.parametrize("name", ["colorfox_v0", "colorium_v0"])
+def test_a_turn_game_is_cut_short_once_a_player_has_acted_max_cycles_times(name):
+    game = versioned(name).env(max_cycles=3)
+    game.reset(seed=4)
+    acted = collections.Counter()
+    for agent in game.agent_iter():
+        observation, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        acted[agent] += 1
+        game.step(int(numpy.flatnonzero(observation["action_mask"])[0]))
+    assert max(acted.values()) == 3 and all(game.unwrapped.truncations.values())
+
+
+@pytest.mark.parametrize("name", VERSIONED)
+def test_a_step_before_reset_is_refused_as_pettingzoo_refuses_it(name):
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    game = versioned(name).env()
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        game.agent_selection  # noqa: B018
+    EnvLogger.suppress_output()
+    try:
+        with pytest.raises(AssertionError, match="reset"):
+            game.step(0)
+    finally:
+        EnvLogger.unsuppress_output()
+
+
+@pytest.mark.parametrize("game", ["colorfox", "colorium", "colourbrain"])
+def test_an_environment_pickles_and_deep_copies_mid_game_and_plays_on_alike(game):
+    original = env(game)
+    original.reset(seed=9)
+    for _ in range(6):
+        observation, *_ = original.last()
+        original.step(int(numpy.flatnonzero(observation["action_mask"])[-1]))
+    copies = [copy.deepcopy(original), pickle.loads(pickle.dumps(original))]
+    for other in copies:
+        assert other.unwrapped.match.state == original.unwrapped.match.state
+        assert other.agent_selection == original.agent_selection
+    for _ in range(6):
+        chosen = int(numpy.flatnonzero(original.last()[0]["action_mask"])[0])
+        for each in [original, *copies]:
+            each.step(chosen)
+    assert all(other.unwrapped.match.state == original.unwrapped.match.state for other in copies)
+    assert original.unwrapped.match.encoding is copies[1].unwrapped.match.encoding
+
+
+def test_human_rendering_prints_the_last_events_and_returns_nothing(capsys):
+    game = env("colorfox", render_mode="human")
+    game.reset(seed=1)
+    observation, *_ = game.last()
+    game.step(int(numpy.flatnonzero(observation["action_mask"])[0]))
+    assert game.render() is None
+    printed = capsys.readouterr().out
+    assert printed.strip() and printed.strip() == game.unwrapped.match.text().strip()
+
+
+@pytest.mark.parametrize("name", VERSIONED)
+def test_pettingzoos_performance_benchmark_plays_games_through_their_ends(name, capsys):
+    """PettingZoo's benchmark plays for 5 s, resetting each game that ends; the speeds are benchmarks' business."""
+    from pettingzoo.test import performance_benchmark
+
+    performance_benchmark(versioned(name).env())
+    printed = capsys.readouterr().out
+    turns = float(re.search(r"([0-9.]+) turns per second", printed).group(1))
+    assert turns > 0 and "Finished performance benchmark" in printed

@@ -28,6 +28,14 @@ A game has environments when its declaration gives an encoding: a module with
   player who tried it (PettingZoo's classic convention, for learners that ignore the mask).
 - A game without an encoding has no environment, and asking for one says why (the
   declaration's ``why_no_encoding``).
+- PettingZoo's conventions: ``env(game)`` is wrapped as PettingZoo's own environments are
+  (``OrderEnforcingWrapper``: a step before ``reset`` is refused with PettingZoo's error),
+  ``raw_env(game)`` is the bare environment; ``render_mode`` is ``"ansi"`` (``render()``
+  returns the last events in words) or ``"human"`` (prints them); ``max_cycles`` cuts a
+  game short (truncation) once a player has acted that many times (in a parallel
+  environment, after that many steps); environments pickle and deep-copy. Versioned
+  modules follow PettingZoo's naming: ``from colorlab.pettingzoo import colorfox_v0`` and
+  ``colorfox_v0.env()`` (also ``colorium_v0`` and ``colourbrain_v0``, with ``parallel_env``).
 
 Examples
 ========
@@ -42,6 +50,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import random
 from functools import cached_property
 from typing import Any
@@ -49,12 +58,14 @@ from typing import Any
 import numpy
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 from colorlab.games import Game, all_games, find_game
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction, RuleError, RulesBase
 
 ILLEGAL = ("raise", "lose")
+RENDER_MODES = ("ansi", "human")
 LOSS = -1.0
 
 
@@ -125,12 +136,28 @@ class Match:
     """
 
     def __init__(self, game: Game, rules: Any):
+        self.attach(game)
+        self.rules = checked_rules(game, rules)
+        self.start(0)
+
+    def attach(self, game: Game) -> None:
+        """Take the game's parts: its declaration, its encoding and its table's moment (a module's, not data)."""
         self.game = game
         self.encoding = game.part("encoding")
         table = game.part("table") if game.has("table") else None
         self.moment = None if table is None else table.moment
-        self.rules = checked_rules(game, rules)
-        self.start(0)
+
+    def __getstate__(self) -> dict:
+        """Everything but the game's parts (modules and functions), which a copy finds again by the game's name."""
+        kept = {name: value for name, value in self.__dict__.items() if name not in ("game", "encoding", "moment")}
+        kept["game"] = self.game.name
+        kept.pop("action_count", None)
+        return kept
+
+    def __setstate__(self, kept: dict) -> None:
+        name = kept.pop("game")
+        self.__dict__.update(kept)
+        self.attach(find_game(name))
 
     @cached_property
     def action_count(self) -> int:
@@ -167,12 +194,19 @@ class Match:
             self.views[player] = state
         return self.views[player]
 
-    def observation(self, player: int, may_act: bool) -> dict:
-        """The player's observation and action mask (all zeros unless it may act now)."""
+    def mask(self, player: int, may_act: bool) -> numpy.ndarray:
+        """The player's action mask (all zeros unless it may act now)."""
         mask = numpy.zeros(self.action_count, dtype=numpy.int8)
         if may_act:
             mask[self.encoding.legal_numbers(self.state, player)] = 1
-        return {"observation": self.encoding.observation(self.view(player), player), "action_mask": mask}
+        return mask
+
+    def observation(self, player: int, may_act: bool) -> dict:
+        """The player's observation and action mask (all zeros unless it may act now)."""
+        return {
+            "observation": self.encoding.observation(self.view(player), player),
+            "action_mask": self.mask(player, may_act),
+        }
 
     def action(self, player: int, number: Any) -> Any:
         """Which action is this number for this player now? Refuse it with the game's reason if illegal."""
@@ -227,6 +261,21 @@ class Match:
         return "\n".join(self.state.events)
 
 
+class LegalActions(spaces.Discrete):
+    """A player's action numbers; ``sample()`` with no mask draws one legal now (a random player's move), so that code
+    that samples the space, as PettingZoo's own tests do, plays the game instead of breaking its rules."""
+
+    def __init__(self, count: int, legal_now):
+        super().__init__(count)
+        self.legal_now = legal_now  # () -> the player's action mask now
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None:
+            now = self.legal_now()
+            mask = now if now.any() else None
+        return super().sample(mask=mask, probability=probability)
+
+
 class Spaces:
     """The spaces and seeds both kinds of environment share."""
 
@@ -243,12 +292,26 @@ class Spaces:
         )
         self.possible_agents = [agent_name(p) for p in range(self.match.rules.players)]
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
-        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.action_spaces = {
+            agent: LegalActions(actions, functools.partial(self.legal_mask, player))
+            for player, agent in enumerate(self.possible_agents)
+        }
         self.seeds = random.Random()
 
     def action_cap(self, max_actions: int | None) -> int | None:
         """After how many actions is a game cut short: `max_actions`, or the encoding's cap of an endless game?"""
         return max_actions if max_actions is not None else getattr(self.match.encoding, "MAX_ACTIONS", None)
+
+    def options(self, render_mode: str | None, illegal: str, max_actions: int | None, max_cycles: int | None) -> None:
+        """Check and keep the options both kinds of environment take."""
+        self.render_mode = checked_choice("render_mode", render_mode, (None, *RENDER_MODES))
+        self.illegal = checked_choice("illegal", illegal, ILLEGAL)
+        self.max_actions = self.action_cap(max_actions)
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
+        ):
+            raise ValueError(f"max_cycles = {max_cycles!r} is not allowed: give a whole number from 1, or None")
+        self.max_cycles = max_cycles
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -264,7 +327,10 @@ class Spaces:
         return self.seeds.randrange(2**32)
 
     def render(self) -> str | None:
-        """The last events of the game, in words (render_mode "ansi")."""
+        """The last events of the game, in words: returned (render_mode "ansi") or printed ("human")."""
+        if self.render_mode == "human":
+            print(self.match.text())
+            return None
         return self.match.text() if self.render_mode == "ansi" else None
 
     def record(self) -> GameRecord:
@@ -285,13 +351,12 @@ class TurnEnv(Spaces, AECEnv):
         render_mode: str | None = None,
         illegal: str = "raise",
         max_actions: int | None = None,
+        max_cycles: int | None = None,
     ):
         super().__init__()
         self.match = Match(checked_game(game), rules)
-        self.metadata = {"name": f"colorlab_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
-        self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
-        self.illegal = checked_choice("illegal", illegal, ILLEGAL)
-        self.max_actions = self.action_cap(max_actions)
+        self.metadata = {"name": f"colorlab_{game}_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+        self.options(render_mode, illegal, max_actions, max_cycles)
         self.make_spaces(self.match.action_count)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -302,12 +367,19 @@ class TurnEnv(Spaces, AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
+        self.turns = dict.fromkeys(self.agents, 0)
         self.agent_selection = agent_name(self.match.acting()[0])
 
     def observe(self, agent: str) -> dict:
         return self.match.observation(
             self.possible_agents.index(agent), agent == self.agent_selection and not self.terminations[agent]
         )
+
+    def legal_mask(self, player: int) -> numpy.ndarray:
+        """The player's action mask now (all zeros before a reset, or when it is not the player's turn)."""
+        agent = self.possible_agents[player]
+        live = getattr(self, "agent_selection", None) == agent and not self.terminations[agent]
+        return self.match.mask(player, live)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -324,12 +396,14 @@ class TurnEnv(Spaces, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.match.play(player, move)
+        self.turns[agent] += 1
         if self.match.over:
             self.end(dict(zip(self.possible_agents, self.match.returns())), {})
             return
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._accumulate_rewards()
-        if self.max_actions is not None and self.match.actions >= self.max_actions:
+        cycles_done = self.max_cycles is not None and max(self.turns.values()) >= self.max_cycles
+        if cycles_done or (self.max_actions is not None and self.match.actions >= self.max_actions):
             self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = agent_name(self.match.acting()[0])
 
@@ -357,19 +431,25 @@ class TogetherEnv(Spaces, ParallelEnv):
         render_mode: str | None = None,
         illegal: str = "raise",
         max_actions: int | None = None,
+        max_cycles: int | None = None,
     ):
         self.match = Match(checked_simultaneous(game), rules)
-        self.metadata = {"name": f"colorlab_{game}_parallel_v0", "render_modes": ["ansi"]}
-        self.render_mode = checked_choice("render_mode", render_mode, (None, "ansi"))
-        self.illegal = checked_choice("illegal", illegal, ILLEGAL)
-        self.max_actions = self.action_cap(max_actions)
+        self.metadata = {"name": f"colorlab_{game}_parallel_v0", "render_modes": list(RENDER_MODES)}
+        self.options(render_mode, illegal, max_actions, max_cycles)
         self.wait = self.match.action_count
         self.make_spaces(self.wait + 1)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         self.match.start(self.next_seed(seed))
         self.agents = self.possible_agents[:]
+        self.steps = 0
         return self.observations(), {agent: {} for agent in self.agents}
+
+    def legal_mask(self, player: int) -> numpy.ndarray:
+        """The player's action mask now, "wait" last (only "wait" for a player with nothing to do)."""
+        acting = player in self.match.acting()
+        waits = numpy.int8(not acting and not self.match.over)
+        return numpy.append(self.match.mask(player, acting), waits)
 
     def observations(self) -> dict:
         """Every player's observation, with "wait" as the only legal number of players with nothing to do."""
@@ -409,7 +489,10 @@ class TogetherEnv(Spaces, ParallelEnv):
             if self.match.over
             else dict.fromkeys(self.agents, 0.0)
         )
-        truncated = self.max_actions is not None and self.match.actions >= self.max_actions
+        self.steps += 1
+        truncated = (self.max_actions is not None and self.match.actions >= self.max_actions) or (
+            self.max_cycles is not None and self.steps >= self.max_cycles
+        )
         return self.finish(rewards, self.match.over, truncated, {})
 
     def checked_move(self, player: int, number: Any, acting: bool) -> Any:
@@ -442,15 +525,38 @@ class TogetherEnv(Spaces, ParallelEnv):
         )
 
 
-def env(
-    game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise", max_actions: int | None = None
+def raw_env(
+    game: str,
+    rules: Any = None,
+    render_mode: str | None = None,
+    illegal: str = "raise",
+    max_actions: int | None = None,
+    max_cycles: int | None = None,
 ) -> TurnEnv:
-    """A PettingZoo AEC environment of this game (any game with an encoding), with action masks."""
-    return TurnEnv(game, rules, render_mode, illegal, max_actions)
+    """A PettingZoo AEC environment of this game (any game with an encoding), with action masks, unwrapped."""
+    return TurnEnv(game, rules, render_mode, illegal, max_actions, max_cycles)
+
+
+def env(
+    game: str,
+    rules: Any = None,
+    render_mode: str | None = None,
+    illegal: str = "raise",
+    max_actions: int | None = None,
+    max_cycles: int | None = None,
+) -> AECEnv:
+    """A PettingZoo AEC environment of this game (any game with an encoding), with action masks, wrapped as
+    PettingZoo's own are (``OrderEnforcingWrapper``; ``.unwrapped`` is the bare environment)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, rules, render_mode, illegal, max_actions, max_cycles))
 
 
 def parallel_env(
-    game: str, rules: Any = None, render_mode: str | None = None, illegal: str = "raise", max_actions: int | None = None
+    game: str,
+    rules: Any = None,
+    render_mode: str | None = None,
+    illegal: str = "raise",
+    max_actions: int | None = None,
+    max_cycles: int | None = None,
 ) -> TogetherEnv:
     """A PettingZoo parallel environment of a game whose players act at once (a simultaneous game)."""
-    return TogetherEnv(game, rules, render_mode, illegal, max_actions)
+    return TogetherEnv(game, rules, render_mode, illegal, max_actions, max_cycles)
