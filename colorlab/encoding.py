@@ -7,7 +7,8 @@ picks, ...). A block is where a kind's numbers start and how many there are.
 {'pass': (0, 1), 'pick': (1, 6), 'place': (7, 20)}
 
 An observation is made of named parts, each an array of some shape, flattened and laid end
-to end into one array.
+to end into one array. Every number in it lies from 0 to 1 (as learning libraries expect): a
+count or a score is shown as a share of the most it can be (:func:`scaled`).
 
 >>> flat_shape({"board": (3, 3), "to move": (2,)})
 (11,)
@@ -23,6 +24,15 @@ def number_blocks(sizes: dict[str, int]) -> dict[str, tuple[int, int]]:
     """Where does each kind of action start, given how many numbers each kind takes, in order?"""
     starts = accumulate(sizes.values(), initial=0)
     return {kind: (start, size) for (kind, size), start in zip(sizes.items(), starts)}
+
+
+def scaled(value: float, most: float) -> float:
+    """A count or score shown from 0 to 1: `value` out of `most`, anything beyond shown as 1.
+
+    >>> scaled(3, 12), scaled(30, 12)
+    (0.25, 1.0)
+    """
+    return min(max(value / most, 0.0), 1.0)
 
 
 def flat_shape(parts: dict[str, tuple[int, ...]]) -> tuple[int]:

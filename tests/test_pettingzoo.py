@@ -616,3 +616,23 @@ def test_pettingzoos_performance_benchmark_plays_games_through_their_ends(name, 
     printed = capsys.readouterr().out
     turns = float(re.search(r"([0-9.]+) turns per second", printed).group(1))
     assert turns > 0 and "Finished performance benchmark" in printed
+
+
+@pytest.mark.parametrize(("game", "rules"), VARIANTS, ids=NAMES)
+def test_every_observation_lies_in_its_space_from_0_to_1_at_every_step(game, rules):
+    """The observation spaces are bounded, 0 to 1 as learning libraries expect, and every observation of every agent
+    after every step of whole random games lies in its space."""
+    for seed in range(3):
+        environment = env(game, rules, max_actions=400)
+        environment.reset(seed=seed)
+        space = environment.observation_space(environment.possible_agents[0])["observation"]
+        assert (space.low == 0).all() and (space.high == 1).all()
+        rng, steps = random.Random(seed), 0
+        while environment.agents and steps < 400:
+            for agent in environment.possible_agents:
+                seen = environment.observe(agent)
+                assert environment.observation_space(agent).contains(seen), (agent, seen["observation"].max())
+            observation, _, terminated, truncated, _ = environment.last()
+            legal = numpy.flatnonzero(observation["action_mask"])
+            environment.step(None if terminated or truncated else int(rng.choice(legal)))
+            steps += 1

@@ -17,7 +17,11 @@ is the player who acts):
   cards join the start card.
 
 An observation is a flat float32 array, made of the parts that
-:func:`observation_layout` names, in that order. It is built from the model's
+:func:`observation_layout` names, in that order. Every number lies from 0 to 1: a card's
+cell is shown as its place between the furthest cells a card can reach, and counts and
+scores as shares of the most they can be (hand sizes and the pile of the 54 cards, sticks
+of the sticks of a colour, exchanges of 3, scores of
+:func:`~colorlab.colorfox.scoring.most_points`). It is built from the model's
 :func:`~colorlab.colorfox.model.observation` for one player, so it shows that
 player's own hand and only the sizes of the other hands and of the pile: two states
 that differ in the other hands or the pile's order give the same array.
@@ -37,7 +41,8 @@ from colorlab.colorfox import model
 from colorlab.colorfox.components import cards
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
-from colorlab.encoding import flat_shape, number_blocks
+from colorlab.colorfox.scoring import most_points
+from colorlab.encoding import flat_shape, number_blocks, scaled
 from colorlab.rules import IllegalAction, NotYourTurn
 
 COLOURS = len(COLOUR_NAMES)
@@ -46,6 +51,7 @@ REACH = DECK - 1  # how far from the start card a card may ever lie
 CELLS = tuple((x, y) for x in range(-REACH, REACH + 1) for y in range(-(REACH - abs(x)), REACH - abs(x) + 1))
 CELL_NUMBER = {cell: number for number, cell in enumerate(CELLS)}
 CARD_FIELDS = ("in your hand", "on the table", "unseen", "x", "y", "half turned")
+MOST_EXCHANGES = 3  # a card joining 4 colours at once gives 3 exchanges
 
 
 def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
@@ -197,6 +203,11 @@ def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
     }
 
 
+def observation_bounds(rules: Rules = Rules()) -> tuple[float, float]:
+    """The smallest and largest number an observation holds."""
+    return 0.0, 1.0
+
+
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     """How long is the flat observation array?"""
     return flat_shape(observation_layout(rules))
@@ -210,14 +221,17 @@ def observation(state, player: int) -> numpy.ndarray:
     for card in seen["hand"]:
         arrays["cards"][card["number"] - 1, 0] = 1
     for card in seen["table"]:
-        arrays["cards"][card["number"] - 1, 1:] = (1, 0, card["x"] / REACH, card["y"] / REACH, card["turned"])
+        place = ((card["x"] + REACH) / (2 * REACH), (card["y"] + REACH) / (2 * REACH))
+        arrays["cards"][card["number"] - 1, 1:] = (1, 0, *place, card["turned"])
     arrays["cards"][:, 2] = 1 - arrays["cards"][:, 0] - arrays["cards"][:, 1]
     arrays["you"][player] = arrays["to move"][seen["to_move"]] = arrays["active"][seen["active"]] = 1
-    arrays["hand sizes"][:] = seen["hand_sizes"]
-    arrays["sticks"][:] = [[counts[name] for name in COLOUR_NAMES] for counts in seen["sticks"]]
-    arrays["scores"][:] = seen["scores"]
-    arrays["supply"][:] = [seen["supply"][name] for name in COLOUR_NAMES]
-    arrays["pile"][0], arrays["exchanges left"][0] = seen["deck"], seen["exchanges_left"]
+    sticks, points = state.rules.sticks_per_colour, most_points(state.rules)
+    arrays["hand sizes"][:] = [scaled(size, DECK) for size in seen["hand_sizes"]]
+    arrays["sticks"][:] = [[scaled(counts[name], sticks) for name in COLOUR_NAMES] for counts in seen["sticks"]]
+    arrays["scores"][:] = [scaled(score, points) for score in seen["scores"]]
+    arrays["supply"][:] = [scaled(seen["supply"][name], sticks) for name in COLOUR_NAMES]
+    arrays["pile"][0] = scaled(seen["deck"], DECK)
+    arrays["exchanges left"][0] = scaled(seen["exchanges_left"], MOST_EXCHANGES)
     arrays["over"][0] = seen["over"]
     if seen["offer"]:
         arrays["offer to"][seen["offer"]["opponent"]] = 1

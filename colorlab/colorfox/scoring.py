@@ -76,6 +76,21 @@ def worth_of(rules: Rules) -> Worth:
     return SET_SCORES[rules.set_score]
 
 
+def most_points(rules: Rules = _DEFAULT_RULES) -> float:
+    """A score no player can pass: every stick of the game held, in sets of the largest size.
+
+    A set of n sticks is worth no more per stick than one of the largest size allowed (the worth
+    per stick, 1, (n + 1) / 2 or n, grows with n), so no split of all the sticks scores more.
+
+    >>> from colorlab.colorfox import Rules
+    >>> from colorlab.colorfox.scoring import most_points
+    >>> most_points(Rules())  # 48 sticks, 21 points in each set of 6
+    168.0
+    """
+    largest = rules.max_set_size
+    return len(COLOURS) * rules.sticks_per_colour * worth_of(rules)(largest) / largest
+
+
 def score_sticks(counts: Mapping[str, int], rules: Rules = _DEFAULT_RULES, worth: Worth | None = None) -> int | float:
     """What is the best total over every split of these sticks into sets?
 

@@ -26,6 +26,10 @@ An observation is a flat float32 array, made of the parts that
 :func:`observation_layout` names, in that order, built from the model's
 :func:`~colorlab.colorium.model.observation`. Every board is open in Colorium; the
 only thing hidden is the future (the dice of later rounds), which no state holds.
+Every number lies from 0 to 1: counts are shares of the most they can be (shapes drawn of
+the board's spaces, dice of a face of the players, row points of the largest row reward,
+the round of the most rounds a board allows) and scores of SCORE_SCALE points (more shows
+as 1: a learner's own mission may score without bound).
 
 Returns: at the end, the win is shared out. A sole winner gets 1, players who share
 the win (same points, empty spaces and row points) 1/k each, everyone else 0.
@@ -44,7 +48,7 @@ from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, orientations, scissors
-from colorlab.encoding import flat_shape, number_blocks
+from colorlab.encoding import flat_shape, number_blocks, scaled
 from colorlab.rules import IllegalAction, NotYourTurn
 
 LETTERS = tuple(SHAPES)
@@ -53,6 +57,8 @@ MOST_CUTS = BONUSES.count("scissors")
 MARKS = ("none", "locked", "earned", "ready", "used")
 PHASES = ("draft", "draw", "over")
 EDITION_MISSIONS = tuple(f"{kind}-{card}" for kind in TYPES for card in range(1, 5))  # a learner's own shows as none
+MOST_ROW_POINTS = max(max(points) for points in ROW_REWARDS.values())
+SCORE_SCALE = 100  # an observation shows a score as a share of this many points (more shows as 1)
 
 
 def _pieces() -> tuple[tuple[str, int, frozenset], ...]:
@@ -239,6 +245,11 @@ def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
     }
 
 
+def observation_bounds(rules: Rules = Rules()) -> tuple[float, float]:
+    """The smallest and largest number an observation holds."""
+    return 0.0, 1.0
+
+
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     """How long is the flat observation array?"""
     return flat_shape(observation_layout(rules))
@@ -249,27 +260,29 @@ def observation(state, player: int) -> numpy.ndarray:
     seen = model.observation(state, player)
     arrays = {name: numpy.zeros(shape, numpy.float32) for name, shape in observation_layout(state.rules).items()}
     rows = sorted(ROW_REWARDS)
+    spaces = state.rules.width * state.rules.height
     for p in range(state.players):
         for r, line in enumerate(seen["boards"][p]):
             for c, code in enumerate(line):
                 if code in CODES:
                     arrays["boards"][p, r, c, CODES.index(code)] = 1
         for letter, count in Counter(seen["drawn_shapes"][p]).items():
-            arrays["shapes drawn"][p, LETTERS.index(letter)] = count
+            arrays["shapes drawn"][p, LETTERS.index(letter)] = scaled(count, spaces)
         for kind, face in zip(("shape", "colour"), seen["picks"][p]):
             if face:
                 arrays["picked"][p, FACES.index((kind, face))] = 1
         for c, mark in enumerate(seen["bonuses"][p]):
             arrays["bonuses"][p, c, MARKS.index(mark)] = 1
         for row, points in seen["row_points"][p]:
-            arrays["row points"][p, rows.index(row)] = points
-    arrays["drawn"][:], arrays["out"][:], arrays["scores"][:] = seen["drawn"], seen["out"], seen["scores"]
+            arrays["row points"][p, rows.index(row)] = scaled(points, MOST_ROW_POINTS)
+    arrays["drawn"][:], arrays["out"][:] = seen["drawn"], seen["out"]
+    arrays["scores"][:] = [scaled(score, SCORE_SCALE) for score in seen["scores"]]
     for kind, face in seen["pool"]:
-        arrays["pool"][FACES.index((kind, face))] += 1
+        arrays["pool"][FACES.index((kind, face))] += 1 / state.players
     for turn, seat in enumerate(seen["order"]):
         arrays["order"][turn, seat] = 1
     arrays["you"][player] = arrays["active"][seen["active"]] = arrays["phase"][PHASES.index(seen["phase"])] = 1
-    arrays["round"][0] = seen["round"]
+    arrays["round"][0] = scaled(seen["round"], spaces + 1)
     for mission in seen["missions"]:
         if mission["id"] in EDITION_MISSIONS:
             arrays["missions"][EDITION_MISSIONS.index(mission["id"])] = 1

@@ -42,10 +42,11 @@ from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State
 from colorlab.colourbrain.model import observation as seen_by
 from colorlab.colourbrain.questions import COLOURS, bank, load_questions
 from colorlab.colourbrain.rules import Rules
+from colorlab.encoding import scaled
 
 MOST_ASKED = 4  # a question asks for 1 to 4 colours (questions.parse_question refuses more)
 STEPS = ("answering", "copying", "shown", "over")
-HIGHEST = 255.0  # scores and the pot are shown up to this; no quiz with a goal of at most 50 comes near it
+HIGHEST = 255.0  # scores, the pot and the goal are shown as shares of this; no quiz with a goal of at most 50 nears it
 MAX_ACTIONS = 10_000  # where an environment cuts a quiz short: teams always all right (or all wrong) never score
 
 ANSWERS = tuple((combo, False) for size in range(1, MOST_ASKED + 1) for combo in combinations(COLOURS, size)) + tuple(
@@ -176,8 +177,8 @@ def observation(state: State, team: int) -> numpy.ndarray:
     values += one_hot(question and texts.get(question["text"]), len(texts))
     values += one_hot(question and question["count"] - 1, MOST_ASKED)
     values += one_hot(question and categories.get(question["category"]), len(categories))
-    values += [min(float(number), HIGHEST) for number in seen["scores"] + [seen["pot"]]]
-    values += [float(flag) for flag in seen["copiers"] + seen["answered"]] + [float(seen["goal"])]
+    values += [scaled(number, HIGHEST) for number in seen["scores"] + [seen["pot"]]]
+    values += [float(flag) for flag in seen["copiers"] + seen["answered"]] + [scaled(seen["goal"], HIGHEST)]
     for answer in seen["answers"]:
         values += colours_seen(answer or ())
     for copy in seen["copied"]:
@@ -185,13 +186,13 @@ def observation(state: State, team: int) -> numpy.ndarray:
     values += colours_seen(last["solution"])[: len(COLOURS)]
     for answer in last["answers"]:
         values += colours_seen([COPIER] if answer is None else answer)
-    values += [min(float(points), HIGHEST) for points in last["points"]] + [float(last["copiers_returned"])]
+    values += [scaled(points, HIGHEST) for points in last["points"]] + [float(last["copiers_returned"])]
     return numpy.array(values, dtype=numpy.float32)
 
 
 def observation_bounds(rules: Rules) -> tuple[float, float]:
-    """The smallest and largest number an observation holds."""
-    return 0.0, HIGHEST
+    """The smallest and largest number an observation holds (points are shown as shares of HIGHEST)."""
+    return 0.0, 1.0
 
 
 def returns(state: State) -> list[float]:
