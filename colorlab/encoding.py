@@ -18,12 +18,27 @@ from __future__ import annotations
 
 import math
 from itertools import accumulate
+from types import ModuleType
+from typing import Any
 
 
 def number_blocks(sizes: dict[str, int]) -> dict[str, tuple[int, int]]:
     """Where does each kind of action start, given how many numbers each kind takes, in order?"""
     starts = accumulate(sizes.values(), initial=0)
     return {kind: (start, size) for (kind, size), start in zip(sizes.items(), starts)}
+
+
+RESULTS = ("win", "score")  # what a game gives its players at the end, for game-AI libraries
+
+
+def results(encoding: ModuleType, state: Any, kind: str = "win") -> list[float]:
+    """What each player gets at the end, from a game's encoding: its share of the win ("win"; a solo game, which has
+    no win to share, gives its score), or its score from 0 to 1 ("score")."""
+    if kind not in RESULTS:
+        raise ValueError(f"returns = {kind!r} is not allowed: choose one of {', '.join(map(repr, RESULTS))}")
+    if kind == "score" or state.rules.players == 1:
+        return [float(value) for value in encoding.scores(state)]
+    return [float(value) for value in encoding.returns(state)]
 
 
 def scaled(value: float, most: float) -> float:

@@ -13,7 +13,9 @@ registers them. They are built from this module's pieces, so that every game is 
 - chance is explicit. A model shuffles and rolls from a seed; here every random event is a
   chance node instead, and its outcome is put into the model's state before the model moves
   on, so the model's own code decides everything else;
-- the returns share the win out at the end (they add up to 1);
+- the returns share the win out at the end (they add up to 1), or, with the game parameter
+  ``returns="score"``, give each player its score from 0 to 1; a solo game, which has no
+  win to share, always gives its score;
 - the data of a state is one frozen value (a :class:`Moment`), so a clone shares it instead
   of copying the model's state.
 
@@ -36,11 +38,13 @@ from types import ModuleType
 import numpy
 import pyspiel
 
-from colorlab.games import Game
+from colorlab.encoding import RESULTS, results
+from colorlab.games import Game, find_game
 from colorlab.rules import RulesBase
 
 CHANCE, TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 ITEMS = ";"  # between the items of a list rule in a game's parameters (OpenSpiel's game strings split at commas)
+GAME_OPTIONS = {"returns": "win"}  # the game parameters that are not rules, with their defaults
 
 
 def spiel_parameters(rules: RulesBase) -> dict:
@@ -51,14 +55,28 @@ def spiel_parameters(rules: RulesBase) -> dict:
 
 
 def rules_from(rules_type: type[RulesBase], params) -> RulesBase:
-    """The rules that OpenSpiel game parameters name (a list rule's items joined with ITEMS or with commas)."""
-    values = dict(params or {})
+    """The rules that OpenSpiel game parameters name (a list rule's items joined with ITEMS or with commas); the
+    parameters that are not rules (``returns``) are left out."""
+    values = {name: value for name, value in dict(params or {}).items() if name not in GAME_OPTIONS}
     return rules_type.from_dict({name: value.replace(ITEMS, ",") if isinstance(value, str) else value
                                  for name, value in values.items()})  # fmt: skip
 
 
-def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.GameType:
-    """OpenSpiel's description of a declared game: chance explicit, the win shared out at the end."""
+def returns_from(params) -> str:
+    """What the players get at the end, as the game parameter ``returns`` says ("win" when not given)."""
+    kind = dict(params or {}).get("returns", GAME_OPTIONS["returns"])
+    if kind not in RESULTS:
+        raise ValueError(f"returns = {kind!r} is not allowed: choose one of {', '.join(map(repr, RESULTS))}")
+    return kind
+
+
+def game_type(
+    game: Game,
+    information: pyspiel.GameType.Information,
+    utility: pyspiel.GameType.Utility = pyspiel.GameType.Utility.CONSTANT_SUM,
+) -> pyspiel.GameType:
+    """OpenSpiel's description of a declared game: chance explicit, the win shared out at the end (or, with
+    `utility` GENERAL_SUM, each player's score)."""
     low, high = (
         next(f.metadata[bound] for f in dataclasses.fields(game.rules_type) if f.name == "players")
         for bound in ("low", "high")
@@ -69,7 +87,7 @@ def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=information,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         min_num_players=int(low),
         max_num_players=int(high),
@@ -77,7 +95,7 @@ def game_type(game: Game, information: pyspiel.GameType.Information) -> pyspiel.
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=spiel_parameters(game.rules_type()),
+        parameter_specification={**spiel_parameters(game.rules_type()), **GAME_OPTIONS},
     )
 
 
@@ -137,18 +155,27 @@ class SpielGame(pyspiel.Game):
 
     GAME_TYPE: pyspiel.GameType
 
-    def __init__(self, rules: RulesBase, encoding: ModuleType, chance_outcomes: int, length: int):
-        self.rules, self.encoding = rules, encoding
+    def __init__(self, rules: RulesBase, encoding: ModuleType, chance_outcomes: int, length: int, returns: str = "win"):
+        self.rules, self.encoding, self.returns_kind = rules, encoding, returns
+        scored = returns == "score" or rules.players == 1  # a solo game has no win to share: it gives its score
+        kind = self.GAME_TYPE
+        if scored:
+            declared = find_game(kind.short_name.removeprefix("python_colorlab_"))
+            kind = game_type(declared, kind.information, pyspiel.GameType.Utility.GENERAL_SUM)
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.action_count(rules),
             max_chance_outcomes=chance_outcomes,
             num_players=rules.players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0,
+            utility_sum=None if scored else 1.0,
             max_game_length=length,
         )
-        super().__init__(self.GAME_TYPE, info, spiel_parameters(rules))
+        super().__init__(kind, info, {**spiel_parameters(rules), "returns": returns})
+
+    def results(self, table) -> list[float]:
+        """What each player gets at the end of this game (see :func:`colorlab.encoding.results`)."""
+        return results(self.encoding, table, self.returns_kind)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """An object that shows a state as one player sees it."""

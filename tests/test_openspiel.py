@@ -14,6 +14,7 @@ import pytest
 from colorlab import colorfox, colorium
 from colorlab.colorfox import encoding as colorfox_encoding
 from colorlab.colorfox import model as colorfox_model
+from colorlab.colorfox import scoring as colorfox_scoring
 from colorlab.colorium import encoding as colorium_encoding
 from colorlab.colorium import missions as colorium_missions
 from colorlab.colorium import model as colorium_model
@@ -429,7 +430,9 @@ def test_the_search_bot_acts_at_every_decision_openspiel_asks_of_it(pyspiel, nam
         action = bots[player].step(state)
         assert action in state.legal_actions(player)
         state.apply_action(action)
-    assert sum(state.returns()) == pytest.approx(1.0)
+    assert all(0 <= value <= 1 for value in state.returns())
+    if game.num_players() > 1:  # a solo game has no win to share: it gives its score
+        assert sum(state.returns()) == pytest.approx(1.0)
     if name == COLORIUM and game.num_players() > 1:
         assert asked[("draw", False)] > 0, "no drawing was asked of a player other than the active one"
 
@@ -467,3 +470,52 @@ def test_a_bot_refuses_a_moment_that_is_not_its_players_decision_and_a_game_not_
         search_bot(pyspiel.load_game("tic_tac_toe"), 0)
     with pytest.raises(ValueError, match="has no bot called 'Nobody'"):
         bot(game, 0, "Nobody")
+
+
+def played_out(game, seed: int):
+    """A whole game of random legal moves (random chance outcomes as dealt), seeded."""
+    rng, state = numpy.random.RandomState(seed), game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "scores"),
+    [
+        (
+            COLORFOX,
+            {"players": 3},
+            lambda table: [s / colorfox_scoring.most_points(table.rules) for s in colorfox_model.scores(table)],
+        ),
+        (COLORIUM, {"players": 2}, lambda table: [min(s / 100, 1.0) for s in colorium_model.scores(table)]),
+    ],
+    ids=["colorfox", "colorium"],
+)
+def test_returns_are_the_win_by_default_or_each_players_score_from_0_to_1(pyspiel, name, params, scores):
+    won = pyspiel.load_game(name, params)
+    scored = pyspiel.load_game(name, {**params, "returns": "score"})
+    assert won.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert scored.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert pyspiel.load_game(str(scored)).returns_kind == "score"
+    spread = set()
+    for seed in range(4):
+        winning, scoring = played_out(won, seed), played_out(scored, seed)
+        assert winning.history() == scoring.history()
+        assert sum(winning.returns()) == pytest.approx(1.0) and max(winning.returns()) > 0
+        assert scoring.returns() == pytest.approx(scores(scoring.now.table))
+        assert all(0 <= value <= 1 for value in scoring.returns())
+        spread |= set(scoring.returns())
+    assert len(spread) > 2, "the scores do not tell the games apart"
+    with pytest.raises(Exception, match="returns = 'points' is not allowed"):
+        pyspiel.load_game(name, {"returns": "points"})
+
+
+def test_a_solo_colorium_game_returns_its_score_not_a_win_always_had(pyspiel):
+    solo = pyspiel.load_game(COLORIUM, {"players": 1})
+    returns = [played_out(solo, seed).returns()[0] for seed in range(6)]
+    assert all(0 < value < 1 for value in returns) and len(set(returns)) > 1, returns
+    assert solo.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM

@@ -121,7 +121,9 @@ def test_random_games_end_with_the_models_result_and_replay(game, rules):
         record = game_env.unwrapped.record()
         assert record.seed == seed and record.final_state() == game_env.unwrapped.match.state
         returns = game_env.unwrapped.match.returns()
-        assert sum(returns) == pytest.approx(1.0) and min(returns) >= 0
+        assert min(returns) >= 0 and max(returns) <= 1
+        if rules.players > 1:  # a solo game has no win to share: it gives its score
+            assert sum(returns) == pytest.approx(1.0)
         assert play_randomly(env(game, rules), seed) == moves
 
 
@@ -636,3 +638,32 @@ def test_every_observation_lies_in_its_space_from_0_to_1_at_every_step(game, rul
             legal = numpy.flatnonzero(observation["action_mask"])
             environment.step(None if terminated or truncated else int(rng.choice(legal)))
             steps += 1
+
+
+@pytest.mark.parametrize(("game", "rules"), [VARIANTS[0], VARIANTS[4], VARIANTS[8]], ids=[NAMES[0], NAMES[4], NAMES[8]])
+def test_a_game_ends_with_each_players_score_from_0_to_1_when_asked(game, rules):
+    won, scored = env(game, rules), env(game, rules, returns="score")
+    for each in (won, scored):
+        each.reset(seed=12)
+    rng = random.Random(12)
+    while not won.unwrapped.match.over:
+        number = int(rng.choice(numpy.flatnonzero(won.last()[0]["action_mask"])))
+        for each in (won, scored):
+            each.step(number)
+    assert all(scored.terminations.values()) and scored.unwrapped.match.state == won.unwrapped.match.state
+    encoding = scored.unwrapped.match.encoding
+    assert list(scored.rewards.values()) == pytest.approx(encoding.scores(scored.unwrapped.match.state))
+    assert sum(won.rewards.values()) == pytest.approx(1.0)
+    assert all(0 <= value <= 1 for value in scored.rewards.values())
+
+
+def test_a_solo_colorium_environment_rewards_its_score():
+    board = env("colorium", colorium.Rules(players=1))
+    rewards = []
+    for seed in range(4):
+        board.reset(seed=seed)
+        while board.agents:
+            observation, _, terminated, truncated, _ = board.last()
+            board.step(None if terminated or truncated else int(numpy.flatnonzero(observation["action_mask"])[0]))
+        rewards.append(board.unwrapped.match.returns()[0])
+    assert all(0 < value < 1 for value in rewards), rewards

@@ -182,6 +182,12 @@ def returns(state) -> list[float]:
     return [1 / len(top) if player in top else 0.0 for player in range(state.players)]
 
 
+def scores(state) -> list[float]:
+    """Each player's score from 0 to 1: a share of the most any player can score (:func:`most_points`)."""
+    most = most_points(state.rules)
+    return [scaled(points, most) for points in model.scores(state)]
+
+
 @cache
 def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
     """Which parts make up an observation, in order, with their shapes?"""

@@ -33,7 +33,8 @@ from colorlab.colorfox import encoding, model
 from colorlab.colorfox.components import card, cards
 from colorlab.colorfox.game import GAME
 from colorlab.colorfox.rules import Rules
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, observation_parts, rules_from
+from colorlab.encoding import results
+from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, observation_parts, returns_from, rules_from
 
 
 def game_length(rules: Rules) -> int:
@@ -111,7 +112,9 @@ class ColorFoxSpielGame(SpielGame):
 
     def __init__(self, params=None):
         rules = rules_from(Rules, params)
-        super().__init__(rules, encoding, chance_outcomes=encoding.DECK, length=game_length(rules))
+        super().__init__(
+            rules, encoding, chance_outcomes=encoding.DECK, length=game_length(rules), returns=returns_from(params)
+        )
 
     def new_initial_state(self):
         """The moment before the deal."""
@@ -123,7 +126,7 @@ class ColorFoxSpielState(pyspiel.State):
 
     def __init__(self, game: ColorFoxSpielGame):
         super().__init__(game)
-        self.rules = game.rules
+        self.rules, self.returns_kind = game.rules, game.returns_kind
         self.now = ColorFoxMoment()
 
     def current_player(self) -> int:
@@ -200,9 +203,9 @@ class ColorFoxSpielState(pyspiel.State):
         return self.now.table is not None and self.now.table.over
 
     def returns(self) -> list[float]:
-        """Each player's share of the win (0 until the end)."""
+        """Each player's share of the win, or score (the game's ``returns``); 0 until the end."""
         table = self.now.table
-        return encoding.returns(table) if table is not None else [0.0] * self.rules.players
+        return results(encoding, table, self.returns_kind) if table is not None else [0.0] * self.rules.players
 
     def seen_array(self, player: int, private: bool = True) -> numpy.ndarray:
         """The encoding's observation for `player` (all zeros during the deal)."""

@@ -35,7 +35,8 @@ from colorlab.colorium import encoding, model
 from colorlab.colorium.game import GAME
 from colorlab.colorium.missions import MISSIONS, TYPES
 from colorlab.colorium.rules import Rules
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, no_tensor, rules_from
+from colorlab.encoding import results
+from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, no_tensor, returns_from, rules_from
 
 
 def game_length(rules: Rules) -> int:
@@ -82,7 +83,9 @@ class ColoriumSpielGame(SpielGame):
         rules = rules_from(Rules, params)
         model.new_game(rules)  # refuses unknown mission ids with the rules' own error
         outcomes = max([len(encoding.FACES)] + [len(mission_cards(kind)) for kind in TYPES])
-        super().__init__(rules, encoding, chance_outcomes=outcomes, length=game_length(rules))
+        super().__init__(
+            rules, encoding, chance_outcomes=outcomes, length=game_length(rules), returns=returns_from(params)
+        )
         drawn = rules.missions == "first" or rules.mission_ids
         self.first_moment = set_out(rules, model.new_game(rules).missions) if drawn else ColoriumMoment()
 
@@ -109,7 +112,7 @@ class ColoriumSpielState(pyspiel.State):
 
     def __init__(self, game: ColoriumSpielGame):
         super().__init__(game)
-        self.rules = game.rules
+        self.rules, self.returns_kind = game.rules, game.returns_kind
         self.now = game.first_moment
 
     def current_player(self) -> int:
@@ -173,9 +176,13 @@ class ColoriumSpielState(pyspiel.State):
         return self.now.table is not None and self.now.table.over
 
     def returns(self) -> list[float]:
-        """Each player's share of the win (0 until the end)."""
+        """Each player's share of the win, or score (the game's ``returns``); 0 until the end."""
         table = self.now.table
-        return encoding.returns(table) if table is not None and table.over else [0.0] * self.rules.players
+        return (
+            results(encoding, table, self.returns_kind)
+            if table is not None and table.over
+            else [0.0] * self.rules.players
+        )
 
     def seen_array(self, player: int, private: bool = True) -> numpy.ndarray:
         """The encoding's observation for `player` (all zeros while missions are drawn; no pool while dice roll)."""

@@ -195,6 +195,11 @@ def observation_bounds(rules: Rules) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+def scores(state: State) -> list[float]:
+    """Each team's points from 0 to 1: a share of the quiz's goal (reaching it counts as 1)."""
+    return [scaled(points, state.rules.goal) for points in state.scores]
+
+
 def returns(state: State) -> list[float]:
     """Each team's result at the end: 1 for a sole win, a shared win split evenly, 0 otherwise."""
     champions = winners(state)

@@ -15,8 +15,10 @@ A game has environments when its declaration gives an encoding: a module with
 - Agents are ``player_0``, ``player_1``, ... (a Colourbrain team is a player).
 - An observation is ``{"observation": float32 array, "action_mask": int8 array}``; the mask
   marks the legal action numbers of the player whose turn it is (all zeros for the others).
-- Rewards come only at the end: the encoding's ``returns`` (1 for a sole win, a shared win
-  split evenly, 0 otherwise). A game ends with termination for everyone.
+- Rewards come only at the end: with ``returns="win"`` (the default) the encoding's
+  ``returns`` (1 for a sole win, a shared win split evenly, 0 otherwise); with
+  ``returns="score"`` each player's score from 0 to 1 (the encoding's ``scores``). A solo game
+  has no win to share and always gives its score. A game ends with termination for everyone.
 - ``reset(seed=s)`` starts ``new_game(rules, s)``, so equal seeds give equal games; a reset
   without a seed draws the next seed from the last one given.
 - Players who act at once in the real game (Colorium's drawings, Colourbrain's answers and
@@ -60,6 +62,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from colorlab.encoding import RESULTS, results
 from colorlab.games import Game, all_games, find_game
 from colorlab.record import GameRecord
 from colorlab.rules import IllegalAction, RuleError, RulesBase
@@ -135,9 +138,10 @@ class Match:
     the draw phase with its drawing and picks first in the next draft begins a new stretch.
     """
 
-    def __init__(self, game: Game, rules: Any):
+    def __init__(self, game: Game, rules: Any, returns: str = "win"):
         self.attach(game)
         self.rules = checked_rules(game, rules)
+        self.kind = checked_choice("returns", returns, RESULTS)
         self.start(0)
 
     def attach(self, game: Game) -> None:
@@ -250,7 +254,8 @@ class Match:
         return self.state.over
 
     def returns(self) -> list[float]:
-        return [float(value) for value in self.encoding.returns(self.state)]
+        """What each player gets at the end: its share of the win, or its score from 0 to 1."""
+        return results(self.encoding, self.state, self.kind)
 
     def record(self) -> GameRecord:
         """The game so far as a colorlab record (rules, seed, actions): it replays, saves and opens in a widget."""
@@ -352,9 +357,10 @@ class TurnEnv(Spaces, AECEnv):
         illegal: str = "raise",
         max_actions: int | None = None,
         max_cycles: int | None = None,
+        returns: str = "win",
     ):
         super().__init__()
-        self.match = Match(checked_game(game), rules)
+        self.match = Match(checked_game(game), rules, returns)
         self.metadata = {"name": f"colorlab_{game}_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
         self.options(render_mode, illegal, max_actions, max_cycles)
         self.make_spaces(self.match.action_count)
@@ -432,8 +438,9 @@ class TogetherEnv(Spaces, ParallelEnv):
         illegal: str = "raise",
         max_actions: int | None = None,
         max_cycles: int | None = None,
+        returns: str = "win",
     ):
-        self.match = Match(checked_simultaneous(game), rules)
+        self.match = Match(checked_simultaneous(game), rules, returns)
         self.metadata = {"name": f"colorlab_{game}_parallel_v0", "render_modes": list(RENDER_MODES)}
         self.options(render_mode, illegal, max_actions, max_cycles)
         self.wait = self.match.action_count
@@ -532,9 +539,10 @@ def raw_env(
     illegal: str = "raise",
     max_actions: int | None = None,
     max_cycles: int | None = None,
+    returns: str = "win",
 ) -> TurnEnv:
     """A PettingZoo AEC environment of this game (any game with an encoding), with action masks, unwrapped."""
-    return TurnEnv(game, rules, render_mode, illegal, max_actions, max_cycles)
+    return TurnEnv(game, rules, render_mode, illegal, max_actions, max_cycles, returns)
 
 
 def env(
@@ -544,10 +552,11 @@ def env(
     illegal: str = "raise",
     max_actions: int | None = None,
     max_cycles: int | None = None,
+    returns: str = "win",
 ) -> AECEnv:
     """A PettingZoo AEC environment of this game (any game with an encoding), with action masks, wrapped as
     PettingZoo's own are (``OrderEnforcingWrapper``; ``.unwrapped`` is the bare environment)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, rules, render_mode, illegal, max_actions, max_cycles))
+    return wrappers.OrderEnforcingWrapper(raw_env(game, rules, render_mode, illegal, max_actions, max_cycles, returns))
 
 
 def parallel_env(
@@ -557,6 +566,7 @@ def parallel_env(
     illegal: str = "raise",
     max_actions: int | None = None,
     max_cycles: int | None = None,
+    returns: str = "win",
 ) -> TogetherEnv:
     """A PettingZoo parallel environment of a game whose players act at once (a simultaneous game)."""
-    return TogetherEnv(game, rules, render_mode, illegal, max_actions, max_cycles)
+    return TogetherEnv(game, rules, render_mode, illegal, max_actions, max_cycles, returns)

@@ -2,7 +2,7 @@
 
 ColorFox is played in turns: ``env()`` is its AEC environment, wrapped as PettingZoo's own are, and
 ``raw_env()`` the bare one. Options are those of :func:`colorlab.pettingzoo.env` (``rules``,
-``render_mode``, ``illegal``, ``max_actions``, ``max_cycles``).
+``render_mode``, ``illegal``, ``max_actions``, ``max_cycles``, ``returns``).
 
 >>> from colorlab.pettingzoo import colorfox_v0
 >>> fox = colorfox_v0.env(render_mode="ansi")

@@ -3,7 +3,8 @@
 Colorium's AEC environment asks the drawings of a round, which the players make at once, one
 after another, each player seeing the boards as the round began: ``env()`` is that environment,
 wrapped as PettingZoo's own are, and ``raw_env()`` the bare one. Options are those of
-:func:`colorlab.pettingzoo.env` (``rules``, ``render_mode``, ``illegal``, ``max_actions``, ``max_cycles``).
+:func:`colorlab.pettingzoo.env` (``rules``, ``render_mode``, ``illegal``, ``max_actions``, ``max_cycles``,
+``returns``).
 
 >>> from colorlab.pettingzoo import colorium_v0
 >>> board = colorium_v0.env(render_mode="ansi")
