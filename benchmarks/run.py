@@ -11,6 +11,8 @@ import platform
 import sys
 import time
 
+import ai_interfaces
+
 import bench_colorform
 import bench_colorfox
 import bench_colorium
@@ -53,6 +55,7 @@ def main() -> int:
         + bench_colorium.run()
         + playouts.run()
         + strength.run()
+        + ai_interfaces.run()
         + bench_import.run()
         + bench_experiments.run_rows()
         + tables.run()

@@ -436,6 +436,7 @@ def test_a_quiz_that_never_ends_is_cut_short_at_the_cap():
         (lambda: env("colorfox", illegal="ignore"), "illegal = 'ignore'"),
         (lambda: env("colorium", render_mode="rgb_array"), "render_mode = 'rgb_array'"),
         (lambda: env("colorfox", max_cycles=0), "max_cycles = 0"),
+        (lambda: env("colorfox", returns="points"), "returns = 'points'"),
         (lambda: parallel_env("colourbrain", max_cycles=2.5), "max_cycles = 2.5"),
     ],
 )
