@@ -39,6 +39,16 @@ MATCH_GAMES = 12  # per game, half in each seat order
 SEED = 2026
 
 
+def medians(subjects: dict, speed) -> dict[str, float]:
+    """Each subject's median speed over REPEATS runs of SECONDS, the subjects' runs alternating."""
+    speeds: dict[str, list[float]] = {name: [] for name in subjects}
+    rng = random.Random(SEED)
+    for _ in range(REPEATS):
+        for name, subject in subjects.items():
+            speeds[name].append(speed(subject, SECONDS, rng))
+    return {name: statistics.median(values) for name, values in speeds.items()}
+
+
 def spiel_actions_per_second(game, seconds: float, rng: random.Random) -> float:
     """Random play of whole games through the OpenSpiel API for `seconds`: actions a second, chance included."""
     actions, deadline = 0, time.perf_counter() + seconds
@@ -68,15 +78,11 @@ def openspiel_rows() -> list[Row]:
         "python_colorlab_colorfox": pyspiel.load_game("python_colorlab_colorfox"),
         "python_colorlab_colorium": pyspiel.load_game("python_colorlab_colorium"),
     }
-    speeds: dict[str, list[float]] = {name: [] for name in games}
-    rng = random.Random(SEED)
-    for _ in range(REPEATS):
-        for name, game in games.items():
-            speeds[name].append(spiel_actions_per_second(game, SECONDS, rng))
-    yardstick = statistics.median(speeds["python_tic_tac_toe"])
+    speeds = medians(games, spiel_actions_per_second)
+    yardstick = speeds["python_tic_tac_toe"]
     rows = []
     for name in ("python_colorlab_colorfox", "python_colorlab_colorium"):
-        ours = statistics.median(speeds[name])
+        ours = speeds[name]
         rows.append(
             Row(f"OpenSpiel, random play: {name} actions/s / python_tic_tac_toe's", f"{ours / yardstick:.2f}", "x",
                 ">= 1.0", verdict(ours >= yardstick),
@@ -118,15 +124,11 @@ def pettingzoo_rows() -> list[Row]:
         "colorium_v0": colorium_v0.env,
         "colourbrain_v0": colourbrain_v0.env,
     }
-    speeds: dict[str, list[float]] = {name: [] for name in makers}
-    rng = random.Random(SEED)
-    for _ in range(REPEATS):
-        for name, make in makers.items():
-            speeds[name].append(turns_per_second(make, SECONDS, rng))
-    yardstick = statistics.median(speeds["connect_four_v3"])
+    speeds = medians(makers, turns_per_second)
+    yardstick = speeds["connect_four_v3"]
     rows = []
     for name in ("colorfox_v0", "colorium_v0", "colourbrain_v0"):
-        ours = statistics.median(speeds[name])
+        ours = speeds[name]
         rows.append(
             Row(f"PettingZoo, performance_benchmark loop: {name} turns/s / connect_four_v3's",
                 f"{ours / yardstick:.2f}", "x", ">= 1.0", verdict(ours >= yardstick),

@@ -545,18 +545,11 @@ def raw_env(
     return TurnEnv(game, rules, render_mode, illegal, max_actions, max_cycles, returns)
 
 
-def env(
-    game: str,
-    rules: Any = None,
-    render_mode: str | None = None,
-    illegal: str = "raise",
-    max_actions: int | None = None,
-    max_cycles: int | None = None,
-    returns: str = "win",
-) -> AECEnv:
+def env(game: str, rules: Any = None, **options: Any) -> AECEnv:
     """A PettingZoo AEC environment of this game (any game with an encoding), with action masks, wrapped as
-    PettingZoo's own are (``OrderEnforcingWrapper``; ``.unwrapped`` is the bare environment)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, rules, render_mode, illegal, max_actions, max_cycles, returns))
+    PettingZoo's own are (``OrderEnforcingWrapper``; ``.unwrapped`` is the bare environment). The options are
+    :func:`raw_env`'s: ``render_mode``, ``illegal``, ``max_actions``, ``max_cycles`` and ``returns``."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, rules, **options))
 
 
 def parallel_env(
