@@ -519,3 +519,28 @@ def test_a_solo_colorium_game_returns_its_score_not_a_win_always_had(pyspiel):
     returns = [played_out(solo, seed).returns()[0] for seed in range(6)]
     assert all(0 < value < 1 for value in returns) and len(set(returns)) > 1, returns
     assert solo.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rules", "games"),
+    [
+        (colorium.Rules(), 10_000),
+        (colorium.Rules(players=1), 2_000),
+        (colorium.Rules(players=4, width=5, height=5), 2_000),
+        (colorium.Rules(players=3, shapes="ITLV", width=4, height=6), 2_000),
+        (colorium.Rules(players=2, shapes="IOTLS", bonuses=False), 2_000),
+    ],
+    ids=["default", "solo", "four-on-5x5", "ITLV-4x6", "no-bonuses"],
+)
+def test_colorium_max_game_length_is_never_passed_and_is_tight(pyspiel, rules, games):
+    """The bound (colorium/spiel.py's game_length, from the board's spaces, the smallest shape and the bonuses) holds
+    for the longest of many random games, and is within about twice it: the old bound was over four times."""
+    from colorlab.agents import seated_bots
+
+    bound = pyspiel.load_game(COLORIUM, rules.to_dict()).max_game_length()
+    longest = max(
+        len(colorium.play_game(rules, seated_bots([colorium.RandomBot] * rules.players, seed), seed).actions)
+        for seed in range(games)
+    )
+    assert longest <= bound < 2.5 * longest, (longest, bound)

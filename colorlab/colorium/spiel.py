@@ -34,20 +34,34 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from colorlab.colorium import encoding, model
 from colorlab.colorium.game import GAME
 from colorlab.colorium.missions import MISSIONS, TYPES
+from colorlab.colorium.model import BONUSES
 from colorlab.colorium.rules import Rules
+from colorlab.colorium.shapes import SHAPES
 from colorlab.encoding import results
 from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, no_tensor, returns_from, rules_from
 
 
 def game_length(rules: Rules) -> int:
-    """How many decisions can a game take at most?
+    """How many decisions can a game take at most (OpenSpiel's max_game_length)?
 
-    Every round each player still in fills at least one space, so a game has at most
-    one round per space and a last round in which nobody can draw; a round asks each
-    player for two picks and a drawing, and each player uses at most two wild spaces.
+    Count one player's decisions. Each round it is in, a player picks two dice and then draws
+    once; the round it cannot draw, it picks and is out. A drawing of an uncut die shape covers
+    at least `smallest` spaces (the smallest shape the rules roll: V has 3 cells). A drawing cut
+    with scissors covers at least one, and each of the board's scissors bonuses cuts one drawing
+    at most. So over the board's `spaces`, a player makes at most
+    ``(spaces + cuts * (smallest - 1)) // smallest`` drawings (all its cut drawings of one cell,
+    the rest uncut and smallest). That is at most `drawings` + 1 rounds of two picks. Each of the
+    board's wild bonuses gives one more decision. The players' counts add up.
+
+    >>> game_length(Rules())  # 8 x 8, two players: 22 drawings, 46 picks and 2 wild spaces each
+    140
     """
-    rounds = rules.width * rules.height + 1
-    return rounds * 3 * rules.players + 2 * rules.players
+    spaces = rules.width * rules.height
+    smallest = min(len(SHAPES[letter]) for letter in rules.shapes)
+    printed = BONUSES[: rules.width] if rules.bonuses else ()
+    cuts, wilds = printed.count("scissors"), printed.count("wild")
+    drawings = (spaces + cuts * (smallest - 1)) // smallest
+    return rules.players * (drawings + 2 * (drawings + 1) + wilds)
 
 
 def mission_cards(kind: str) -> list[str]:
