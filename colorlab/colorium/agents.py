@@ -20,12 +20,12 @@ import random
 
 from colorlab.agents import SeededAgent, play_out, seated_bots
 from colorlab.colorium.board import EMPTY, Board
-from colorlab.colorium.encoding import acting
 from colorlab.colorium.missions import MISSIONS
 from colorlab.colorium.model import (
     Draw,
     Pick,
     State,
+    acting,
     legal_choices,
     legal_draws,
     legal_wilds,

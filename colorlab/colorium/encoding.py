@@ -181,13 +181,7 @@ def action_name(number: int, rules: Rules = Rules()) -> str:
     return f"draw {letter}{' cut ' * bool(cuts)}{'x' * cuts} in {model.colour_name(colour)} on {spaces}"
 
 
-def acting(state) -> list[int]:
-    """Who may act now: the next to pick, or everyone still in who has not drawn this round?"""
-    if state.over:
-        return []
-    if state.phase == "draft":
-        return [state.order[0]]
-    return [p for p in range(state.players) if not state.drawn[p] and not state.out[p]]
+acting = model.acting  # who may act now: the next to pick, or everyone still in who has not drawn this round
 
 
 def legal(state, player: int) -> list:

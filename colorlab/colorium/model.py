@@ -319,6 +319,15 @@ def pieces(state: State, player: int) -> list[tuple[str, int, str | Shape]]:
     ]
 
 
+def acting(state: State) -> list[int]:
+    """Who may act now: the next to pick, or everyone still in who has not drawn this round (they draw at once)?"""
+    if state.over:
+        return []
+    if state.phase == "draft":
+        return [state.order[0]]
+    return [p for p in range(state.players) if not state.drawn[p] and not state.out[p]]
+
+
 def legal_draws(state: State, player: int) -> list[Draw]:
     """Which drawings may this player make now (with its ready bonuses)?"""
     board, rules = state.boards[player], state.rules

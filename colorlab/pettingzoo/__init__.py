@@ -552,14 +552,7 @@ def env(game: str, rules: Any = None, **options: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(game, rules, **options))
 
 
-def parallel_env(
-    game: str,
-    rules: Any = None,
-    render_mode: str | None = None,
-    illegal: str = "raise",
-    max_actions: int | None = None,
-    max_cycles: int | None = None,
-    returns: str = "win",
-) -> TogetherEnv:
-    """A PettingZoo parallel environment of a game whose players act at once (a simultaneous game)."""
-    return TogetherEnv(game, rules, render_mode, illegal, max_actions, max_cycles, returns)
+def parallel_env(game: str, rules: Any = None, **options: Any) -> TogetherEnv:
+    """A PettingZoo parallel environment of a game whose players act at once (a simultaneous game). The options are
+    :func:`raw_env`'s."""
+    return TogetherEnv(game, rules, **options)
