@@ -44,21 +44,32 @@ def register_games() -> None:
 
 class ModelBot(pyspiel.Bot):
     """One of a game's own bots, seated at `player` of an OpenSpiel game of colorlab's: it decides from the model's
-    state as its player sees it, and answers with the action's number."""
+    state as its player sees it, and answers with the action's numbers, one at each decision (a move of two numbers,
+    such as a card and its cell, is chosen whole at its first decision and finished at the next)."""
 
     def __init__(self, game: pyspiel.Game, player: int, agent: Any):
         pyspiel.Bot.__init__(self)
         self.encoding, self.player, self.agent = game.encoding, player, agent
+        self.plan: tuple[int, ...] = ()  # the numbers of the move the bot chose last
 
     def step(self, state: pyspiel.State) -> int:
         """The bot's action number at a decision of its player (refused, with the reason, at any other moment)."""
-        if state.is_chance_node() or state.is_terminal() or self.player not in self.encoding.acting(state.now.table):
+        if state.is_chance_node() or state.is_terminal() or state.current_player() != self.player:
             raise ValueError(f"{self.agent} plays player {self.player}, who has no decision to make now")
+        chosen = state.now.chosen
+        if chosen:
+            if self.plan[: len(chosen)] != chosen or len(self.plan) <= len(chosen):
+                raise ValueError(
+                    f"{self.agent} finishes only the moves it began: player {self.player}'s move was begun elsewhere"
+                )
+            return self.plan[len(chosen)]
         action = self.agent.act(state.now.table, self.player)
-        return self.encoding.number_of(action, state.now.table)
+        self.plan = self.encoding.numbers_of(action, state.now.table)
+        return self.plan[0]
 
     def restart_at(self, state: pyspiel.State) -> None:
-        """Nothing to forget: the bot decides from each state afresh."""
+        """Forget the move chosen last: the bot decides from each state afresh."""
+        self.plan = ()
 
     def inform_action(self, state: pyspiel.State, player: int, action: int) -> None:
         """Nothing to note: what happened is in the next state."""

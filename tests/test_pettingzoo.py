@@ -76,7 +76,7 @@ def play_randomly(game_env, seed: int) -> list[tuple[str, int]]:
             continue
         player = game_env.possible_agents.index(agent)
         assert reward == 0 and player in match.acting()
-        legal = match.encoding.legal_numbers(match.state, player)
+        legal = match.encoding.legal_numbers(match.state, player, match.part(player))
         assert numpy.flatnonzero(observation["action_mask"]).tolist() == legal
         for other in game_env.agents:
             if other != agent:
@@ -291,20 +291,31 @@ def to_drawing(game_env) -> None:
         game_env.step(int(numpy.flatnonzero(game_env.observe(game_env.agent_selection)["action_mask"])[0]))
 
 
+def draw(game_env, agent: str, which: int) -> None:
+    """Let `agent` draw: the piece at place `which` of its mask, then its first space; no one else sees the piece."""
+    others = {other: game_env.observe(other)["observation"] for other in game_env.agents if other != agent}
+    game_env.step(int(numpy.flatnonzero(game_env.observe(agent)["action_mask"])[which]))
+    assert game_env.agent_selection == agent
+    for other, seen in others.items():
+        assert numpy.array_equal(game_env.observe(other)["observation"], seen)
+        assert not game_env.observe(other)["action_mask"].any()
+    game_env.step(int(numpy.flatnonzero(game_env.observe(agent)["action_mask"])[0]))
+
+
 def test_colorium_players_draw_at_once_and_see_the_others_drawings_only_when_all_have_drawn():
     game_env = env("colorium", colorium.Rules(players=3))
     game_env.reset(seed=2)
     to_drawing(game_env)
     before = {agent: game_env.observe(agent)["observation"] for agent in game_env.agents}
     assert game_env.agent_selection == "player_0"
-    game_env.step(int(numpy.flatnonzero(game_env.observe("player_0")["action_mask"])[-1]))
+    draw(game_env, "player_0", -1)
     assert game_env.agent_selection == "player_1"
     assert numpy.array_equal(game_env.observe("player_1")["observation"], before["player_1"])
     assert numpy.array_equal(game_env.observe("player_2")["observation"], before["player_2"])
     assert not numpy.array_equal(game_env.observe("player_0")["observation"], before["player_0"])
-    game_env.step(int(numpy.flatnonzero(game_env.observe("player_1")["action_mask"])[0]))
+    draw(game_env, "player_1", 0)
     assert numpy.array_equal(game_env.observe("player_2")["observation"], before["player_2"])
-    game_env.step(int(numpy.flatnonzero(game_env.observe("player_2")["action_mask"])[0]))
+    draw(game_env, "player_2", 0)
     state = game_env.unwrapped.match.state
     assert state.round == 2 and all(len(board.drawn) == 1 for board in state.boards)
     for player, agent in enumerate(game_env.agents):

@@ -4,6 +4,15 @@ Game-AI libraries (OpenSpiel, PettingZoo) want every action as a whole number fr
 0 to ``action_count(rules) - 1`` and every observation as a fixed-size array. This
 module gives both, as pure functions over the model; it imports no such library.
 
+Laying a card is two decisions, so that the numbers stay few (394 at most, with four
+players): first the card, turned or not, then the cell, as a place in the list of open
+cells. The open cells are the empty cells beside the cards on the table, in order from
+left to right, and from top to bottom within a column (:func:`open_cells`); a layout of
+n cards has at most 2n + 2 of them, so 110 numbers hold every cell a card may ever take.
+Between the two decisions the move is part chosen: the functions below take the numbers
+chosen so far as `chosen` (empty at the start of a move), and the player who chose the
+card is the one to choose its cell. Every other action is one number.
+
 Action numbers, in blocks, smallest first (``player`` is never part of a number: it
 is the player who acts):
 
@@ -11,24 +20,38 @@ is the player who acts):
 - 2 ..: :class:`HandBack` of one colour (6 numbers);
 - then :class:`Offer` (opponent seat, colour given): 6 per seat;
 - then :class:`Exchange` (opponent seat, colour given, colour taken): 36 per seat;
-- then :class:`Place` (card, half turned or not, cell): the cell is one of the cells
-  no more than 53 steps (up, down, left, right) from the start card, since each card
-  laid lies at most one step further out than the cards before it, and at most 53
-  cards join the start card.
+- then a card to lay (card number, half turned or not): 2 per card, 108 in all;
+- then the cell to lay the chosen card on: a place in :func:`open_cells`, 110 numbers.
 
 An observation is a flat float32 array, made of the parts that
 :func:`observation_layout` names, in that order. Every number lies from 0 to 1: a card's
 cell is shown as its place between the furthest cells a card can reach, and counts and
 scores as shares of the most they can be (hand sizes and the pile of the 54 cards, sticks
 of the sticks of a colour, exchanges of 3, scores of
-:func:`~colorlab.colorfox.scoring.most_points`). It is built from the model's
-:func:`~colorlab.colorfox.model.observation` for one player, so it shows that
-player's own hand and only the sizes of the other hands and of the pile: two states
-that differ in the other hands or the pile's order give the same array.
+:func:`~colorlab.colorfox.scoring.most_points`). The open cells are listed in the order
+the cell numbers count them, and the card chosen part way through a move is marked. It is
+built from the model's :func:`~colorlab.colorfox.model.observation` for one player, so it
+shows that player's own hand and only the sizes of the other hands and of the pile: two
+states that differ in the other hands or the pile's order give the same array.
 
 Returns: at the end, the win is shared out. A sole winner gets 1, the players tied on
 the most points get 1/k each (a shared win, or, under the rulebook's "play once
 more", the even chance of each tied player in the rematch), everyone else 0.
+
+Examples
+========
+
+>>> from colorlab.colorfox import Rules, new_game
+>>> state = new_game(Rules(), seed=3)
+>>> first = legal_numbers(state, 0)[0]
+>>> action_name(first), action_of(first, state, 0) is None  # a card: the move waits for its cell
+('choose card 12 to lay', True)
+>>> cell = legal_numbers(state, 0, chosen=(first,))[0]
+>>> laid = action_of(cell, state, 0, chosen=(first,))
+>>> laid
+Place(player=0, card=12, x=0, y=1, turned=False)
+>>> numbers_of(laid, state) == (first, cell)
+True
 """
 
 from __future__ import annotations
@@ -48,8 +71,7 @@ from colorlab.rules import IllegalAction, NotYourTurn
 COLOURS = len(COLOUR_NAMES)
 DECK = len(cards())
 REACH = DECK - 1  # how far from the start card a card may ever lie
-CELLS = tuple((x, y) for x in range(-REACH, REACH + 1) for y in range(-(REACH - abs(x)), REACH - abs(x) + 1))
-CELL_NUMBER = {cell: number for number, cell in enumerate(CELLS)}
+OPEN_CELLS = 2 * DECK + 2  # a layout of n cards touches at most 2n + 2 empty cells
 CARD_FIELDS = ("in your hand", "on the table", "unseen", "x", "y", "half turned")
 MOST_EXCHANGES = 3  # a card joining 4 colours at once gives 3 exchanges
 
@@ -67,26 +89,27 @@ def _blocks_for(players: int) -> dict[str, tuple[int, int]]:
         "hand_back": COLOURS,
         "offer": players * COLOURS,
         "exchange": players * COLOURS * COLOURS,
-        "place": DECK * 2 * len(CELLS),
+        "card": DECK * 2,
+        "cell": OPEN_CELLS,
     }
     return number_blocks(sizes)
 
 
 def action_count(rules: Rules = Rules()) -> int:
     """How many action numbers are there (0 up to this count, less one)?"""
-    start, size = _blocks(rules)["place"]
+    start, size = _blocks(rules)["cell"]
     return start + size
 
 
-def action_number(action, rules: Rules = Rules()) -> int:
-    """Which number stands for this action?"""
+def open_cells(state) -> list[tuple[int, int]]:
+    """The empty cells beside the table's cards, in the order cell numbers count them: by x, then by y."""
+    return sorted(state.frontier)
+
+
+def _one_number(action, rules: Rules) -> int:
+    """The number of an action that is one decision (any action but a card laid)."""
     blocks = _blocks(rules)
     colour = COLOUR_NAMES.index
-    if type(action) is Place:
-        if (action.x, action.y) not in CELL_NUMBER or not 1 <= action.card <= DECK:
-            raise ValueError(f"no card {action.card!r} can ever lie on cell {(action.x, action.y)!r}")
-        offset = ((action.card - 1) * 2 + bool(action.turned)) * len(CELLS) + CELL_NUMBER[(action.x, action.y)]
-        return blocks["place"][0] + offset
     if isinstance(action, Exchange):
         offset = (action.opponent * COLOURS + colour(action.give)) * COLOURS + colour(action.take)
         return blocks["exchange"][0] + offset
@@ -101,27 +124,38 @@ def action_number(action, rules: Rules = Rules()) -> int:
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
-def number_of(action, state) -> int:
-    """Which number stands for this action in this state (as in any state of these rules)?"""
-    return action_number(action, state.rules)
+def _card_number(card: int, turned: bool, rules: Rules) -> int:
+    return _blocks(rules)["card"][0] + (card - 1) * 2 + bool(turned)
 
 
-def decode(number: int, rules: Rules, player: int):
-    """Which action of `player` does this number stand for, legal now or not?"""
+def numbers_of(action, state) -> tuple[int, ...]:
+    """Which numbers, in order, make up this action in this state (two for a card laid: the card, then its cell)?"""
+    if type(action) is not Place:
+        return (_one_number(action, state.rules),)
+    cell = (action.x, action.y)
+    if not 1 <= action.card <= DECK or cell not in state.frontier:
+        raise ValueError(f"card {action.card!r} cannot go on cell {cell!r}: it is not an empty cell beside the table")
+    return (
+        _card_number(action.card, action.turned, state.rules),
+        _blocks(state.rules)["cell"][0] + open_cells(state).index(cell),
+    )
+
+
+def _block_of(number: int, rules: Rules) -> tuple[str, int]:
+    """Which kind of action is this number, and where in its block does it lie?"""
     if (
         isinstance(number, bool)
         or not isinstance(number, (int, numpy.integer))
         or not 0 <= number < action_count(rules)
     ):
         raise ValueError(f"{number!r} is not an action number: they run from 0 to {action_count(rules) - 1}")
-    number = int(number)
-    kind, offset = next(
-        (kind, number - start) for kind, (start, size) in _blocks(rules).items() if start <= number < start + size
+    return next(
+        (kind, int(number) - start) for kind, (start, size) in _blocks(rules).items() if start <= number < start + size
     )
-    if kind == "place":
-        card_and_turn, cell = divmod(offset, len(CELLS))
-        card, turned = divmod(card_and_turn, 2)
-        return Place(player, card + 1, *CELLS[cell], bool(turned))
+
+
+def _one_action(kind: str, offset: int, player: int):
+    """The action of a number that is one decision, from its block and its place in it."""
     if kind == "exchange":
         rest, take = divmod(offset, COLOURS)
         opponent, give = divmod(rest, COLOURS)
@@ -134,9 +168,26 @@ def decode(number: int, rules: Rules, player: int):
     return Done(player) if kind == "done" else Pass(player)
 
 
-def action_name(number: int, rules: Rules = Rules()) -> str:
-    """Say in a few words what this action number does."""
-    action = decode(number, rules, 0)
+def _card_of(offset: int) -> tuple[int, bool]:
+    """The card (by number) and its turn, from a place in the card block."""
+    card, turned = divmod(offset, 2)
+    return card + 1, bool(turned)
+
+
+def action_name(number: int, rules: Rules = Rules(), state=None) -> str:
+    """Say in a few words what this action number does (in `state`, if given: the open cell's place)."""
+    kind, offset = _block_of(number, rules)
+    if kind == "card":
+        card, turned = _card_of(offset)
+        return f"choose card {card}{' turned' * turned} to lay"
+    if kind == "cell":
+        cells = open_cells(state) if state is not None else []
+        return f"lay it on open cell {offset}" + (f", at {cells[offset]}" if offset < len(cells) else "")
+    return action_words(_one_action(kind, offset, 0))
+
+
+def action_words(action) -> str:
+    """Say in a few words what this action does."""
     if type(action) is Place:
         return f"lay card {action.card}{' turned' * action.turned} at ({action.x}, {action.y})"
     if isinstance(action, Exchange):
@@ -158,20 +209,67 @@ def legal(state, player: int) -> list:
     return model.legal_actions(state) if player in acting(state) else []
 
 
-def legal_numbers(state, player: int) -> list[int]:
-    """Which action numbers may `player` choose now, smallest first?"""
-    return sorted(action_number(action, state.rules) for action in legal(state, player))
+def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
+    """Which action numbers may `player` choose now, smallest first? After a card (`chosen`), the cells it fits."""
+    if player not in acting(state):
+        return []
+    if chosen:
+        card, turned = chosen_card(chosen, state.rules)
+        bit, start = model.card_bit(card, turned), _blocks(state.rules)["cell"][0]
+        return [start + index for index, cell in enumerate(open_cells(state)) if state.frontier[cell][2] & bit]
+    rules = state.rules
+    return sorted(
+        {
+            _card_number(action.card, action.turned, rules) if type(action) is Place else _one_number(action, rules)
+            for action in model.legal_actions(state)
+        }
+    )
 
 
-def action_of(number: int, state, player: int):
-    """Which legal action of `player` does this number stand for? Refuse a number that is not legal now."""
-    action = decode(number, state.rules, player)
+def chosen_card(chosen: tuple[int, ...], rules: Rules) -> tuple[int, bool]:
+    """The card (and its turn) that the part of a move chosen so far names; refuse anything else."""
+    kind, offset = _block_of(chosen[0], rules) if len(chosen) == 1 else ("", 0)
+    if kind != "card":
+        raise ValueError(f"{chosen!r} is not part of a move: only a card to lay waits for more (its cell)")
+    return _card_of(offset)
+
+
+def action_of(number: int, state, player: int, chosen: tuple[int, ...] = ()):
+    """Which legal action of `player` does this number complete? None when it begins a move that waits for more (a card
+    to lay waits for its cell). Refuse a number that is not legal now, with the rule it breaks."""
+    kind, offset = _block_of(number, state.rules)
     if player not in acting(state):
         raise NotYourTurn(f"player {player} may not act now")
-    if action not in legal(state, player):
+    if chosen:
+        card, turned = chosen_card(chosen, state.rules)
+        if kind != "cell":
+            raise IllegalAction(f"player {player} chose card {card} to lay: the next number is the cell to lay it on")
+        cells = open_cells(state)
+        if offset >= len(cells):
+            raise IllegalAction(f"there are {len(cells)} open cells now, numbered from 0: no open cell {offset}")
+        action = Place(player, card, *cells[offset], turned)
+    elif kind == "cell":
+        raise IllegalAction("a cell number lays the card chosen just before it: choose a card first")
+    elif kind == "card":
+        card, turned = _card_of(offset)
+        if number in legal_numbers(state, player):
+            return None
+        _refuse_card(state, player, card, turned)
+    else:
+        action = _one_action(kind, offset, player)
+    if number not in legal_numbers(state, player, chosen):
         model.play(state, action)  # the model's refusal says which rule the action breaks
         raise IllegalAction(f"action number {number} is not one of player {player}'s choices now")
     return action
+
+
+def _refuse_card(state, player: int, card: int, turned: bool) -> None:
+    """Say why `player` may not lay this card now: the model's reason, or that it fits on no open cell."""
+    laying = any(type(action) is Place for action in model.legal_actions(state))
+    if laying and any(held.number == card for held in state.hands[player]) and (state.rules.half_turn or not turned):
+        raise model.ColoursDiffer(f"card {card}{' turned' * turned} matches the neighbours of no open cell")
+    model.play(state, Place(player, card, *open_cells(state)[0], turned))  # the model's refusal gives the rule
+    raise IllegalAction(f"player {player} may not lay card {card} now")
 
 
 def returns(state) -> list[float]:
@@ -206,6 +304,8 @@ def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
         "offer to": (players,),
         "offer gives": (COLOURS,),
         "over": (1,),
+        "open cells": (OPEN_CELLS, 3),
+        "chosen": (DECK, 2),
     }
 
 
@@ -219,8 +319,9 @@ def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     return flat_shape(observation_layout(rules))
 
 
-def observation(state, player: int) -> numpy.ndarray:
-    """What `player` may see, as a flat float32 array: its own cards, never the others' hands or the pile."""
+def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
+    """What `player` may see, as a flat float32 array: its own cards, never the others' hands or the pile; the card
+    `player` chose part way through its move, if any (`chosen`)."""
     seen = model.observation(state, player)
     parts = observation_layout(state.rules)
     arrays = {name: numpy.zeros(shape, numpy.float32) for name, shape in parts.items()}
@@ -242,4 +343,9 @@ def observation(state, player: int) -> numpy.ndarray:
     if seen["offer"]:
         arrays["offer to"][seen["offer"]["opponent"]] = 1
         arrays["offer gives"][COLOUR_NAMES.index(seen["offer"]["give"])] = 1
+    for index, (x, y) in enumerate(open_cells(state)):
+        arrays["open cells"][index] = (1, (x + REACH) / (2 * REACH), (y + REACH) / (2 * REACH))
+    if chosen:
+        card, turned = chosen_card(chosen, state.rules)
+        arrays["chosen"][card - 1, int(turned)] = 1
     return numpy.concatenate([array.ravel() for array in arrays.values()])

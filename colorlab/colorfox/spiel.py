@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import random
 import typing
 
@@ -38,16 +39,32 @@ from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, obser
 
 
 def game_length(rules: Rules) -> int:
-    """How many decisions can a game take at most?
+    """How many decisions can a game take at most (OpenSpiel's max_game_length)?
 
-    At most 53 cards are laid, each followed by up to 3 exchanges (an offer and a
-    hand-back each) and a "no more exchanges"; a pass that draws takes a card off the
-    pile (53 at most); passes that draw nothing end the game once every player has
-    passed in a row, so each of the 54 stretches between cards laid holds fewer than
-    one pass per player.
+    Count the joins: each edge where a card laid touches a card already there joins a
+    colour. Every card laid joins at least one, so at most `joins` cards are laid. Laying a
+    card is two decisions (the card, its cell), and a card that joins k colours gives k - 1
+    exchanges, each at most two decisions (an offer and its hand-back), a "no more
+    exchanges" ending them early: so laying and exchanging take at most two decisions per
+    join (per card laid, without exchanges). The joins are bounded twice. The layout of the
+    54 cards has at most 2n - ceil(2 sqrt n) touching edges, n = 54 (the most a polyomino
+    of n cells has). And every join but those of the last card takes a stick from the
+    supply, or the game ends: at most the supply's sticks, plus the last card's 4.
+
+    A pass that draws takes a card off the pile, which the deal leaves at 53 less the
+    hands. A pass that draws nothing (the pile is empty, or under "end when all pass")
+    ends the game once all the players have passed in turn, so between two cards laid
+    there are at most ``players - 1`` of them, and ``players`` after the last.
+
+    >>> game_length(Rules())  # 52 joins: 104 decisions laying and exchanging, 45 drawing passes, 54 passes
+    203
     """
-    most_laid = encoding.DECK - 1
-    return most_laid * 7 + most_laid + rules.players * (most_laid + 1)
+    cards = encoding.DECK
+    joins = min(2 * cards - math.ceil(2 * math.sqrt(cards)), encoding.COLOURS * rules.sticks_per_colour + 4)
+    laid = min(cards - 1, joins)
+    laying = 2 * joins if rules.exchanges else 2 * laid
+    drawing_passes = cards - 1 - rules.players * rules.hand if rules.passing == "draw a card" else 0
+    return laying + drawing_passes + (rules.players - 1) * (laid + 1) + 1
 
 
 class Happening(typing.NamedTuple):
@@ -77,7 +94,8 @@ class ColorFoxMoment(Moment):
     `dealt`: the cards dealt so far (hand by hand, then the start card); `table`: the
     model's state once the deal is done; `waiting`: a player's action that waits for
     `drawing` cards off the pile, of which `drawn` have come; `log`: what happened so
-    far, from which each player's information state is told.
+    far, from which each player's information state is told; `chosen`: the card the player
+    to move chose to lay, whose cell comes next (its number, or nothing between moves).
     """
 
     dealt: tuple[int, ...] = ()
@@ -86,6 +104,7 @@ class ColorFoxMoment(Moment):
     drawing: int = 0
     drawn: tuple[int, ...] = ()
     log: tuple[Happening, ...] = ()
+    chosen: tuple[int, ...] = ()
 
 
 @functools.cache
@@ -137,7 +156,7 @@ class ColorFoxSpielState(pyspiel.State):
         return TERMINAL if now.table.over else model.to_move(now.table)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return encoding.legal_numbers(self.now.table, player)
+        return encoding.legal_numbers(self.now.table, player, self.now.chosen)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each unseen card is equally likely to come next (outcome: card number less one)."""
@@ -176,14 +195,16 @@ class ColorFoxSpielState(pyspiel.State):
     def _act(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
         """Play a player's action, or hold it back while the cards it draws are chosen by chance."""
         player = self.current_player()
-        action = encoding.action_of(number, now.table, player)
+        action = encoding.action_of(number, now.table, player, now.chosen)
+        if action is None:  # a card to lay: its cell comes next
+            return dataclasses.replace(now, chosen=now.chosen + (number,))
         laid = action.card if type(action) is model.Place else None
-        log = now.log + (Happening("act", player, laid, encoding.action_name(number, self.rules)),)
+        log = now.log + (Happening("act", player, laid, encoding.action_words(action)),)
         after = model.play(now.table, action)
         drawing = len(now.table.deck) - len(after.deck)
         if drawing:
-            return dataclasses.replace(now, waiting=action, drawing=drawing, log=log)
-        return dataclasses.replace(now, table=after, log=log)
+            return dataclasses.replace(now, waiting=action, drawing=drawing, log=log, chosen=())
+        return dataclasses.replace(now, table=after, log=log, chosen=())
 
     def _draw(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
         """One card comes off the pile; once all have come, put them on top and play the waiting action."""
@@ -197,7 +218,7 @@ class ColorFoxSpielState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
             return f"card #{action + 1}"
-        return encoding.action_name(action, self.rules)
+        return encoding.action_name(action, self.rules, self.now.table)
 
     def is_terminal(self) -> bool:
         return self.now.table is not None and self.now.table.over
@@ -211,12 +232,22 @@ class ColorFoxSpielState(pyspiel.State):
         """The encoding's observation for `player` (all zeros during the deal)."""
         if self.now.table is None:
             return numpy.zeros(encoding.observation_shape(self.rules), numpy.float32)
-        seen = encoding.observation(self.now.table, player)
+        seen = encoding.observation(self.now.table, player, self.own_choice(player, private))
         if not private:  # an onlooker of the seat: the player's own cards count as unseen too
             cards_seen = observation_parts(encoding, self.rules, seen)["cards"]
             cards_seen[:, 2] += cards_seen[:, 0]
             cards_seen[:, 0] = 0
         return seen
+
+    def own_choice(self, player: int, private: bool = True) -> tuple[int, ...]:
+        """The card `player` chose to lay and has not laid yet, if any: seen by that player alone."""
+        now = self.now
+        return now.chosen if private and now.chosen and model.to_move(now.table) == player else ()
+
+    def choice_told(self, player: int, private: bool = True) -> str:
+        """The card `player` chose to lay, in words ("" if none, or not its own)."""
+        chosen = self.own_choice(player, private)
+        return f"; you chose {encoding.action_name(chosen[0], self.rules).removeprefix('choose ')}" if chosen else ""
 
     def seen_text(self, player: int, private: bool = True) -> str:
         """What `player` sees now, in words."""
@@ -236,11 +267,13 @@ class ColorFoxSpielState(pyspiel.State):
             + (f"; offer of {offer['give']} to player {offer['opponent']}" if offer else "")
             + (f"; waiting for {now.drawing} card(s) off the pile" if now.waiting is not None else "")
             + ("; over" if view["over"] else "")
+            + self.choice_told(player, private)
         )
 
     def seen_history(self, player: int, private: bool = True) -> str:
         """Everything `player` has seen happen, in order (its information state)."""
-        return f"player {player}: " + "; ".join(happening.told(player, private) for happening in self.now.log)
+        told = "; ".join(happening.told(player, private) for happening in self.now.log)
+        return f"player {player}: {told}{self.choice_told(player, private)}"
 
     def resample_from_infostate(self, player: int, probability_sampler) -> ColorFoxSpielState:
         """A state `player` cannot tell from this one: the other hands and the pile dealt afresh.
@@ -251,17 +284,29 @@ class ColorFoxSpielState(pyspiel.State):
         rng = random.Random(probability_sampler())
         table, log = self.now.table, list(self.now.log)
         others = [p for p in range(self.rules.players) if p != player]
-        unseen = [c for p in others for c in table.hands[p]] + list(table.deck)
+        kept = self.chosen_card(player)  # another player's card chosen to lay stays in its hand
+        unseen = [c for p in others for c in table.hands[p] if c is not kept] + list(table.deck)
         rng.shuffle(unseen)
         hands = list(table.hands)
         for seat in others:
-            hands[seat], unseen = tuple(unseen[: len(hands[seat])]), unseen[len(hands[seat]) :]
+            size = len(hands[seat]) - (kept is not None and seat == model.to_move(table))
+            hands[seat], unseen = tuple(unseen[:size]), unseen[size:]
+            if kept is not None and seat == model.to_move(table):
+                hands[seat] += (kept,)
             _retell(log, seat, [c.number for c in hands[seat]])
         state = self.clone()
         state.now = dataclasses.replace(
             self.now, table=model.evolve(table, hands=tuple(hands), deck=tuple(unseen)), log=tuple(log)
         )
         return state
+
+    def chosen_card(self, player: int):
+        """The card another player than `player` chose to lay and has not laid yet (None if there is none)."""
+        now = self.now
+        if not now.chosen or model.to_move(now.table) == player:
+            return None
+        number, _ = encoding.chosen_card(now.chosen, self.rules)
+        return next(c for c in now.table.hands[model.to_move(now.table)] if c.number == number)
 
     def __str__(self) -> str:
         table = self.now.table

@@ -4,17 +4,26 @@ Game-AI libraries (OpenSpiel, PettingZoo) want every action as a whole number fr
 0 to ``action_count(rules) - 1`` and every observation as a fixed-size array. This
 module gives both, as pure functions over the model; it imports no such library.
 
+A drawing and a wild space are two decisions each, so that the numbers stay few (436 on
+the 8 x 8 board, 516 on the largest): a drawing is first the piece in its colour, then the
+space where it goes; a wild space is first the space, then its colour. Between the two
+decisions the move is part chosen: the functions below take the numbers chosen so far as
+`chosen` (empty at the start of a move), and the player who made the first choice makes
+the second. A pick is one number.
+
 Action numbers, in blocks, smallest first (``player`` is never part of a number: it
 is the player who acts):
 
 - picks: the die's kind and face, shape faces ``I O T L S V`` then colour faces
   ``R Y G B P O`` (12 numbers). Dice showing the same face are alike, so a pick
   names the face, not the die's place in the pool;
-- wild spaces: (row, column, colour), rows from the top;
-- drawings: (piece, colour, row, column). A piece is a die shape, the scissors
-  used and the exact cells drawn up to a shift (an orientation of the shape or of
-  one of its cut parts), from the list :data:`PIECES`; (row, column) is the top
-  left corner of the smallest box around the cells.
+- drawings: (piece, colour). A piece is a die shape, the scissors used and the exact
+  cells drawn up to a shift (an orientation of the shape or of one of its cut parts),
+  from the list :data:`PIECES`;
+- spaces: (row, column), rows from the top. After a drawing, the space is the top left
+  corner of the smallest box around the cells drawn; at the start of a move, it is the
+  space a wild bonus fills;
+- colours, ``R Y G B P O``: the colour of the wild space just chosen.
 
 Who acts: in the draft the next to pick; in the drawing phase every player still in
 who has not drawn yet (the players draw at the same time). A wild space is filled
@@ -38,7 +47,7 @@ the win (same points, empty spaces and row points) 1/k each, everyone else 0.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy
 
@@ -83,48 +92,48 @@ def _blocks(rules: Rules) -> dict[str, tuple[int, int]]:
 
 @cache
 def _blocks_for(spaces: int) -> dict[str, tuple[int, int]]:
-    sizes = {"pick": len(FACES), "wild": spaces * len(CODES), "draw": len(PIECES) * len(CODES) * spaces}
+    sizes = {"pick": len(FACES), "drawing": len(PIECES) * len(CODES), "space": spaces, "colour": len(CODES)}
     return number_blocks(sizes)
 
 
 def action_count(rules: Rules = Rules()) -> int:
     """How many action numbers are there (0 up to this count, less one)?"""
-    start, size = _blocks(rules)["draw"]
+    start, size = _blocks(rules)["colour"]
     return start + size
 
 
 def _space(row: int, column: int, rules: Rules) -> int:
     if not (0 <= row < rules.height and 0 <= column < rules.width):
         raise ValueError(f"space ({row}, {column}) is not on a {rules.width} by {rules.height} board")
-    return row * rules.width + column
+    return _blocks(rules)["space"][0] + row * rules.width + column
 
 
-def action_number(action, rules: Rules = Rules(), pool: tuple = ()) -> int:
-    """Which number stands for this action? (A pick names a die of `pool`, the state's dice.)"""
-    blocks = _blocks(rules)
+def numbers_of(action, state) -> tuple[int, ...]:
+    """Which numbers, in order, make up this action in this state? A pick is one (for the die of the state's pool it
+    names); a drawing two (the piece in its colour, then its top left space); a wild space two (the space, then its
+    colour)."""
+    rules, blocks = state.rules, _blocks(state.rules)
     if isinstance(action, Pick):
-        if not 0 <= action.die < len(pool):
-            raise ValueError(f"a pick names a die by its place in the pool; give the pool ({len(pool)} dice)")
-        return blocks["pick"][0] + FACES.index(pool[action.die])
+        if not 0 <= action.die < len(state.pool):
+            raise ValueError(f"a pick names a die by its place in the pool, which has {len(state.pool)} dice")
+        return (blocks["pick"][0] + FACES.index(state.pool[action.die]),)
     if isinstance(action, Wild):
-        return blocks["wild"][0] + _space(*action.cell, rules) * len(CODES) + CODES.index(action.colour)
+        return _space(*action.cell, rules), blocks["colour"][0] + CODES.index(action.colour)
     if isinstance(action, Draw):
-        top = action.cells[0][0]  # a drawing's cells are sorted
-        left = min(c for _, c in action.cells)
-        piece = PIECE_NUMBER.get((action.shape, action.cuts, frozenset((r - top, c - left) for r, c in action.cells)))
-        if piece is None:
-            raise ValueError(f"no drawing of {action.shape} with {action.cuts} cut(s) covers {action.cells}")
-        return (
-            blocks["draw"][0]
-            + (piece * len(CODES) + CODES.index(action.colour)) * rules.width * rules.height
-            + _space(top, left, rules)
-        )
+        return _draw_numbers(action, rules.width, rules.height)
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
-def number_of(action, state) -> int:
-    """Which number stands for this action in this state (a pick, for the die of the state's pool it names)?"""
-    return action_number(action, state.rules, state.pool)
+@lru_cache(maxsize=1 << 16)
+def _draw_numbers(action: Draw, width: int, height: int) -> tuple[int, int]:
+    """The numbers of a drawing (kept: the same drawings come back at every turn of every game)."""
+    top = action.cells[0][0]  # a drawing's cells are sorted
+    left = min(c for _, c in action.cells)
+    piece = PIECE_NUMBER.get((action.shape, action.cuts, frozenset((r - top, c - left) for r, c in action.cells)))
+    if piece is None:
+        raise ValueError(f"no drawing of {action.shape} with {action.cuts} cut(s) covers {action.cells}")
+    rules = Rules(width=width, height=height)
+    return _blocks(rules)["drawing"][0] + piece * len(CODES) + CODES.index(action.colour), _space(top, left, rules)
 
 
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
@@ -140,32 +149,18 @@ def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     )
 
 
-def _wild_parts(offset: int, rules: Rules) -> tuple[tuple[int, int], str]:
-    """The space (row, column) and the colour of a wild action."""
-    space, colour = divmod(offset, len(CODES))
-    return divmod(space, rules.width), CODES[colour]
-
-
-def _draw_parts(offset: int, rules: Rules) -> tuple[str, str, tuple[tuple[int, int], ...], int]:
-    """The die shape, the colour, the cells and the cuts of a drawing."""
-    piece_and_colour, space = divmod(offset, rules.width * rules.height)
-    piece, colour = divmod(piece_and_colour, len(CODES))
+def _piece_of(offset: int) -> tuple[str, str, frozenset, int]:
+    """The die shape, the colour, the cells (up to a shift) and the cuts of a place in the drawing block."""
+    piece, colour = divmod(offset, len(CODES))
     letter, cuts, cells = PIECES[piece]
+    return letter, CODES[colour], cells, cuts
+
+
+def _drawing(offset: int, space: int, rules: Rules, player: int) -> Draw:
+    """The drawing of a piece (a place in the drawing block) with its top left corner on a space (its place)."""
+    letter, colour, cells, cuts = _piece_of(offset)
     top, left = divmod(space, rules.width)
-    return letter, CODES[colour], tuple(sorted((top + r, left + c) for r, c in cells)), cuts
-
-
-def decode(number: int, state, player: int):
-    """Which action of `player` does this number stand for, legal now or not?"""
-    kind, offset = _block_of(number, state.rules)
-    if kind == "pick":
-        face = FACES[offset]
-        if face not in state.pool:
-            raise model.BadPick(f"no die in the pool shows the {face[0]} {face[1]}")
-        return Pick(player, state.pool.index(face))
-    if kind == "wild":
-        return Wild(player, *_wild_parts(offset, state.rules))
-    return Draw(player, *_draw_parts(offset, state.rules))
+    return Draw(player, letter, colour, tuple((top + r, left + c) for r, c in cells), cuts)
 
 
 def action_name(number: int, rules: Rules = Rules()) -> str:
@@ -173,12 +168,32 @@ def action_name(number: int, rules: Rules = Rules()) -> str:
     kind, offset = _block_of(number, rules)
     if kind == "pick":
         return "take the {} die {}".format(*FACES[offset])
-    if kind == "wild":
-        (row, column), colour = _wild_parts(offset, rules)
-        return f"wild: {model.colour_name(colour)} in row {rules.height - row}, column {column + 1}"
-    letter, colour, cells, cuts = _draw_parts(offset, rules)
-    spaces = " ".join(f"{rules.height - r}/{c + 1}" for r, c in cells)
-    return f"draw {letter}{' cut ' * bool(cuts)}{'x' * cuts} in {model.colour_name(colour)} on {spaces}"
+    if kind == "drawing":
+        letter, colour, cells, cuts = _piece_of(offset)
+        cut = f" cut {'x' * cuts}" if cuts else ""
+        return f"draw {letter}{cut} in {model.colour_name(colour)}, this way round: {_picture(cells)}"
+    if kind == "space":
+        row, column = divmod(offset, rules.width)
+        return f"space in row {rules.height - row}, column {column + 1}"
+    return f"colour it {model.colour_name(CODES[offset])}"
+
+
+def _picture(cells: frozenset) -> str:
+    """A piece's cells as rows of # and . (rows from the top, separated by /)."""
+    rows, columns = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+    return "/".join("".join("#" if (r, c) in cells else "." for c in range(columns)) for r in range(rows))
+
+
+def action_words(action, rules: Rules = Rules()) -> str:
+    """Say in a few words what this action does (a pick by the die's place in the pool)."""
+    if isinstance(action, Pick):
+        return f"take die {action.die} of the pool"
+    if isinstance(action, Wild):
+        row, column = action.cell
+        return f"wild: {model.colour_name(action.colour)} in row {rules.height - row}, column {column + 1}"
+    spaces = " ".join(f"{rules.height - r}/{c + 1}" for r, c in action.cells)
+    cut = f" cut {'x' * action.cuts}" if action.cuts else ""
+    return f"draw {action.shape}{cut} in {model.colour_name(action.colour)} on {spaces}"
 
 
 acting = model.acting  # who may act now: the next to pick, or everyone still in who has not drawn this round
@@ -194,20 +209,76 @@ def legal(state, player: int) -> list:
     return model.legal_wilds(state, player) + model.legal_draws(state, player)
 
 
-def legal_numbers(state, player: int) -> list[int]:
-    """Which action numbers may `player` choose now, smallest first?"""
-    return sorted({action_number(action, state.rules, state.pool) for action in legal(state, player)})
+def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
+    """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
+    (`chosen`), the second numbers that finish it."""
+    _chosen_kind(chosen, state.rules)
+    steps = {numbers_of(action, state) for action in legal(state, player)}
+    return sorted({step[len(chosen)] for step in steps if step[: len(chosen)] == chosen and len(step) > len(chosen)})
 
 
-def action_of(number: int, state, player: int):
-    """Which legal action of `player` does this number stand for? Refuse a number that is not legal now."""
+def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:
+    """What the part of a move chosen so far begins (a drawing, a wild space), or "" at a move's start."""
+    if not chosen:
+        return ""
+    kind = _block_of(chosen[0], rules)[0] if len(chosen) == 1 else ""
+    if kind not in ("drawing", "space"):
+        raise ValueError(f"{chosen!r} is not part of a move: only a drawing or a wild space waits for a second number")
+    return kind
+
+
+def action_of(number: int, state, player: int, chosen: tuple[int, ...] = ()):
+    """Which legal action of `player` do these numbers complete? None when `number` begins a move that waits for its
+    second number. Refuse a number that is not legal now, with the rule it breaks."""
+    rules = state.rules
+    kind, offset = _block_of(number, rules)
+    begun = _chosen_kind(chosen, rules)
     if player not in acting(state):
         raise NotYourTurn(f"player {player} may not act now")
-    action = decode(number, state, player)
-    if action not in legal(state, player):
+    legal_now = number in legal_numbers(state, player, chosen)
+    if begun == "drawing":
+        if kind != "space":
+            raise IllegalAction(f"player {player} chose a piece to draw: the next number is the space where it goes")
+        action = _drawing(_block_of(chosen[0], rules)[1], offset, rules, player)
+    elif begun == "space":
+        if kind != "colour":
+            raise IllegalAction(f"player {player} chose a wild space: the next number is its colour")
+        action = Wild(player, divmod(_block_of(chosen[0], rules)[1], rules.width), CODES[offset])
+    elif kind == "pick":
+        face = FACES[offset]
+        if face not in state.pool:
+            raise model.BadPick(f"no die in the pool shows the {face[0]} {face[1]}")
+        action = Pick(player, state.pool.index(face))
+    elif kind == "colour":
+        raise IllegalAction("a colour number colours the wild space chosen just before it: choose the space first")
+    elif legal_now:
+        return None
+    else:
+        _refuse_start(state, player, kind, offset)
+    if not legal_now:
         model.play(state, action)  # the model's refusal says which rule the action breaks
         raise IllegalAction(f"action number {number} is not one of player {player}'s choices now")
     return action
+
+
+def _refuse_start(state, player: int, kind: str, offset: int) -> None:
+    """Say why a drawing or a wild space may not begin now: the model's reason, or that the piece fits nowhere."""
+    if state.phase != "draw":
+        raise model.WrongPhase("the dice are still being picked: drawings and wild spaces come after")
+    if kind == "space":
+        if "wild" not in model.ready_bonuses(state, player):
+            raise model.BadDraw(f"player {player} has no ready wild bonus")
+        row, column = divmod(offset, state.rules.width)
+        raise model.BadDraw(f"the space in row {state.rules.height - row}, column {column + 1} is already filled")
+    letter, colour, cells, cuts = _piece_of(offset)
+    dice_allow = colour in model.drawing_colours(state, player) and (letter, cuts) in {
+        (shape, cut) for shape, cut, _ in model.pieces(state, player)
+    }
+    if not dice_allow:
+        model.play(state, Draw(player, letter, colour, tuple(cells), cuts))  # the model names the die or bonus wanting
+    raise model.BadDraw(
+        f"{letter}{' cut' * bool(cuts)} in {model.colour_name(colour)}, turned this way, rests nowhere on the board"
+    )
 
 
 def returns(state) -> list[float]:
@@ -241,6 +312,9 @@ def observation_layout(rules: Rules = Rules()) -> dict[str, tuple[int, ...]]:
         "phase": (len(PHASES),),
         "round": (1,),
         "missions": (len(EDITION_MISSIONS),),
+        "chosen piece": (len(PIECES),),
+        "chosen colour": (len(CODES),),
+        "chosen space": (height, width),
     }
 
 
@@ -254,8 +328,9 @@ def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     return flat_shape(observation_layout(rules))
 
 
-def observation(state, player: int) -> numpy.ndarray:
-    """What `player` may see (every board, the dice, the bonuses), as a flat float32 array."""
+def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
+    """What `player` may see (every board, the dice, the bonuses), as a flat float32 array, with the first half of
+    a move `player` has begun, if any (`chosen`: a piece in its colour, or a wild space)."""
     seen = model.observation(state, player)
     arrays = {name: numpy.zeros(shape, numpy.float32) for name, shape in observation_layout(state.rules).items()}
     rows = sorted(ROW_REWARDS)
@@ -285,4 +360,9 @@ def observation(state, player: int) -> numpy.ndarray:
     for mission in seen["missions"]:
         if mission["id"] in EDITION_MISSIONS:
             arrays["missions"][EDITION_MISSIONS.index(mission["id"])] = 1
+    if _chosen_kind(chosen, state.rules) == "drawing":
+        piece, colour = divmod(_block_of(chosen[0], state.rules)[1], len(CODES))
+        arrays["chosen piece"][piece] = arrays["chosen colour"][colour] = 1
+    elif chosen:
+        arrays["chosen space"].flat[_block_of(chosen[0], state.rules)[1]] = 1
     return numpy.concatenate([array.ravel() for array in arrays.values()])

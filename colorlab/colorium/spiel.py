@@ -50,18 +50,19 @@ def game_length(rules: Rules) -> int:
     with scissors covers at least one, and each of the board's scissors bonuses cuts one drawing
     at most. So over the board's `spaces`, a player makes at most
     ``(spaces + cuts * (smallest - 1)) // smallest`` drawings (all its cut drawings of one cell,
-    the rest uncut and smallest). That is at most `drawings` + 1 rounds of two picks. Each of the
-    board's wild bonuses gives one more decision. The players' counts add up.
+    the rest uncut and smallest), each two decisions (the piece, then its space). That is at
+    most `drawings` + 1 rounds of two picks. Each of the board's wild bonuses gives one wild
+    space more, two decisions (the space, then its colour). The players' counts add up.
 
     >>> game_length(Rules())  # 8 x 8, two players: 22 drawings, 46 picks and 2 wild spaces each
-    140
+    188
     """
     spaces = rules.width * rules.height
     smallest = min(len(SHAPES[letter]) for letter in rules.shapes)
     printed = BONUSES[: rules.width] if rules.bonuses else ()
     cuts, wilds = printed.count("scissors"), printed.count("wild")
     drawings = (spaces + cuts * (smallest - 1)) // smallest
-    return rules.players * (drawings + 2 * (drawings + 1) + wilds)
+    return rules.players * (2 * drawings + 2 * (drawings + 1) + 2 * wilds)
 
 
 def mission_cards(kind: str) -> list[str]:
@@ -75,12 +76,14 @@ class ColoriumMoment(Moment):
 
     `missions`: the missions drawn so far; `table`: the model's state once they are
     all drawn; `rolled`: the dice rolled so far for the round that `table` begins
-    (``None`` once the round's pool is in the table).
+    (``None`` once the round's pool is in the table); `chosen`: the first number of a
+    drawing or a wild space that the player to act has begun (nothing between moves).
     """
 
     missions: tuple[str, ...] = ()
     table: model.State | None = None
     rolled: tuple[int, ...] | None = ()
+    chosen: tuple[int, ...] = ()
 
 
 def set_out(rules: Rules, missions: tuple[str, ...]) -> ColoriumMoment:
@@ -139,7 +142,7 @@ class ColoriumSpielState(pyspiel.State):
         return min(encoding.acting(table), key=lambda p: (p - table.active) % self.rules.players)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return encoding.legal_numbers(self.now.table, player)
+        return encoding.legal_numbers(self.now.table, player, self.now.chosen)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each mission card of the type being drawn, or each face of the die being rolled, equally likely."""
@@ -163,9 +166,13 @@ class ColoriumSpielState(pyspiel.State):
         elif now.rolled is not None:
             self.now = self._roll(now, action)
         else:
-            table = model.play(now.table, encoding.action_of(action, now.table, self.current_player()))
+            move = encoding.action_of(action, now.table, self.current_player(), now.chosen)
+            if move is None:  # the first half of a drawing or a wild space: the second comes next
+                self.now = dataclasses.replace(now, chosen=now.chosen + (action,))
+                return
+            table = model.play(now.table, move)
             rolling = table.round != now.table.round and not table.over
-            self.now = dataclasses.replace(now, table=table, rolled=() if rolling else None)
+            self.now = dataclasses.replace(now, table=table, rolled=() if rolling else None, chosen=())
 
     def _roll(self, now: ColoriumMoment, face: int) -> ColoriumMoment:
         """One die rolls; once all have rolled, they are the round's pool instead of the model's seeded roll."""
@@ -204,7 +211,7 @@ class ColoriumSpielState(pyspiel.State):
         if table is None:
             return numpy.zeros(encoding.observation_shape(self.rules), numpy.float32)
         rolling = self.now.rolled is not None
-        return encoding.observation(model.evolve(table, pool=()) if rolling else table, player)
+        return encoding.observation(model.evolve(table, pool=()) if rolling else table, player, self.now.chosen)
 
     def seen_text(self, player: int, private: bool = True) -> str:
         """What `player` sees now (everything, boards are open), in words."""
@@ -218,6 +225,7 @@ class ColoriumSpielState(pyspiel.State):
             f"player {player}; round {view['round']}; {view['phase']}; missions: {', '.join(now.table.missions)}; "
             f"pool: {pool or '-'}; order: {view['order']}; picks: {view['picks']}; drawn: {view['drawn']}; "
             f"out: {view['out']}; bonuses: {view['bonuses']}; scores: {view['scores']}; boards: {boards}"
+            + "".join(f"; chosen: {encoding.action_name(number, self.rules)}" for number in now.chosen)
         )
 
     def __str__(self) -> str:

@@ -1,9 +1,11 @@
 """Colourbrain as numbers, for game-AI libraries: action numbers and observation arrays.
 
-A team's move is one number. While a question is open, the team locks an answer: a set of
-colours (order does not matter), or the Colour-Copier with one colour fewer. Every set of
-1 to 4 colours has a number, then the copier with every set of 0 to 3 colours, then, after
-the reveal, "copy this colour" for each of the 11 colours. The legal numbers are those that
+A team's move is one number (so `chosen`, the numbers of a move begun so far, which the
+functions below take as every game's encoding does, is always empty here). While a question
+is open, the team locks an answer: a set of colours (order does not matter), or the
+Colour-Copier with one colour fewer. Every set of 1 to 4 colours has a number, then the
+copier with every set of 0 to 3 colours, then, after the reveal, "copy this colour" for each
+of the 11 colours. The legal numbers are those that
 fit the question asked (as many colours as it asks) and the team's copier. The quiz
 master's Next and rule changes are not a team's move and have no number: an environment
 plays the Next itself (:func:`table_move`), and cuts short a quiz that may never end
@@ -80,8 +82,20 @@ def action_number(action: Answer | Copy, rules: Rules) -> int:
     )
 
 
-def action_of(number: int, state: State, team: int) -> Answer | Copy:
+def numbers_of(action: Answer | Copy, state: State) -> tuple[int]:
+    """Which numbers make up this action: one, its :func:`action_number`."""
+    return (action_number(action, state.rules),)
+
+
+def no_part(chosen: tuple[int, ...]) -> None:
+    """Refuse a move part chosen: every move here is one number."""
+    if chosen:
+        raise ValueError(f"{chosen!r} is not part of a move: every Colourbrain move is one number")
+
+
+def action_of(number: int, state: State, team: int, chosen: tuple[int, ...] = ()) -> Answer | Copy:
     """Which action is this number for this team now? Refuse one the rules do not allow now."""
+    no_part(chosen)
     count = FIRST_COPY + len(COLOURS)
     if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) or not 0 <= number < count:
         raise ValueError(f"{number!r} is not an action number: they go from 0 to {count - 1}")
@@ -105,8 +119,9 @@ def numbers_for(count: int, copier: bool) -> tuple[int, ...]:
     )
 
 
-def legal_numbers(state: State, team: int) -> list[int]:
+def legal_numbers(state: State, team: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may this team play now (ascending; empty when it has nothing to do)?"""
+    no_part(chosen)
     if team not in acting(state):
         return []
     if state.step == "copying":
@@ -166,8 +181,9 @@ def one_hot(place: int | None, size: int) -> list[float]:
     return [1.0 if i == place else 0.0 for i in range(size)]
 
 
-def observation(state: State, team: int) -> numpy.ndarray:
+def observation(state: State, team: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
     """What this team sees, as numbers: built only from the model's observation for this team."""
+    no_part(chosen)
     seen = seen_by(state, team)
     texts, categories = question_places(state.rules)
     teams = state.teams

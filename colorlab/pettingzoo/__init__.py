@@ -65,7 +65,7 @@ from pettingzoo.utils import wrappers
 from colorlab.encoding import RESULTS, results
 from colorlab.games import Game, all_games, find_game
 from colorlab.record import GameRecord
-from colorlab.rules import IllegalAction, RuleError, RulesBase
+from colorlab.rules import IllegalAction, NotYourTurn, RuleError, RulesBase
 
 ILLEGAL = ("raise", "lose")
 RENDER_MODES = ("ansi", "human")
@@ -173,7 +173,13 @@ class Match:
         self.seed = seed
         self.played: list = []
         self.actions = 0
+        self.chosen: tuple[int, ...] = ()  # the numbers of a move begun and not finished (a card, before its cell)
+        self.chooser: int | None = None
         self.begin_stretch()
+
+    def part(self, player: int) -> tuple[int, ...]:
+        """The numbers of the move this player has begun and not finished (seen by that player alone)."""
+        return self.chosen if player == self.chooser else ()
 
     def begin_stretch(self) -> None:
         """Note who acts from now on, and the state they all see until the last of them is done."""
@@ -184,8 +190,8 @@ class Match:
         self.views: dict[int, Any] = {}
 
     def acting(self) -> list[int]:
-        """Which players may act now?"""
-        return self.encoding.acting(self.state)
+        """Which players may act now? Only the player who has begun a move, until it is finished."""
+        return [self.chooser] if self.chosen else self.encoding.acting(self.state)
 
     def view(self, player: int) -> Any:
         """The state as this player may see it now."""
@@ -202,29 +208,42 @@ class Match:
         """The player's action mask (all zeros unless it may act now)."""
         mask = numpy.zeros(self.action_count, dtype=numpy.int8)
         if may_act:
-            mask[self.encoding.legal_numbers(self.state, player)] = 1
+            mask[self.encoding.legal_numbers(self.state, player, self.part(player))] = 1
         return mask
 
     def observation(self, player: int, may_act: bool) -> dict:
         """The player's observation and action mask (all zeros unless it may act now)."""
         return {
-            "observation": self.encoding.observation(self.view(player), player),
+            "observation": self.encoding.observation(self.view(player), player, self.part(player)),
             "action_mask": self.mask(player, may_act),
         }
 
     def action(self, player: int, number: Any) -> Any:
-        """Which action is this number for this player now? Refuse it with the game's reason if illegal."""
+        """Which action does this number finish for this player now (None: it begins a move that waits for more)?
+        Refuse it with the game's reason if illegal."""
         if isinstance(number, numpy.ndarray) and number.shape == ():
             number = number.item()
         if isinstance(number, (numpy.integer, numpy.bool_)):
             number = number.item()
-        if number not in self.encoding.legal_numbers(self.state, player):
+        chosen = self.part(player)
+        if self.chosen and player != self.chooser:
+            raise NotYourTurn(f"{agent_name(player)} cannot act: {agent_name(self.chooser)} has a move to finish")
+        if number not in self.encoding.legal_numbers(self.state, player, chosen):
             try:
-                self.encoding.action_of(number, self.state, player)
+                self.encoding.action_of(number, self.state, player, chosen)
             except ValueError as error:
                 raise type(error)(f"{agent_name(player)} cannot play {number!r}: {error}") from None
             raise IllegalAction(f"{agent_name(player)} cannot play {number!r} now")
-        return self.encoding.action_of(number, self.state, player)
+        return self.encoding.action_of(number, self.state, player, chosen)
+
+    def choose(self, player: int, number: Any) -> Any:
+        """Take this player's number (checked): the action it finishes, or None when the move waits for more."""
+        action = self.action(player, number)
+        if action is None:
+            self.chosen, self.chooser = self.part(player) + (int(number),), player
+        else:
+            self.chosen, self.chooser = (), None
+        return action
 
     def play(self, player: int, action: Any) -> None:
         """Play this player's (checked) action, then the table's own moves until a player acts."""
@@ -394,14 +413,15 @@ class TurnEnv(Spaces, AECEnv):
             return
         player = self.possible_agents.index(agent)
         try:
-            move = self.match.action(player, action)
+            move = self.match.choose(player, action)
         except ValueError as error:
             if self.illegal == "raise":
                 raise
             self.end({other: LOSS if other == agent else 0.0 for other in self.agents}, {agent: str(error)})
             return
         self._cumulative_rewards[agent] = 0.0
-        self.match.play(player, move)
+        if move is not None:
+            self.match.play(player, move)
         self.turns[agent] += 1
         if self.match.over:
             self.end(dict(zip(self.possible_agents, self.match.returns())), {})
