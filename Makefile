@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test check quick bench classroom chromium postgresql hub-proxy clean
+.PHONY: lab rl test check quick bench classroom chromium postgresql hub-proxy clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
@@ -66,15 +66,31 @@ $(VENV)/.lab-installed: pyproject.toml | $(VENV)/bin/python
 	@echo "Installed."
 	touch $@
 
+# PyTorch (the rl extra) comes as its CPU build when pip finds one without an index (a wheel in pip's find-links):
+# a tenth of the CUDA build PyPI gives, which the lessons never use. Without one, pip takes PyPI's.
+TORCH_CPU = $(BIN)/python -m pip install --quiet --no-index --no-deps 'torch>=2.3' 2>/dev/null || true
+
+# Lesson 41 and docs/learning.md: an agent that learns (PyTorch, Stable-Baselines3, sb3-contrib) beside the lessons.
+rl: $(VENV)/.rl-installed
+
+$(VENV)/.rl-installed: pyproject.toml | $(VENV)/bin/python
+	@echo "Installing the learning tools (PyTorch, Stable-Baselines3, sb3-contrib) into $(VENV)..."
+	$(TORCH_CPU)
+	$(BIN)/python -m pip install --quiet -e '.[lab,rl]'
+	@echo "Installed. Restart a lesson's kernel to use them."
+	touch $@
+
 $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	@echo "Installing colorlab and its test tools into $(VENV): a few minutes the first time, seconds after that..."
+	$(TORCH_CPU)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@echo "Installed."
 	touch $@
 
 # The ai extra (OpenSpiel, PettingZoo): OpenSpiel's pure-Python tic-tac-toe is the yardstick for random playouts.
 $(VENV)/.bench-installed: pyproject.toml | $(VENV)/bin/python
-	@echo "Installing the benchmarks' tools (OpenSpiel, PettingZoo) into $(VENV)..."
+	@echo "Installing the benchmarks' tools (OpenSpiel, PettingZoo, PyTorch) into $(VENV)..."
+	$(TORCH_CPU)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	@echo "Installed."
 	touch $@

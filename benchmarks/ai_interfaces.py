@@ -15,10 +15,17 @@ search bots against OpenSpiel's own search at equal time per move.
   ``MOVE_SECONDS`` on this machine, measured first. A shared win counts half; the rows give the search
   bot's share with its 95% Wilson interval.
 
+- **Compact actions**: the distinct action numbers under the largest rules (at most 1,000), the
+  median time of ``legal_actions_mask`` the first time a state is asked (under 0.1 ms), and the
+  size of a MaskablePPO policy of one 64-unit hidden layer (under 200,000 parameters).
+- **Learning**: docs/learning.md's recipe, timed (MaskablePPO, 100,000 steps of Colorium against a
+  random player: at most 5 minutes), then 200 games on fresh seeds, half from each seat: the lower
+  end of the 95% interval of the share won above one half.
+
 Each speed figure is the median of ``REPEATS`` runs. Without OpenSpiel, PettingZoo or pygame (which
 PettingZoo's connect four needs; the ``bench`` extra installs it) a row says so.
 
-Run alone: ``.venv/bin/python benchmarks/ai_interfaces.py`` (about 4 minutes).
+Run alone: ``.venv/bin/python benchmarks/ai_interfaces.py`` (about 8 minutes).
 """
 
 from __future__ import annotations
@@ -210,8 +217,98 @@ def match_rows() -> list[Row]:
     return rows
 
 
+def compact_rows() -> list[Row]:
+    """How many action numbers, how quick a legal mask, how big a MaskablePPO policy of one 64-unit layer."""
+    try:
+        import open_spiel.python.games  # noqa: F401  (registers the python_* games)
+        import pyspiel
+
+        import colorlab.openspiel  # noqa: F401  (registers the games)
+    except ImportError:
+        return [Row("Compact actions", "-", "", "", "info", "OpenSpiel is not installed (the ai extra).")]
+    rows = []
+    for name, players in (("colorfox", 4), ("colorium", 4)):
+        largest = {"players": players, **({"width": 12, "height": 12} if name == "colorium" else {})}
+        count = pyspiel.load_game(f"python_colorlab_{name}", largest).num_distinct_actions()
+        rows.append(
+            Row(f"{name}: distinct actions, largest rules", f"{count:,}", "", "<= 1,000", verdict(count <= 1000),
+                f"{name}: {count} action numbers with {largest}.")
+        )  # fmt: skip
+    for name in ("colorfox", "colorium", "tic_tac_toe"):
+        first, again = mask_times(pyspiel.load_game(name if name == "tic_tac_toe" else f"python_colorlab_{name}"))
+        if name == "tic_tac_toe":
+            note = f"tic_tac_toe: median {first:.4f} ms (OpenSpiel's C++ game, for scale)."
+            rows.append(Row("tic_tac_toe (C++): legal_actions_mask, first ask", f"{first:.3f}", "ms", "", "info", note))
+            continue
+        rows.append(
+            Row(f"{name}: legal_actions_mask, first ask in a state", f"{first:.3f}", "ms", "< 0.1",
+                verdict(first < 0.1),
+                f"{name}: median over every decision of {MASK_GAMES} random games, a fresh clone each time "
+                f"(asked again in the same state: {again:.3f} ms).")
+        )  # fmt: skip
+    rows.extend(learning_rows())
+    return rows
+
+
+MASK_GAMES = 30
+
+
+def mask_times(game) -> tuple[float, float]:
+    """Median milliseconds of legal_actions_mask at every decision of random games: first ask, and asked again."""
+    rng = random.Random(SEED)
+    first, again = [], []
+    for _ in range(MASK_GAMES):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, chances)[0])
+                continue
+            fresh = state.clone()
+            for times in (first, again):
+                start = time.perf_counter()
+                fresh.legal_actions_mask()
+                times.append((time.perf_counter() - start) * 1000)
+            state.apply_action(rng.choice(state.legal_actions()))
+    return statistics.median(first), statistics.median(again)
+
+
+LEARNING_STEPS = 100_000  # docs/learning.md's recipe
+LEARNING_GAMES = 200
+
+
+def learning_rows() -> list[Row]:
+    """The recipe of docs/learning.md: MaskablePPO on Colorium against a random player, timed, then measured."""
+    try:
+        from colorlab.pettingzoo.learning import parameters, policy_of, train
+        from colorlab.pettingzoo.versus import share_won
+    except ImportError as missing:
+        return [Row("Learning (MaskablePPO)", "-", "", "", "info", f"Not measured: {missing} (the rl extra).")]
+    rows = []
+    for name in ("colorfox", "colorium"):
+        count = parameters(train(name, steps=0, progress=False))
+        rows.append(
+            Row(f"{name}: MaskablePPO parameters, one 64-unit layer, two players", f"{count:,}", "", "< 200,000",
+                verdict(count < 200_000), f"{name}: {count:,} parameters (policy and value networks).")
+        )  # fmt: skip
+    start = time.perf_counter()
+    model = train("colorium", steps=LEARNING_STEPS, progress=False)
+    took = time.perf_counter() - start
+    won = share_won(policy_of(model), "colorium", games=LEARNING_GAMES)
+    rows.append(
+        Row(f"colorium: MaskablePPO, {LEARNING_STEPS:,} steps, training time", f"{took:.0f}", "s", "<= 300",
+            verdict(took <= 300), f"Training alone on this machine: {took:.0f} s.")
+    )  # fmt: skip
+    rows.append(
+        Row("colorium: the trained agent against a random player, share won", f"{won.share:.2f}", "", "low > 0.5",
+            verdict(won.low > 0.5),
+            f"{won}: {LEARNING_GAMES} games on seeds the training never drew, half from each seat.")
+    )  # fmt: skip
+    return rows
+
+
 def run() -> list[Row]:
-    return [*openspiel_rows(), *pettingzoo_rows(), *match_rows()]
+    return [*compact_rows(), *openspiel_rows(), *pettingzoo_rows(), *match_rows()]
 
 
 if __name__ == "__main__":
