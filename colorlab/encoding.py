@@ -28,6 +28,15 @@ def number_blocks(sizes: dict[str, int]) -> dict[str, tuple[int, int]]:
     return {kind: (start, size) for (kind, size), start in zip(sizes.items(), starts)}
 
 
+def number_table(blocks: dict[str, tuple[int, int]]) -> tuple[tuple[str, int], ...]:
+    """For each action number in turn, its kind and its place in that kind's block (a look-up for decoding).
+
+    >>> number_table({"pass": (0, 1), "pick": (1, 2)})
+    (('pass', 0), ('pick', 0), ('pick', 1))
+    """
+    return tuple((kind, offset) for kind, (_, size) in blocks.items() for offset in range(size))
+
+
 RESULTS = ("win", "score")  # what a game gives its players at the end, for game-AI libraries
 
 

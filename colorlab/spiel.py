@@ -182,8 +182,25 @@ class SpielGame(pyspiel.Game):
         return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+def legal_now(state: pyspiel.State, player: int, find) -> list[int]:
+    """A player's legal numbers in the state's moment, found once (`find(moment)`) and kept until the moment changes:
+    OpenSpiel asks for them, then the action applied is checked against them."""
+    kept = getattr(state, "_legal", None)
+    if kept is None or kept[0] is not state.now or kept[1] != player:
+        kept = state._legal = (state.now, player, find(state.now))
+    return kept[2]
+
+
 class Moment:
     """Where a game stands for OpenSpiel: a frozen value that clones of a state share, never changed, only replaced."""
+
+    def but(self, **changes):
+        """A copy with these fields changed (``dataclasses.replace``, without its checks: a moment is made at every
+        action of every playout)."""
+        moment = object.__new__(type(self))
+        moment.__dict__.update(self.__dict__)
+        moment.__dict__.update(changes)
+        return moment
 
     def __deepcopy__(self, memo):
         return self

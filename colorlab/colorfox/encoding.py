@@ -65,7 +65,7 @@ from colorlab.colorfox.components import cards
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import most_points
-from colorlab.encoding import flat_shape, number_blocks, scaled
+from colorlab.encoding import flat_shape, number_blocks, number_table, scaled
 from colorlab.rules import IllegalAction, NotYourTurn
 
 COLOURS = len(COLOUR_NAMES)
@@ -95,10 +95,14 @@ def _blocks_for(players: int) -> dict[str, tuple[int, int]]:
     return number_blocks(sizes)
 
 
+@cache
+def _table_for(players: int) -> tuple[tuple[str, int], ...]:
+    return number_table(_blocks_for(players))
+
+
 def action_count(rules: Rules = Rules()) -> int:
     """How many action numbers are there (0 up to this count, less one)?"""
-    start, size = _blocks(rules)["cell"]
-    return start + size
+    return len(_table_for(rules.players))
 
 
 def open_cells(state) -> list[tuple[int, int]]:
@@ -143,15 +147,12 @@ def numbers_of(action, state) -> tuple[int, ...]:
 
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     """Which kind of action is this number, and where in its block does it lie?"""
-    if (
-        isinstance(number, bool)
-        or not isinstance(number, (int, numpy.integer))
-        or not 0 <= number < action_count(rules)
-    ):
-        raise ValueError(f"{number!r} is not an action number: they run from 0 to {action_count(rules) - 1}")
-    return next(
-        (kind, int(number) - start) for kind, (start, size) in _blocks(rules).items() if start <= number < start + size
-    )
+    table = _table_for(rules.players)
+    if type(number) is not int and (isinstance(number, bool) or not isinstance(number, numpy.integer)):
+        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
+    if not 0 <= number < len(table):
+        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
+    return table[number]
 
 
 def _one_action(kind: str, offset: int, player: int):
@@ -218,12 +219,11 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
         bit, start = model.card_bit(card, turned), _blocks(state.rules)["cell"][0]
         return [start + index for index, cell in enumerate(open_cells(state)) if state.frontier[cell][2] & bit]
     rules = state.rules
-    return sorted(
-        {
-            _card_number(action.card, action.turned, rules) if type(action) is Place else _one_number(action, rules)
-            for action in model.legal_actions(state)
-        }
-    )
+    if state.offer is None and not state.exchanges_left:  # a turn's start: lay a card that fits somewhere, or pass
+        start = _blocks(rules)["card"][0]
+        cards = model.layable(state, player)
+        return sorted([start + (card - 1) * 2 + turned for card, turned in cards]) or [_blocks(rules)["pass"][0]]
+    return sorted(_one_number(action, rules) for action in model.legal_actions(state))
 
 
 def chosen_card(chosen: tuple[int, ...], rules: Rules) -> tuple[int, bool]:
@@ -234,9 +234,12 @@ def chosen_card(chosen: tuple[int, ...], rules: Rules) -> tuple[int, bool]:
     return _card_of(offset)
 
 
-def action_of(number: int, state, player: int, chosen: tuple[int, ...] = ()):
+def action_of(number: int, state, player: int, chosen: tuple[int, ...] = (), legal: list[int] | None = None):
     """Which legal action of `player` does this number complete? None when it begins a move that waits for more (a card
-    to lay waits for its cell). Refuse a number that is not legal now, with the rule it breaks."""
+    to lay waits for its cell). Refuse a number that is not legal now, with the rule it breaks. (`legal`: the legal
+    numbers now, when the caller has them already.)"""
+    if legal is not None and number in legal:
+        return _decided(number, state, player, chosen)
     kind, offset = _block_of(number, state.rules)
     if player not in acting(state):
         raise NotYourTurn(f"player {player} may not act now")
@@ -261,6 +264,15 @@ def action_of(number: int, state, player: int, chosen: tuple[int, ...] = ()):
         model.play(state, action)  # the model's refusal says which rule the action breaks
         raise IllegalAction(f"action number {number} is not one of player {player}'s choices now")
     return action
+
+
+def _decided(number: int, state, player: int, chosen: tuple[int, ...]):
+    """The action a legal number completes (None: a card, which waits for its cell)."""
+    kind, offset = _block_of(number, state.rules)
+    if kind == "cell":
+        card, turned = chosen_card(chosen, state.rules)
+        return Place(player, card, *open_cells(state)[offset], turned)
+    return None if kind == "card" else _one_action(kind, offset, player)
 
 
 def _refuse_card(state, player: int, card: int, turned: bool) -> None:

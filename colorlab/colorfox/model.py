@@ -342,6 +342,15 @@ def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int,
     ]
 
 
+def layable(state: State, player: int | None = None) -> list[tuple[int, bool]]:
+    """Which of the player's cards (number, half turned) fit on some empty cell now, in hand order?"""
+    fits_somewhere = 0
+    for _, _, fits_here in state.frontier.values():
+        fits_somewhere |= fits_here
+    bits = _hand_bits(state, state.active if player is None else player)
+    return [(number, turned) for number, turned, bit in bits if fits_somewhere & bit]
+
+
 def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int, int, bool] | None:
     """Which spot does ``rng.choice(legal_spots(state, player))`` pick? None when no card fits.
 

@@ -35,7 +35,17 @@ from colorlab.colorfox.components import card, cards
 from colorlab.colorfox.game import GAME
 from colorlab.colorfox.rules import Rules
 from colorlab.encoding import results
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, observation_parts, returns_from, rules_from
+from colorlab.spiel import (
+    CHANCE,
+    TERMINAL,
+    Moment,
+    SpielGame,
+    game_type,
+    legal_now,
+    observation_parts,
+    returns_from,
+    rules_from,
+)
 
 
 def game_length(rules: Rules) -> int:
@@ -156,7 +166,7 @@ class ColorFoxSpielState(pyspiel.State):
         return TERMINAL if now.table.over else model.to_move(now.table)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return encoding.legal_numbers(self.now.table, player, self.now.chosen)
+        return legal_now(self, player, lambda now: encoding.legal_numbers(now.table, player, now.chosen))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each unseen card is equally likely to come next (outcome: card number less one)."""
@@ -181,7 +191,7 @@ class ColorFoxSpielState(pyspiel.State):
         hand, dealt = self.rules.hand, now.dealt + (number,)
         seat = len(now.dealt) // hand
         if seat < self.rules.players:
-            return dataclasses.replace(now, dealt=dealt, log=now.log + (Happening("deal", seat, number),))
+            return now.but(dealt=dealt, log=now.log + (Happening("deal", seat, number),))
         hands = tuple(tuple(card(n) for n in dealt[p * hand : (p + 1) * hand]) for p in range(self.rules.players))
         pile = tuple(c for c in cards() if c.number not in dealt)
         start = model.new_game(self.rules, start_seeds(len(now.dealt))[number])
@@ -195,25 +205,25 @@ class ColorFoxSpielState(pyspiel.State):
     def _act(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
         """Play a player's action, or hold it back while the cards it draws are chosen by chance."""
         player = self.current_player()
-        action = encoding.action_of(number, now.table, player, now.chosen)
+        action = encoding.action_of(number, now.table, player, now.chosen, self._legal_actions(player))
         if action is None:  # a card to lay: its cell comes next
-            return dataclasses.replace(now, chosen=now.chosen + (number,))
+            return now.but(chosen=now.chosen + (number,))
         laid = action.card if type(action) is model.Place else None
         log = now.log + (Happening("act", player, laid, encoding.action_words(action)),)
         after = model.play(now.table, action)
         drawing = len(now.table.deck) - len(after.deck)
         if drawing:
-            return dataclasses.replace(now, waiting=action, drawing=drawing, log=log, chosen=())
-        return dataclasses.replace(now, table=after, log=log, chosen=())
+            return now.but(waiting=action, drawing=drawing, log=log, chosen=())
+        return now.but(table=after, log=log, chosen=())
 
     def _draw(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
         """One card comes off the pile; once all have come, put them on top and play the waiting action."""
         drawn, log = now.drawn + (number,), now.log + (Happening("draw", now.table.active, number),)
         if len(drawn) < now.drawing:
-            return dataclasses.replace(now, drawn=drawn, log=log)
-        pile = tuple(card(n) for n in drawn) + tuple(c for c in now.table.deck if c.number not in drawn)
+            return now.but(drawn=drawn, log=log)
+        pile = tuple([card(n) for n in drawn] + [c for c in now.table.deck if c.number not in drawn])
         table = model.play(model.evolve(now.table, deck=pile), now.waiting)
-        return dataclasses.replace(now, table=table, waiting=None, drawing=0, drawn=(), log=log)
+        return now.but(table=table, waiting=None, drawing=0, drawn=(), log=log)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:

@@ -47,7 +47,7 @@ the win (same points, empty spaces and row points) 1/k each, everyone else 0.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy
 
@@ -57,7 +57,7 @@ from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, orientations, scissors
-from colorlab.encoding import flat_shape, number_blocks, scaled
+from colorlab.encoding import flat_shape, number_blocks, number_table, scaled
 from colorlab.rules import IllegalAction, NotYourTurn
 
 LETTERS = tuple(SHAPES)
@@ -96,10 +96,14 @@ def _blocks_for(spaces: int) -> dict[str, tuple[int, int]]:
     return number_blocks(sizes)
 
 
+@cache
+def _table_for(spaces: int) -> tuple[tuple[str, int], ...]:
+    return number_table(_blocks_for(spaces))
+
+
 def action_count(rules: Rules = Rules()) -> int:
     """How many action numbers are there (0 up to this count, less one)?"""
-    start, size = _blocks(rules)["colour"]
-    return start + size
+    return len(_table_for(rules.width * rules.height))
 
 
 def _space(row: int, column: int, rules: Rules) -> int:
@@ -112,7 +116,13 @@ def numbers_of(action, state) -> tuple[int, ...]:
     """Which numbers, in order, make up this action in this state? A pick is one (for the die of the state's pool it
     names); a drawing two (the piece in its colour, then its top left space); a wild space two (the space, then its
     colour)."""
-    rules, blocks = state.rules, _blocks(state.rules)
+    rules = state.rules
+    if type(action) is Draw:  # the most common: a player lists every drawing it may make
+        kept = action.__dict__.get("_numbers")  # a memo kept with the drawing, as the model keeps its drawings
+        if kept is None or kept[0] is not rules:
+            kept = action.__dict__["_numbers"] = (rules, _draw_numbers(action, rules))
+        return kept[1]
+    blocks = _blocks(rules)
     if isinstance(action, Pick):
         if not 0 <= action.die < len(state.pool):
             raise ValueError(f"a pick names a die by its place in the pool, which has {len(state.pool)} dice")
@@ -120,33 +130,34 @@ def numbers_of(action, state) -> tuple[int, ...]:
     if isinstance(action, Wild):
         return _space(*action.cell, rules), blocks["colour"][0] + CODES.index(action.colour)
     if isinstance(action, Draw):
-        return _draw_numbers(action, rules.width, rules.height)
+        return _draw_numbers(action, rules)
     raise ValueError(f"{type(action).__name__} has no action number")
 
 
-@lru_cache(maxsize=1 << 16)
-def _draw_numbers(action: Draw, width: int, height: int) -> tuple[int, int]:
-    """The numbers of a drawing (kept: the same drawings come back at every turn of every game)."""
+def _draw_numbers(action: Draw, rules: Rules) -> tuple[int, int]:
+    """The numbers of a drawing: its piece in its colour, and its top left space.
+
+    The model makes each drawing once and keeps it with its place on the board, so :func:`numbers_of` works the
+    numbers out once too and keeps them with the drawing: a random playout lists every drawing a player may make.
+    """
     top = action.cells[0][0]  # a drawing's cells are sorted
     left = min(c for _, c in action.cells)
     piece = PIECE_NUMBER.get((action.shape, action.cuts, frozenset((r - top, c - left) for r, c in action.cells)))
-    if piece is None:
-        raise ValueError(f"no drawing of {action.shape} with {action.cuts} cut(s) covers {action.cells}")
-    rules = Rules(width=width, height=height)
+    if piece is None or action.colour not in CODES:
+        raise ValueError(
+            f"no drawing of {action.shape} with {action.cuts} cut(s) in {action.colour!r} covers {action.cells}"
+        )
     return _blocks(rules)["drawing"][0] + piece * len(CODES) + CODES.index(action.colour), _space(top, left, rules)
 
 
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     """Which kind of action is this number, and where in its block does it lie?"""
-    if (
-        isinstance(number, bool)
-        or not isinstance(number, (int, numpy.integer))
-        or not 0 <= number < action_count(rules)
-    ):
-        raise ValueError(f"{number!r} is not an action number: they run from 0 to {action_count(rules) - 1}")
-    return next(
-        (kind, int(number) - start) for kind, (start, size) in _blocks(rules).items() if start <= number < start + size
-    )
+    table = _table_for(rules.width * rules.height)
+    if type(number) is not int and (isinstance(number, bool) or not isinstance(number, numpy.integer)):
+        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
+    if not 0 <= number < len(table):
+        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
+    return table[number]
 
 
 def _piece_of(offset: int) -> tuple[str, str, frozenset, int]:
@@ -212,9 +223,10 @@ def legal(state, player: int) -> list:
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
     (`chosen`), the second numbers that finish it."""
-    _chosen_kind(chosen, state.rules)
-    steps = {numbers_of(action, state) for action in legal(state, player)}
-    return sorted({step[len(chosen)] for step in steps if step[: len(chosen)] == chosen and len(step) > len(chosen)})
+    if not _chosen_kind(chosen, state.rules):
+        return sorted({numbers_of(action, state)[0] for action in legal(state, player)})
+    first = chosen[0]
+    return sorted({numbers[1] for action in legal(state, player) if (numbers := numbers_of(action, state))[0] == first})
 
 
 def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:
@@ -227,15 +239,16 @@ def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:
     return kind
 
 
-def action_of(number: int, state, player: int, chosen: tuple[int, ...] = ()):
+def action_of(number: int, state, player: int, chosen: tuple[int, ...] = (), legal: list[int] | None = None):
     """Which legal action of `player` do these numbers complete? None when `number` begins a move that waits for its
-    second number. Refuse a number that is not legal now, with the rule it breaks."""
+    second number. Refuse a number that is not legal now, with the rule it breaks. (`legal`: the legal numbers now,
+    when the caller has them already.)"""
     rules = state.rules
     kind, offset = _block_of(number, rules)
     begun = _chosen_kind(chosen, rules)
     if player not in acting(state):
         raise NotYourTurn(f"player {player} may not act now")
-    legal_now = number in legal_numbers(state, player, chosen)
+    legal_now = number in (legal if legal is not None else legal_numbers(state, player, chosen))
     if begun == "drawing":
         if kind != "space":
             raise IllegalAction(f"player {player} chose a piece to draw: the next number is the space where it goes")

@@ -38,7 +38,17 @@ from colorlab.colorium.model import BONUSES
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES
 from colorlab.encoding import results
-from colorlab.spiel import CHANCE, TERMINAL, Moment, SpielGame, game_type, no_tensor, returns_from, rules_from
+from colorlab.spiel import (
+    CHANCE,
+    TERMINAL,
+    Moment,
+    SpielGame,
+    game_type,
+    legal_now,
+    no_tensor,
+    returns_from,
+    rules_from,
+)
 
 
 def game_length(rules: Rules) -> int:
@@ -139,10 +149,14 @@ class ColoriumSpielState(pyspiel.State):
             return CHANCE
         if table.over:
             return TERMINAL
-        return min(encoding.acting(table), key=lambda p: (p - table.active) % self.rules.players)
+        kept = getattr(self, "_player", None)  # asked many times a moment: found once
+        if kept is None or kept[0] is not self.now:
+            players = self.rules.players
+            kept = self._player = (self.now, min(encoding.acting(table), key=lambda p: (p - table.active) % players))
+        return kept[1]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return encoding.legal_numbers(self.now.table, player, self.now.chosen)
+        return legal_now(self, player, lambda now: encoding.legal_numbers(now.table, player, now.chosen))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each mission card of the type being drawn, or each face of the die being rolled, equally likely."""
@@ -166,25 +180,26 @@ class ColoriumSpielState(pyspiel.State):
         elif now.rolled is not None:
             self.now = self._roll(now, action)
         else:
-            move = encoding.action_of(action, now.table, self.current_player(), now.chosen)
+            player = self.current_player()
+            move = encoding.action_of(action, now.table, player, now.chosen, self._legal_actions(player))
             if move is None:  # the first half of a drawing or a wild space: the second comes next
-                self.now = dataclasses.replace(now, chosen=now.chosen + (action,))
+                self.now = now.but(chosen=now.chosen + (action,))
                 return
             table = model.play(now.table, move)
             rolling = table.round != now.table.round and not table.over
-            self.now = dataclasses.replace(now, table=table, rolled=() if rolling else None, chosen=())
+            self.now = now.but(table=table, rolled=() if rolling else None, chosen=())
 
     def _roll(self, now: ColoriumMoment, face: int) -> ColoriumMoment:
         """One die rolls; once all have rolled, they are the round's pool instead of the model's seeded roll."""
         rolled = now.rolled + (face,)
         if len(rolled) < len(now.table.pool):
-            return dataclasses.replace(now, rolled=rolled)
+            return now.but(rolled=rolled)
         pool = tuple(sorted(encoding.FACES[i] for i in rolled))
         shapes = model.in_words([face for kind, face in pool if kind == "shape"])
         colours = model.in_words([model.colour_name(face) for kind, face in pool if kind == "colour"])
         said = f"Round {now.table.round}: the shape dice show {shapes}, the colour dice {colours}."
         table = model.evolve(now.table, pool=pool, events=now.table.events[:-1] + (said,))  # not the seeded roll
-        return dataclasses.replace(now, table=table, rolled=None)
+        return now.but(table=table, rolled=None)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player != CHANCE:
