@@ -665,3 +665,52 @@ def test_colorfox_max_game_length_is_never_passed_and_is_tight_for_two(pyspiel, 
     )
     assert longest <= bound, (longest, bound)
     assert bound < (2.5 if tight else 4) * longest, (longest, bound)
+
+
+def colorfox_observation_from_the_models_view(state, player, chosen=()):
+    """The ColorFox observation built only from the model's own view of the table for `player` (model.observation)."""
+    enc, seen = colorfox_encoding, colorfox_model.observation(state, player)
+    rules, reach = state.rules, colorfox_encoding.REACH
+    parts = {name: numpy.zeros(shape, numpy.float32) for name, shape in enc.observation_layout(rules).items()}
+    parts["cards"][:, 2] = 1
+    for card in seen["hand"]:
+        parts["cards"][card["number"] - 1, :3] = (1, 0, 0)
+    for card in seen["table"]:
+        place = ((card["x"] + reach) / (2 * reach), (card["y"] + reach) / (2 * reach))
+        parts["cards"][card["number"] - 1] = (0, 1, 0, *place, card["turned"])
+    parts["you"][player] = parts["to move"][seen["to_move"]] = parts["active"][seen["active"]] = 1
+    sticks, points, colours = rules.sticks_per_colour, colorfox_scoring.most_points(rules), colorfox_model.COLOUR_NAMES
+    parts["hand sizes"][:] = [min(size / enc.DECK, 1) for size in seen["hand_sizes"]]
+    parts["sticks"][:] = [[min(counts[name] / sticks, 1) for name in colours] for counts in seen["sticks"]]
+    parts["scores"][:] = [min(score / points, 1) for score in seen["scores"]]
+    parts["supply"][:] = [min(seen["supply"][name] / sticks, 1) for name in colours]
+    parts["pile"][0], parts["exchanges left"][0] = seen["deck"] / enc.DECK, seen["exchanges_left"] / 3
+    parts["over"][0] = seen["over"]
+    if seen["offer"]:
+        parts["offer to"][seen["offer"]["opponent"]] = parts["offer gives"][colours.index(seen["offer"]["give"])] = 1
+    open_now = sorted(
+        {(c["x"] + dx, c["y"] + dy) for c in seen["table"] for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+        - {(c["x"], c["y"]) for c in seen["table"]}
+    )
+    for index, (x, y) in enumerate(open_now):
+        parts["open cells"][index] = (1, (x + reach) / (2 * reach), (y + reach) / (2 * reach))
+    if chosen:
+        card, turned = enc.chosen_card(chosen, rules)
+        parts["chosen"][card - 1, int(turned)] = 1
+    return numpy.concatenate([part.ravel() for part in parts.values()])
+
+
+@pytest.mark.parametrize("rules", COLORFOX_VARIANTS, ids=[f"colorfox-{n}" for n in range(len(COLORFOX_VARIANTS))])
+def test_a_colorfox_observation_holds_exactly_what_the_models_view_shows_the_player(rules):
+    """The encoding reads the state straight for speed; built from the model's own view of the table instead (which
+    never shows another hand or the pile), it is the same array, a chosen card included."""
+    rng = random.Random(3)
+    for seed in range(3):
+        for state in random_game(colorfox_model, colorfox_encoding, rules, seed):
+            for player in range(rules.players):
+                chosen = ()
+                if player in colorfox_encoding.acting(state) and rng.random() < 0.5:
+                    starts = colorfox_encoding.legal_numbers(state, player)
+                    chosen = tuple(n for n in starts[:1] if colorfox_encoding.action_of(n, state, player) is None)
+                fast = colorfox_encoding.observation(state, player, chosen)
+                assert numpy.allclose(fast, colorfox_observation_from_the_models_view(state, player, chosen))

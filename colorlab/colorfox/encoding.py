@@ -30,8 +30,8 @@ scores as shares of the most they can be (hand sizes and the pile of the 54 card
 of the sticks of a colour, exchanges of 3, scores of
 :func:`~colorlab.colorfox.scoring.most_points`). The open cells are listed in the order
 the cell numbers count them, and the card chosen part way through a move is marked. It is
-built from the model's :func:`~colorlab.colorfox.model.observation` for one player, so it
-shows that player's own hand and only the sizes of the other hands and of the pile: two
+made of what the model's :func:`~colorlab.colorfox.model.observation` shows one player, so
+it holds that player's own hand and only the sizes of the other hands and of the pile: two
 states that differ in the other hands or the pile's order give the same array.
 
 Returns: at the end, the win is shared out. A sole winner gets 1, the players tied on
@@ -326,38 +326,63 @@ def observation_bounds(rules: Rules = Rules()) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+@cache
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     """How long is the flat observation array?"""
     return flat_shape(observation_layout(rules))
 
 
+@cache
+def _slices(rules: Rules) -> dict[str, slice]:
+    """Where each part of the observation lies in the flat array."""
+    places, start = {}, 0
+    for name, shape in observation_layout(rules).items():
+        size = int(numpy.prod(shape))
+        places[name], start = slice(start, start + size), start + size
+    return places
+
+
 def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
     """What `player` may see, as a flat float32 array: its own cards, never the others' hands or the pile; the card
-    `player` chose part way through its move, if any (`chosen`)."""
-    seen = model.observation(state, player)
-    parts = observation_layout(state.rules)
-    arrays = {name: numpy.zeros(shape, numpy.float32) for name, shape in parts.items()}
-    for card in seen["hand"]:
-        arrays["cards"][card["number"] - 1, 0] = 1
-    for card in seen["table"]:
-        place = ((card["x"] + REACH) / (2 * REACH), (card["y"] + REACH) / (2 * REACH))
-        arrays["cards"][card["number"] - 1, 1:] = (1, 0, *place, card["turned"])
-    arrays["cards"][:, 2] = 1 - arrays["cards"][:, 0] - arrays["cards"][:, 1]
-    arrays["you"][player] = arrays["to move"][seen["to_move"]] = arrays["active"][seen["active"]] = 1
-    sticks, points = state.rules.sticks_per_colour, most_points(state.rules)
-    arrays["hand sizes"][:] = [scaled(size, DECK) for size in seen["hand_sizes"]]
-    arrays["sticks"][:] = [[scaled(counts[name], sticks) for name in COLOUR_NAMES] for counts in seen["sticks"]]
-    arrays["scores"][:] = [scaled(score, points) for score in seen["scores"]]
-    arrays["supply"][:] = [scaled(seen["supply"][name], sticks) for name in COLOUR_NAMES]
-    arrays["pile"][0] = scaled(seen["deck"], DECK)
-    arrays["exchanges left"][0] = scaled(seen["exchanges_left"], MOST_EXCHANGES)
-    arrays["over"][0] = seen["over"]
-    if seen["offer"]:
-        arrays["offer to"][seen["offer"]["opponent"]] = 1
-        arrays["offer gives"][COLOUR_NAMES.index(seen["offer"]["give"])] = 1
-    for index, (x, y) in enumerate(open_cells(state)):
-        arrays["open cells"][index] = (1, (x + REACH) / (2 * REACH), (y + REACH) / (2 * REACH))
+    `player` chose part way through its move, if any (`chosen`).
+
+    It reads only what the model's :func:`~colorlab.colorfox.model.observation` shows that player (its own hand, the
+    sizes of the others and of the pile, the table, the sticks, the scores, the offer), straight from the state: a
+    learner looks at every step, and the model's view builds much more (every card's edges, the events)."""
+    rules = state.rules
+    at = _slices(rules)
+    flat = numpy.zeros(observation_shape(rules), numpy.float32)
+    cards_seen = flat[at["cards"]].reshape(DECK, len(CARD_FIELDS))
+    cards_seen[:, 2] = 1  # unseen, unless in the hand or on the table
+    held = [card.number - 1 for card in state.hands[player]]
+    cards_seen[held, 0], cards_seen[held, 2] = 1, 0
+    laid = numpy.array([(card.number - 1, x, y, turned) for (x, y), (card, turned) in state.table.items()], numpy.int64)
+    cards_seen[laid[:, 0], 1:] = numpy.column_stack(
+        [numpy.ones(len(laid)), numpy.zeros(len(laid)), (laid[:, 1:3] + REACH) / (2 * REACH), laid[:, 3]]
+    )
+    flat[at["you"].start + player] = flat[at["to move"].start + model.to_move(state)] = 1
+    flat[at["active"].start + state.active] = 1
+    sticks, points = rules.sticks_per_colour, most_points(rules)
+    flat[at["hand sizes"]] = [scaled(len(hand), DECK) for hand in state.hands]
+    flat[at["sticks"]] = numpy.minimum(numpy.array(state.sticks, numpy.float32).ravel() / sticks, 1)
+    flat[at["scores"]] = [scaled(score, points) for score in model.scores(state)]
+    flat[at["supply"]] = numpy.minimum(numpy.array(state.supply, numpy.float32) / sticks, 1)
+    flat[at["pile"].start] = scaled(len(state.deck), DECK)
+    flat[at["exchanges left"].start] = scaled(state.exchanges_left, MOST_EXCHANGES)
+    flat[at["over"].start] = state.over
+    if state.offer is not None:
+        flat[at["offer to"].start + state.offer.opponent] = 1
+        flat[at["offer gives"].start + COLOUR_NAMES.index(state.offer.give)] = 1
+    cells = open_cells(state)
+    places = flat[at["open cells"]].reshape(OPEN_CELLS, 3)
+    places[: len(cells), 0] = 1
+    places[: len(cells), 1:] = (numpy.array(cells, numpy.float32) + REACH) / (2 * REACH)
     if chosen:
-        card, turned = chosen_card(chosen, state.rules)
-        arrays["chosen"][card - 1, int(turned)] = 1
-    return numpy.concatenate([array.ravel() for array in arrays.values()])
+        card, turned = chosen_card(chosen, rules)
+        flat[at["chosen"].start + (card - 1) * 2 + turned] = 1
+    return flat
+
+
+def _place(coordinate: int) -> float:
+    """A cell's x or y as a place from 0 to 1 between the furthest cells a card can reach."""
+    return (coordinate + REACH) / (2 * REACH)

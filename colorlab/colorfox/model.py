@@ -720,6 +720,13 @@ def rematch_due(state: State) -> list[int]:
     return top if len(top) > 1 else []
 
 
+@functools.cache
+def edge_names(number: int, turned: bool) -> tuple[str, ...]:
+    """The colours card `number` shows on its top, right, bottom and left edges as laid, by name (kept: asked at every
+    look)."""
+    return tuple(colour.value for colour in edges_of(cards()[number - 1], turned))
+
+
 def observation(state: State, player: int) -> dict:
     """What may `player` see, as plain JSON values? Not the other hands, the deck order or the seed."""
     return {
@@ -734,11 +741,11 @@ def observation(state: State, player: int) -> dict:
                 "y": y,
                 "number": card.number,
                 "turned": turned,
-                "edges": [c.value for c in edges_of(card, turned)],
+                "edges": list(edge_names(card.number, turned)),
             }
             for (x, y), (card, turned) in state.table.items()
         ],
-        "hand": [{"number": c.number, "edges": [e.value for e in c.edges]} for c in state.hands[player]],
+        "hand": [{"number": c.number, "edges": list(edge_names(c.number, False))} for c in state.hands[player]],
         "hand_sizes": [len(hand) for hand in state.hands],
         "deck": len(state.deck),
         "supply": dict(zip(COLOUR_NAMES, state.supply)),

@@ -46,8 +46,9 @@ the win (same points, empty spaces and row points) 1/k each, everyone else 0.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy
 
@@ -336,6 +337,7 @@ def observation_bounds(rules: Rules = Rules()) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+@cache
 def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
     """How long is the flat observation array?"""
     return flat_shape(observation_layout(rules))
@@ -345,14 +347,12 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
     """What `player` may see (every board, the dice, the bonuses), as a flat float32 array, with the first half of
     a move `player` has begun, if any (`chosen`: a piece in its colour, or a wild space)."""
     seen = model.observation(state, player)
-    arrays = {name: numpy.zeros(shape, numpy.float32) for name, shape in observation_layout(state.rules).items()}
+    flat = numpy.zeros(observation_shape(state.rules), numpy.float32)
+    arrays = _views(flat, state.rules)
     rows = sorted(ROW_REWARDS)
     spaces = state.rules.width * state.rules.height
     for p in range(state.players):
-        for r, line in enumerate(seen["boards"][p]):
-            for c, code in enumerate(line):
-                if code in CODES:
-                    arrays["boards"][p, r, c, CODES.index(code)] = 1
+        arrays["boards"][p] = _colours_of(tuple(seen["boards"][p]))
         for letter, count in Counter(seen["drawn_shapes"][p]).items():
             arrays["shapes drawn"][p, LETTERS.index(letter)] = scaled(count, spaces)
         for kind, face in zip(("shape", "colour"), seen["picks"][p]):
@@ -378,4 +378,31 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
         arrays["chosen piece"][piece] = arrays["chosen colour"][colour] = 1
     elif chosen:
         arrays["chosen space"].flat[_block_of(chosen[0], state.rules)[1]] = 1
-    return numpy.concatenate([array.ravel() for array in arrays.values()])
+    return flat
+
+
+def _views(flat: numpy.ndarray, rules: Rules) -> dict[str, numpy.ndarray]:
+    """Views of a flat observation, one per part, in their shapes."""
+    return {name: flat[start:stop].reshape(shape) for name, start, stop, shape in _places(rules)}
+
+
+@cache
+def _places(rules: Rules) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+    """Each part of an observation: its name, where it starts and stops in the flat array, and its shape."""
+    places, start = [], 0
+    for name, shape in observation_layout(rules).items():
+        places.append((name, start, start + math.prod(shape), shape))
+        start += math.prod(shape)
+    return tuple(places)
+
+
+_CODE_BYTES = numpy.frombuffer("".join(CODES).encode(), numpy.uint8)
+
+
+@lru_cache(maxsize=1 << 12)
+def _colours_of(rows: tuple[str, ...]) -> numpy.ndarray:
+    """A board's spaces as one-hot colours (row, column, colour), kept: boards change only when someone draws."""
+    grid = numpy.frombuffer("".join(rows).encode(), numpy.uint8).reshape(len(rows), len(rows[0]))
+    colours = (grid[:, :, None] == _CODE_BYTES).astype(numpy.float32)
+    colours.flags.writeable = False
+    return colours

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from colorlab.colorium.board import CODES, EMPTY, Board
-from colorlab.colorium.missions import MISSIONS, draw_missions
+from colorlab.colorium.missions import MISSIONS, Mission, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import (
     SHAPES,
@@ -656,6 +656,13 @@ def _with(items: tuple, index: int, value) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def mission_score(mission: Mission, boards: tuple[Board, ...]) -> tuple[int, ...]:
+    """Each player's points from one mission, for these boards (kept: a state is looked at again and again, and the
+    boards change only when someone draws)."""
+    return tuple(mission.score(list(boards)))
+
+
 def score_parts(state: State) -> list[dict[str, int]]:
     """What does each player score, part by part (shapes, colours, rows, each mission)?"""
     rules = state.rules
@@ -663,7 +670,7 @@ def score_parts(state: State) -> list[dict[str, int]]:
     def variety(used: frozenset) -> int:
         return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
 
-    mission_scores = {mid: MISSIONS[mid].score(list(state.boards)) for mid in state.missions}
+    mission_scores = {mid: mission_score(MISSIONS[mid], state.boards) for mid in state.missions}
     return [
         {
             "shapes": variety(state.used_shapes[p]),

@@ -93,8 +93,11 @@ def no_part(chosen: tuple[int, ...]) -> None:
         raise ValueError(f"{chosen!r} is not part of a move: every Colourbrain move is one number")
 
 
-def action_of(number: int, state: State, team: int, chosen: tuple[int, ...] = ()) -> Answer | Copy:
-    """Which action is this number for this team now? Refuse one the rules do not allow now."""
+def action_of(
+    number: int, state: State, team: int, chosen: tuple[int, ...] = (), legal: list[int] | None = None
+) -> Answer | Copy:
+    """Which action is this number for this team now? Refuse one the rules do not allow now. (`legal`: the legal
+    numbers now, when the caller has them already.)"""
     no_part(chosen)
     count = FIRST_COPY + len(COLOURS)
     if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) or not 0 <= number < count:
@@ -105,7 +108,8 @@ def action_of(number: int, state: State, team: int, chosen: tuple[int, ...] = ()
     else:
         colours, copier = ANSWERS[number]
         action = Answer(team, colours, copier)
-    play(state, action)
+    if legal is None or number not in legal:
+        play(state, action)  # refused with the quiz's own reason
     return action
 
 

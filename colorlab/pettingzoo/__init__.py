@@ -153,7 +153,8 @@ class Match:
 
     def __getstate__(self) -> dict:
         """Everything but the game's parts (modules and functions), which a copy finds again by the game's name."""
-        kept = {name: value for name, value in self.__dict__.items() if name not in ("game", "encoding", "moment")}
+        parts = ("game", "encoding", "moment", "kept_legal")
+        kept = {name: value for name, value in self.__dict__.items() if name not in parts}
         kept["game"] = self.game.name
         kept.pop("action_count", None)
         return kept
@@ -204,11 +205,19 @@ class Match:
             self.views[player] = state
         return self.views[player]
 
+    def legal(self, player: int) -> list[int]:
+        """The player's legal numbers now (found once a moment: the mask and the action's check both ask)."""
+        key = (self.state, player, self.part(player))
+        kept = getattr(self, "kept_legal", None)
+        if kept is None or kept[0] is not key[0] or kept[1:3] != key[1:]:
+            kept = self.kept_legal = (*key, self.encoding.legal_numbers(*key))
+        return kept[3]
+
     def mask(self, player: int, may_act: bool) -> numpy.ndarray:
         """The player's action mask (all zeros unless it may act now)."""
         mask = numpy.zeros(self.action_count, dtype=numpy.int8)
         if may_act:
-            mask[self.encoding.legal_numbers(self.state, player, self.part(player))] = 1
+            mask[self.legal(player)] = 1
         return mask
 
     def observation(self, player: int, may_act: bool) -> dict:
@@ -228,13 +237,14 @@ class Match:
         chosen = self.part(player)
         if self.chosen and player != self.chooser:
             raise NotYourTurn(f"{agent_name(player)} cannot act: {agent_name(self.chooser)} has a move to finish")
-        if number not in self.encoding.legal_numbers(self.state, player, chosen):
+        legal = self.legal(player)
+        if number not in legal:
             try:
                 self.encoding.action_of(number, self.state, player, chosen)
             except ValueError as error:
                 raise type(error)(f"{agent_name(player)} cannot play {number!r}: {error}") from None
             raise IllegalAction(f"{agent_name(player)} cannot play {number!r} now")
-        return self.encoding.action_of(number, self.state, player, chosen)
+        return self.encoding.action_of(number, self.state, player, chosen, legal)
 
     def choose(self, player: int, number: Any) -> Any:
         """Take this player's number (checked): the action it finishes, or None when the move waits for more."""
