@@ -235,7 +235,7 @@ def compact_rows() -> list[Row]:
                 f"{name}: {count} action numbers with {largest}.")
         )  # fmt: skip
     for name in ("colorfox", "colorium", "tic_tac_toe"):
-        first, again = mask_times(pyspiel.load_game(name if name == "tic_tac_toe" else f"python_colorlab_{name}"))
+        first, slow, again = mask_times(pyspiel.load_game(name if name == "tic_tac_toe" else f"python_colorlab_{name}"))
         if name == "tic_tac_toe":
             note = f"tic_tac_toe: median {first:.4f} ms (OpenSpiel's C++ game, for scale)."
             rows.append(Row("tic_tac_toe (C++): legal_actions_mask, first ask", f"{first:.3f}", "ms", "", "info", note))
@@ -243,8 +243,8 @@ def compact_rows() -> list[Row]:
         rows.append(
             Row(f"{name}: legal_actions_mask, first ask in a state", f"{first:.3f}", "ms", "< 0.1",
                 verdict(first < 0.1),
-                f"{name}: median over every decision of {MASK_GAMES} random games, a fresh clone each time "
-                f"(asked again in the same state: {again:.3f} ms).")
+                f"{name}: median over every decision of {MASK_GAMES} random games, the first ask after the action "
+                f"that made the state; 95th percentile {slow:.3f} ms; asked again {again:.3f} ms (the numbers kept).")
         )  # fmt: skip
     rows.extend(learning_rows())
     return rows
@@ -253,8 +253,9 @@ def compact_rows() -> list[Row]:
 MASK_GAMES = 30
 
 
-def mask_times(game) -> tuple[float, float]:
-    """Median milliseconds of legal_actions_mask at every decision of random games: first ask, and asked again."""
+def mask_times(game) -> tuple[float, float, float]:
+    """Milliseconds of legal_actions_mask at every decision of random games: the first ask's median and 95th
+    percentile, and the median asked again."""
     rng = random.Random(SEED)
     first, again = [], []
     for _ in range(MASK_GAMES):
@@ -264,13 +265,12 @@ def mask_times(game) -> tuple[float, float]:
                 outcomes, chances = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, chances)[0])
                 continue
-            fresh = state.clone()
-            for times in (first, again):
+            for times in (first, again):  # nothing has asked this state yet: the first ask finds the numbers
                 start = time.perf_counter()
-                fresh.legal_actions_mask()
+                state.legal_actions_mask()
                 times.append((time.perf_counter() - start) * 1000)
             state.apply_action(rng.choice(state.legal_actions()))
-    return statistics.median(first), statistics.median(again)
+    return statistics.median(first), statistics.quantiles(first, n=20)[-1], statistics.median(again)
 
 
 LEARNING_STEPS = 100_000  # docs/learning.md's recipe
