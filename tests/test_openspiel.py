@@ -714,3 +714,32 @@ def test_a_colorfox_observation_holds_exactly_what_the_models_view_shows_the_pla
                     chosen = tuple(n for n in starts[:1] if colorfox_encoding.action_of(n, state, player) is None)
                 fast = colorfox_encoding.observation(state, player, chosen)
                 assert numpy.allclose(fast, colorfox_observation_from_the_models_view(state, player, chosen))
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"players": 3, "passing": "end when all pass"}, {"players": 4, "exchange_pick": "opponent"}]
+)
+def test_colorfox_cards_drawn_by_chance_give_the_state_the_model_reaches_with_them_on_top(pyspiel, params):
+    """A drawing action is played once; the chance-chosen cards then take the place of the model's own draw. The
+    result is the state the model reaches when it plays the action again with those cards on top of the pile."""
+    from colorlab.colorfox import spiel as colorfox_spiel
+
+    game, rng = pyspiel.load_game(COLORFOX, params), numpy.random.RandomState(5)
+    draws = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            now = state.now
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=chances)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+            if now.waiting is not None and state.now.waiting is None:
+                drawn = now.drawn + (state.history()[-1] + 1,)
+                pile = tuple(colorfox.components.card(n) for n in drawn)
+                pile += tuple(c for c in now.table.deck if c.number not in drawn)
+                replayed = colorfox_model.play(colorfox_model.evolve(now.table, deck=pile), now.waiting)
+                assert state.now.table == replayed == colorfox_spiel._with_drawn(now, drawn)
+                draws += 1
+    assert draws > 20

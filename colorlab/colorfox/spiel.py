@@ -105,7 +105,9 @@ class ColorFoxMoment(Moment):
     model's state once the deal is done; `waiting`: a player's action that waits for
     `drawing` cards off the pile, of which `drawn` have come; `log`: what happened so
     far, from which each player's information state is told; `chosen`: the card the player
-    to move chose to lay, whose cell comes next (its number, or nothing between moves).
+    to move chose to lay, whose cell comes next (its number, or nothing between moves);
+    `played`: the waiting action as the model played it, with the pile's top card(s) drawn,
+    whose drawn cards the chance-chosen ones replace (never seen by any player).
     """
 
     dealt: tuple[int, ...] = ()
@@ -115,6 +117,7 @@ class ColorFoxMoment(Moment):
     drawn: tuple[int, ...] = ()
     log: tuple[Happening, ...] = ()
     chosen: tuple[int, ...] = ()
+    played: model.State | None = None
 
 
 @functools.cache
@@ -213,7 +216,7 @@ class ColorFoxSpielState(pyspiel.State):
         after = model.play(now.table, action)
         drawing = len(now.table.deck) - len(after.deck)
         if drawing:
-            return now.but(waiting=action, drawing=drawing, log=log, chosen=())
+            return now.but(waiting=action, drawing=drawing, log=log, chosen=(), played=after)
         return now.but(table=after, log=log, chosen=())
 
     def _draw(self, now: ColorFoxMoment, number: int) -> ColorFoxMoment:
@@ -221,9 +224,7 @@ class ColorFoxSpielState(pyspiel.State):
         drawn, log = now.drawn + (number,), now.log + (Happening("draw", now.table.active, number),)
         if len(drawn) < now.drawing:
             return now.but(drawn=drawn, log=log)
-        pile = tuple([card(n) for n in drawn] + [c for c in now.table.deck if c.number not in drawn])
-        table = model.play(model.evolve(now.table, deck=pile), now.waiting)
-        return now.but(table=table, waiting=None, drawing=0, drawn=(), log=log)
+        return now.but(table=_with_drawn(now, drawn), waiting=None, drawing=0, drawn=(), log=log, played=None)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -324,6 +325,19 @@ class ColorFoxSpielState(pyspiel.State):
             return f"dealing: {list(self.now.dealt)}"
         hands = " | ".join(" ".join(f"#{c.number}" for c in hand) for hand in table.hands)
         return f"hands: {hands}; pile: {[c.number for c in table.deck]}; {self.seen_text(model.to_move(table))}"
+
+
+def _with_drawn(now: ColorFoxMoment, drawn: tuple[int, ...]) -> model.State:
+    """The waiting action played with the chance-chosen cards drawn: the model's play of it, its drawn cards (the
+    pile's top ones, at the end of the drawer's hand) replaced by them. That is the state the model reaches with those
+    cards on top of the pile (its own draw puts them there), without playing the action again."""
+    before, played, seat = now.table, now.played, now.table.active
+    hand, count = played.hands[seat], len(drawn)
+    pile = tuple(c for c in before.deck if c.number not in drawn)
+    if hand[-count:] != before.deck[:count] or len(played.deck) != len(pile):  # not a plain draw: play it again
+        return model.play(model.evolve(before, deck=tuple(card(n) for n in drawn) + pile), now.waiting)
+    hands = played.hands[:seat] + (hand[:-count] + tuple(card(n) for n in drawn),) + played.hands[seat + 1 :]
+    return model.evolve(played, hands=hands, deck=pile)
 
 
 def _retell(log: list[Happening], seat: int, hand: list[int]) -> None:

@@ -224,10 +224,25 @@ def legal(state, player: int) -> list:
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
     (`chosen`), the second numbers that finish it."""
+    steps = _steps(state, player)
     if not _chosen_kind(chosen, state.rules):
-        return sorted({numbers_of(action, state)[0] for action in legal(state, player)})
+        return sorted({numbers[0] for numbers in steps})
     first = chosen[0]
-    return sorted({numbers[1] for action in legal(state, player) if (numbers := numbers_of(action, state))[0] == first})
+    return sorted({numbers[1] for numbers in steps if numbers[0] == first})
+
+
+_last_steps: tuple = (None, None, ())  # (state, player, the numbers of each legal action): the last asked, kept
+
+
+def _steps(state, player: int) -> tuple[tuple[int, ...], ...]:
+    """The numbers of each legal action of `player` now, kept for the last state asked: a drawing's two decisions
+    both ask, in the same state."""
+    global _last_steps
+    kept_state, kept_player, steps = _last_steps
+    if kept_state is not state or kept_player != player:
+        steps = tuple(numbers_of(action, state) for action in legal(state, player))
+        _last_steps = (state, player, steps)
+    return steps
 
 
 def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:
