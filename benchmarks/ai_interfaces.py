@@ -25,7 +25,7 @@ search bots against OpenSpiel's own search at equal time per move.
 Each speed figure is the median of ``REPEATS`` runs. Without OpenSpiel, PettingZoo or pygame (which
 PettingZoo's connect four needs; the ``bench`` extra installs it) a row says so.
 
-Run alone: ``.venv/bin/python benchmarks/ai_interfaces.py`` (about 8 minutes).
+Run alone: ``.venv/bin/python benchmarks/ai_interfaces.py`` (about 10 minutes).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from table import Row, run_alone, verdict
 SECONDS = 2.0  # one timed run of random play
 REPEATS = 3
 MOVE_SECONDS = 0.1  # each bot's time a move in the matches
-MATCH_GAMES = 12  # per game, half in each seat order
+MATCH_GAMES = 30  # per game, half in each seat order (12 left the interval too wide to say anything)
 SEED = 2026
 
 

@@ -5,8 +5,9 @@ The recipe of docs/learning.md, as functions. :func:`train` makes the game's
 game, the other seats played by the opponent) and trains ``MaskablePPO`` in it, a policy of one
 hidden layer of 64 units that only ever picks legal numbers (the environment's action mask):
 
-- **Colorium**, two players: after 100,000 steps (about 2 minutes on two cores) the learner wins
-  about 75% of its games against a random player, on seeds it never trained on, both seats.
+- **Colorium**, two players: after 30,000 to 100,000 steps (one to two minutes on two cores) the
+  learner wins 60 to 75% of its games against a random player, on seeds it never trained on, both
+  seats.
 - It learns from each game's score (``returns="score"``, the score from 0 to 1 at the end): a
   win alone says less, and the score rewards every better drawing on the way to it.
 
