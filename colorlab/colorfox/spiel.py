@@ -175,10 +175,12 @@ class ColorFoxSpielState(pyspiel.State):
         """Each unseen card is equally likely to come next (outcome: card number less one)."""
         now = self.now
         if now.table is None:
-            unseen = [n for n in range(1, encoding.DECK + 1) if n not in now.dealt]
+            dealt = set(now.dealt)
+            unseen = [n for n in range(1, encoding.DECK + 1) if n not in dealt]
         else:
             unseen = [c.number for c in now.table.deck if c.number not in now.drawn]
-        return [(number - 1, 1 / len(unseen)) for number in unseen]
+        chance = 1 / len(unseen)
+        return [(number - 1, chance) for number in unseen]
 
     def _apply_action(self, action: int) -> None:
         now = self.now
