@@ -58,6 +58,11 @@ def test_an_illegal_number_is_refused_with_the_rule_and_changes_nothing():
     assert before == (board.table.match.state, board.table.match.chosen, tuple(board.table.match.played))
 
 
+def test_a_step_before_reset_is_refused_saying_to_reset():
+    with pytest.raises(RuntimeError, match="call reset"):
+        versus("colorfox").step(0)
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [({"opponent": "Nobody"}, "not one of colorium's players"), ({"seat": 2}, "seats are 0 to 1")],

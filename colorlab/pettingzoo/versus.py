@@ -101,6 +101,8 @@ class Versus(gymnasium.Env):
         return self.table.observe(self.me)["observation"], {"seat": self.seat}
 
     def step(self, action: Any) -> tuple[numpy.ndarray, float, bool, bool, dict]:
+        if not hasattr(self.table, "agent_selection"):
+            raise RuntimeError("no game yet: call reset() to start one")
         if self.table.agent_selection != self.me or self.over:
             raise RuntimeError("the game is over: call reset() to start the next one")
         self.table.step(action)
