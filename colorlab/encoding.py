@@ -17,6 +17,7 @@ count or a score is shown as a share of the most it can be (:func:`scaled`).
 from __future__ import annotations
 
 import math
+import numbers
 from itertools import accumulate
 from types import ModuleType
 from typing import Any
@@ -35,6 +36,38 @@ def number_table(blocks: dict[str, tuple[int, int]]) -> tuple[tuple[str, int], .
     (('pass', 0), ('pick', 0), ('pick', 1))
     """
     return tuple((kind, offset) for kind, (_, size) in blocks.items() for offset in range(size))
+
+
+def block_of(number: Any, table: tuple[tuple[str, int], ...]) -> tuple[str, int]:
+    """Which kind of action is this number, and where in its block does it lie (`table`: :func:`number_table`'s)?
+    Refuse anything that is not one of the numbers.
+
+    >>> block_of(2, (("pass", 0), ("pick", 0), ("pick", 1)))
+    ('pick', 1)
+    """
+    whole = type(number) is int or (not isinstance(number, bool) and isinstance(number, numbers.Integral))
+    if not whole or not 0 <= number < len(table):
+        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
+    return table[number]
+
+
+def part_slices(layout: dict[str, tuple[int, ...]]) -> dict[str, slice]:
+    """Where each part of an observation (name -> shape, in order) lies in the flat array.
+
+    >>> part_slices({"board": (3, 3), "to move": (2,)})
+    {'board': slice(0, 9, None), 'to move': slice(9, 11, None)}
+    """
+    places, start = {}, 0
+    for name, shape in layout.items():
+        places[name], start = slice(start, start + math.prod(shape)), start + math.prod(shape)
+    return places
+
+
+def part_views(flat: Any, layout: dict[str, tuple[int, ...]], slices: dict[str, slice] | None = None) -> dict:
+    """Views of a flat observation array, one per part of `layout`, in its shape (`slices`: the parts' places,
+    when the caller keeps them)."""
+    slices = slices or part_slices(layout)
+    return {name: flat[slices[name]].reshape(shape) for name, shape in layout.items()}
 
 
 RESULTS = ("win", "score")  # what a game gives its players at the end, for game-AI libraries

@@ -38,7 +38,7 @@ from types import ModuleType
 import numpy
 import pyspiel
 
-from colorlab.encoding import RESULTS, results
+from colorlab.encoding import RESULTS, part_views, results
 from colorlab.games import Game, find_game
 from colorlab.rules import RulesBase
 
@@ -101,12 +101,7 @@ def game_type(
 
 def observation_parts(encoding: ModuleType, rules: RulesBase, array: numpy.ndarray) -> dict[str, numpy.ndarray]:
     """Views of a flat observation array, one per part that the encoding's layout names."""
-    views, start = {}, 0
-    for name, shape in encoding.observation_layout(rules).items():
-        size = int(numpy.prod(shape))
-        views[name] = array[start : start + size].reshape(shape)
-        start += size
-    return views
+    return part_views(array, encoding.observation_layout(rules))
 
 
 class Observer:

@@ -65,7 +65,7 @@ from colorlab.colorfox.components import cards
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
 from colorlab.colorfox.scoring import most_points
-from colorlab.encoding import flat_shape, number_blocks, number_table, scaled
+from colorlab.encoding import block_of, flat_shape, number_blocks, number_table, part_slices, scaled
 from colorlab.rules import IllegalAction, NotYourTurn
 
 COLOURS = len(COLOUR_NAMES)
@@ -147,12 +147,7 @@ def numbers_of(action, state) -> tuple[int, ...]:
 
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     """Which kind of action is this number, and where in its block does it lie?"""
-    table = _table_for(rules.players)
-    if type(number) is not int and (isinstance(number, bool) or not isinstance(number, numpy.integer)):
-        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
-    if not 0 <= number < len(table):
-        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
-    return table[number]
+    return block_of(number, _table_for(rules.players))
 
 
 def _one_action(kind: str, offset: int, player: int):
@@ -334,12 +329,8 @@ def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
 
 @cache
 def _slices(rules: Rules) -> dict[str, slice]:
-    """Where each part of the observation lies in the flat array."""
-    places, start = {}, 0
-    for name, shape in observation_layout(rules).items():
-        size = int(numpy.prod(shape))
-        places[name], start = slice(start, start + size), start + size
-    return places
+    """Where each part of the observation lies in the flat array (kept per rules: asked at every step)."""
+    return part_slices(observation_layout(rules))
 
 
 def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:

@@ -46,7 +46,6 @@ the win (same points, empty spaces and row points) 1/k each, everyone else 0.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from functools import cache, lru_cache
 
@@ -58,7 +57,15 @@ from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import SHAPES, orientations, scissors
-from colorlab.encoding import flat_shape, number_blocks, number_table, scaled
+from colorlab.encoding import (
+    block_of,
+    flat_shape,
+    number_blocks,
+    number_table,
+    part_slices,
+    part_views,
+    scaled,
+)
 from colorlab.rules import IllegalAction, NotYourTurn
 
 LETTERS = tuple(SHAPES)
@@ -153,12 +160,7 @@ def _draw_numbers(action: Draw, rules: Rules) -> tuple[int, int]:
 
 def _block_of(number: int, rules: Rules) -> tuple[str, int]:
     """Which kind of action is this number, and where in its block does it lie?"""
-    table = _table_for(rules.width * rules.height)
-    if type(number) is not int and (isinstance(number, bool) or not isinstance(number, numpy.integer)):
-        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
-    if not 0 <= number < len(table):
-        raise ValueError(f"{number!r} is not an action number: they run from 0 to {len(table) - 1}")
-    return table[number]
+    return block_of(number, _table_for(rules.width * rules.height))
 
 
 def _piece_of(offset: int) -> tuple[str, str, frozenset, int]:
@@ -363,7 +365,7 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
     a move `player` has begun, if any (`chosen`: a piece in its colour, or a wild space)."""
     seen = model.observation(state, player)
     flat = numpy.zeros(observation_shape(state.rules), numpy.float32)
-    arrays = _views(flat, state.rules)
+    arrays = part_views(flat, observation_layout(state.rules), _slices(state.rules))
     rows = sorted(ROW_REWARDS)
     spaces = state.rules.width * state.rules.height
     for p in range(state.players):
@@ -396,19 +398,10 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
     return flat
 
 
-def _views(flat: numpy.ndarray, rules: Rules) -> dict[str, numpy.ndarray]:
-    """Views of a flat observation, one per part, in their shapes."""
-    return {name: flat[start:stop].reshape(shape) for name, start, stop, shape in _places(rules)}
-
-
 @cache
-def _places(rules: Rules) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
-    """Each part of an observation: its name, where it starts and stops in the flat array, and its shape."""
-    places, start = [], 0
-    for name, shape in observation_layout(rules).items():
-        places.append((name, start, start + math.prod(shape), shape))
-        start += math.prod(shape)
-    return tuple(places)
+def _slices(rules: Rules) -> dict[str, slice]:
+    """Where each part of the observation lies in the flat array (kept per rules: asked at every step)."""
+    return part_slices(observation_layout(rules))
 
 
 _CODE_BYTES = numpy.frombuffer("".join(CODES).encode(), numpy.uint8)
