@@ -28,6 +28,7 @@ AI_MODULES = {
     "colorlab/colorfox/spiel.py": "pyspiel",
     "colorlab/colorium/spiel.py": "pyspiel",
     "colorlab/pettingzoo": "pettingzoo",
+    "colorlab/pettingzoo/learning.py": "sb3_contrib",  # the rl extra
 }
 collect_ignore = [path for path, needs in AI_MODULES.items() if importlib.util.find_spec(needs) is None]
 
