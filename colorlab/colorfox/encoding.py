@@ -56,7 +56,8 @@ True
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
+from itertools import chain
 
 import numpy
 
@@ -64,9 +65,10 @@ from colorlab.colorfox import model
 from colorlab.colorfox.components import cards
 from colorlab.colorfox.model import COLOUR_NAMES, Done, Exchange, HandBack, Offer, Pass, Place
 from colorlab.colorfox.rules import Rules
-from colorlab.colorfox.scoring import most_points
+from colorlab.colorfox.scoring import most_points, score_counts
 from colorlab.encoding import block_of, flat_shape, number_blocks, number_table, part_slices, scaled
 from colorlab.rules import IllegalAction, NotYourTurn
+from colorlab.state import keep_last
 
 COLOURS = len(COLOUR_NAMES)
 DECK = len(cards())
@@ -105,9 +107,15 @@ def action_count(rules: Rules = Rules()) -> int:
     return len(_table_for(rules.players))
 
 
-def open_cells(state) -> list[tuple[int, int]]:
+def open_cells(state) -> tuple[tuple[int, int], ...]:
     """The empty cells beside the table's cards, in the order cell numbers count them: by x, then by y."""
-    return sorted(state.frontier)
+    return _in_order(state.frontier)
+
+
+@keep_last
+def _in_order(cells) -> tuple[tuple[int, int], ...]:
+    """These cells by x, then by y (the last frontier's are kept: a move asks for them several times)."""
+    return tuple(sorted(cells))
 
 
 def _one_number(action, rules: Rules) -> int:
@@ -339,39 +347,86 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
 
     It reads only what the model's :func:`~colorlab.colorfox.model.observation` shows that player (its own hand, the
     sizes of the others and of the pile, the table, the sticks, the scores, the offer), straight from the state: a
-    learner looks at every step, and the model's view builds much more (every card's edges, the events)."""
+    learner looks at every step, and the model's view builds much more (every card's edges, the events). What the
+    table shows everyone (:func:`_table_image`) is drawn once for each table, and the last state's observation is
+    kept for the second decision of a move (only `chosen` differs)."""
+    rules = state.rules
+    flat = _seen(state, player).copy()
+    if chosen:
+        card, turned = chosen_card(chosen, rules)
+        flat[_slices(rules)["chosen"].start + (card - 1) * 2 + turned] = 1
+    return flat
+
+
+@keep_last
+def _seen(state, player: int) -> numpy.ndarray:
+    """What `player` sees of this state, with no move begun (read only: the last one is kept)."""
     rules = state.rules
     at = _slices(rules)
     flat = numpy.zeros(observation_shape(rules), numpy.float32)
+    cards_seen, open_seen = _table_image(state)
+    flat[at["cards"]] = cards_seen
+    flat[at["open cells"]] = open_seen
     cards_seen = flat[at["cards"]].reshape(DECK, len(CARD_FIELDS))
-    cards_seen[:, 2] = 1  # unseen, unless in the hand or on the table
     held = [card.number - 1 for card in state.hands[player]]
     cards_seen[held, 0], cards_seen[held, 2] = 1, 0
-    laid = numpy.array([(card.number - 1, x, y, turned) for (x, y), (card, turned) in state.table.items()], numpy.int64)
-    cards_seen[laid[:, 0], 1:] = numpy.column_stack(
-        [numpy.ones(len(laid)), numpy.zeros(len(laid)), (laid[:, 1:3] + REACH) / (2 * REACH), laid[:, 3]]
-    )
     flat[at["you"].start + player] = flat[at["to move"].start + model.to_move(state)] = 1
     flat[at["active"].start + state.active] = 1
-    sticks, points = rules.sticks_per_colour, most_points(rules)
-    flat[at["hand sizes"]] = [scaled(len(hand), DECK) for hand in state.hands]
-    flat[at["sticks"]] = numpy.minimum(numpy.array(state.sticks, numpy.float32).ravel() / sticks, 1)
-    flat[at["scores"]] = [scaled(score, points) for score in model.scores(state)]
-    flat[at["supply"]] = numpy.minimum(numpy.array(state.supply, numpy.float32) / sticks, 1)
+    flat[at["hand sizes"]] = [min(len(hand) / DECK, 1.0) for hand in state.hands]
+    flat[at["sticks"]], flat[at["scores"]], flat[at["supply"]] = _stick_parts(state.sticks, state.supply, rules)
     flat[at["pile"].start] = scaled(len(state.deck), DECK)
     flat[at["exchanges left"].start] = scaled(state.exchanges_left, MOST_EXCHANGES)
     flat[at["over"].start] = state.over
     if state.offer is not None:
         flat[at["offer to"].start + state.offer.opponent] = 1
         flat[at["offer gives"].start + COLOUR_NAMES.index(state.offer.give)] = 1
-    cells = open_cells(state)
-    places = flat[at["open cells"]].reshape(OPEN_CELLS, 3)
-    places[: len(cells), 0] = 1
-    places[: len(cells), 1:] = (numpy.array(cells, numpy.float32) + REACH) / (2 * REACH)
-    if chosen:
-        card, turned = chosen_card(chosen, rules)
-        flat[at["chosen"].start + (card - 1) * 2 + turned] = 1
+    flat.flags.writeable = False
     return flat
+
+
+_last_table: tuple = (None, None)  # (the table, its image): the last drawn, kept (every player sees it, move on move)
+
+
+def _table_image(state) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """The observation's "cards" part as the table alone shows it (every card unseen but those laid, with their
+    places and turns), and its "open cells" part, both flat. Drawn once for each table: the one last asked is kept,
+    and a table that is the kept one with one more card is drawn from it."""
+    global _last_table
+    kept, image = _last_table
+    table = state.table
+    if kept is table:
+        return image
+    if kept is not None and len(table) == len(kept) + 1 and kept.items() <= table.items():
+        cards_seen = image[0].copy()
+        laid = table.keys() - kept.keys()
+    else:
+        cards_seen = numpy.zeros(DECK * len(CARD_FIELDS), numpy.float32)
+        cards_seen[2 :: len(CARD_FIELDS)] = 1  # unseen, unless in the hand or on the table
+        laid = table.keys()
+    for x, y in laid:
+        card, turned = table[x, y]
+        row = (card.number - 1) * len(CARD_FIELDS)
+        cards_seen[row : row + len(CARD_FIELDS)] = (0, 1, 0, _place(x), _place(y), turned)
+    cells = open_cells(state)
+    open_seen = numpy.zeros((OPEN_CELLS, 3), numpy.float32)
+    open_seen[: len(cells), 0] = 1
+    open_seen[: len(cells), 1:] = (
+        numpy.fromiter(chain.from_iterable(cells), numpy.float32, 2 * len(cells)).reshape(-1, 2) + REACH
+    ) / (2 * REACH)
+    image = (cards_seen, open_seen.ravel())
+    _last_table = (table, image)
+    return image
+
+
+@lru_cache(maxsize=4096)
+def _stick_parts(sticks: tuple, supply: tuple, rules: Rules) -> tuple[list[float], list[float], list[float]]:
+    """The observation's "sticks", "scores" and "supply" parts (kept: they change only when sticks move)."""
+    most, points = rules.sticks_per_colour, most_points(rules)
+    return (
+        [min(count / most, 1.0) for counts in sticks for count in counts],
+        [min(score_counts(counts, rules) / points, 1.0) for counts in sticks],
+        [min(count / most, 1.0) for count in supply],
+    )
 
 
 def _place(coordinate: int) -> float:

@@ -63,10 +63,10 @@ from colorlab.encoding import (
     number_blocks,
     number_table,
     part_slices,
-    part_views,
     scaled,
 )
 from colorlab.rules import IllegalAction, NotYourTurn
+from colorlab.state import keep_last
 
 LETTERS = tuple(SHAPES)
 FACES = tuple(("shape", letter) for letter in LETTERS) + tuple(("colour", code) for code in CODES)
@@ -233,18 +233,11 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
     return sorted({numbers[1] for numbers in steps if numbers[0] == first})
 
 
-_last_steps: tuple = (None, None, ())  # (state, player, the numbers of each legal action): the last asked, kept
-
-
+@keep_last
 def _steps(state, player: int) -> tuple[tuple[int, ...], ...]:
     """The numbers of each legal action of `player` now, kept for the last state asked: a drawing's two decisions
     both ask, in the same state."""
-    global _last_steps
-    kept_state, kept_player, steps = _last_steps
-    if kept_state is not state or kept_player != player:
-        steps = tuple(numbers_of(action, state) for action in legal(state, player))
-        _last_steps = (state, player, steps)
-    return steps
+    return tuple(numbers_of(action, state) for action in legal(state, player))
 
 
 def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:
@@ -362,40 +355,76 @@ def observation_shape(rules: Rules = Rules()) -> tuple[int, ...]:
 
 def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
     """What `player` may see (every board, the dice, the bonuses), as a flat float32 array, with the first half of
-    a move `player` has begun, if any (`chosen`: a piece in its colour, or a wild space)."""
-    seen = model.observation(state, player)
-    flat = numpy.zeros(observation_shape(state.rules), numpy.float32)
-    arrays = part_views(flat, observation_layout(state.rules), _slices(state.rules))
-    rows = sorted(ROW_REWARDS)
-    spaces = state.rules.width * state.rules.height
-    for p in range(state.players):
-        arrays["boards"][p] = _colours_of(tuple(seen["boards"][p]))
-        for letter, count in Counter(seen["drawn_shapes"][p]).items():
-            arrays["shapes drawn"][p, LETTERS.index(letter)] = scaled(count, spaces)
-        for kind, face in zip(("shape", "colour"), seen["picks"][p]):
-            if face:
-                arrays["picked"][p, FACES.index((kind, face))] = 1
-        for c, mark in enumerate(seen["bonuses"][p]):
-            arrays["bonuses"][p, c, MARKS.index(mark)] = 1
-        for row, points in seen["row_points"][p]:
-            arrays["row points"][p, rows.index(row)] = scaled(points, MOST_ROW_POINTS)
-    arrays["drawn"][:], arrays["out"][:] = seen["drawn"], seen["out"]
-    arrays["scores"][:] = [scaled(score, SCORE_SCALE) for score in seen["scores"]]
-    for kind, face in seen["pool"]:
-        arrays["pool"][FACES.index((kind, face))] += 1 / state.players
-    for turn, seat in enumerate(seen["order"]):
-        arrays["order"][turn, seat] = 1
-    arrays["you"][player] = arrays["active"][seen["active"]] = arrays["phase"][PHASES.index(seen["phase"])] = 1
-    arrays["round"][0] = scaled(seen["round"], spaces + 1)
-    for mission in seen["missions"]:
-        if mission["id"] in EDITION_MISSIONS:
-            arrays["missions"][EDITION_MISSIONS.index(mission["id"])] = 1
-    if _chosen_kind(chosen, state.rules) == "drawing":
-        piece, colour = divmod(_block_of(chosen[0], state.rules)[1], len(CODES))
-        arrays["chosen piece"][piece] = arrays["chosen colour"][colour] = 1
+    a move `player` has begun, if any (`chosen`: a piece in its colour, or a wild space).
+
+    It reads only what the model's :func:`~colorlab.colorium.model.observation` shows (everything but the seed),
+    straight from the state: a learner looks at every step, and the model's view builds much more (mission texts,
+    the events). A board's part is drawn once for each board (:func:`_board_image`), and the last state's
+    observation is kept for the second decision of a move (only `chosen` differs)."""
+    rules = state.rules
+    flat = _seen(state, player).copy()
+    at = _slices(rules)
+    if _chosen_kind(chosen, rules) == "drawing":
+        piece, colour = divmod(_block_of(chosen[0], rules)[1], len(CODES))
+        flat[at["chosen piece"].start + piece] = flat[at["chosen colour"].start + colour] = 1
     elif chosen:
-        arrays["chosen space"].flat[_block_of(chosen[0], state.rules)[1]] = 1
+        flat[at["chosen space"].start + _block_of(chosen[0], rules)[1]] = 1
     return flat
+
+
+@keep_last
+def _seen(state, player: int) -> numpy.ndarray:
+    """What `player` sees of this state, with no move begun (read only: the last one is kept)."""
+    rules = state.rules
+    at = _slices(rules)
+    flat = numpy.zeros(observation_shape(rules), numpy.float32)
+    board_size, shapes_at = rules.height * rules.width * len(CODES), at["shapes drawn"].start
+    ones = [at["you"].start + player, at["active"].start + state.active]
+    ones.append(at["phase"].start + PHASES.index(state.phase))
+    for p, board in enumerate(state.boards):
+        colours, shapes = _board_image(board, rules.width * rules.height)
+        flat[at["boards"].start + p * board_size : at["boards"].start + (p + 1) * board_size] = colours
+        for letter, share in shapes:
+            flat[shapes_at + p * len(LETTERS) + LETTERS.index(letter)] = share
+    for p, (shape, colour) in enumerate(state.picks):
+        ones += [
+            at["picked"].start + p * len(FACES) + FACE_PLACE[face]
+            for face in (("shape", shape), ("colour", colour))
+            if face[1]
+        ]
+    for p, marks in enumerate(state.bonuses):
+        ones += [
+            at["bonuses"].start + (p * rules.width + c) * len(MARKS) + MARK_PLACE[mark] for c, mark in enumerate(marks)
+        ]
+    rows_at = at["row points"].start
+    for p, entries in enumerate(state.row_points):
+        for row, points in entries:
+            flat[rows_at + p * len(ROW_REWARDS) + ROW_PLACE[row]] = min(points / MOST_ROW_POINTS, 1.0)
+    flat[at["drawn"]], flat[at["out"]] = state.drawn, state.out
+    flat[at["scores"]] = [min(score / SCORE_SCALE, 1.0) for score in model.scores(state)]
+    pool_at = at["pool"].start
+    for face in state.pool:
+        flat[pool_at + FACE_PLACE[face]] += 1 / state.players
+    ones += [at["order"].start + turn * state.players + seat for turn, seat in enumerate(state.order)]
+    flat[at["round"].start] = min(state.round / (rules.width * rules.height + 1), 1.0)
+    ones += [at["missions"].start + MISSION_PLACE[mission] for mission in state.missions if mission in MISSION_PLACE]
+    flat[ones] = 1
+    flat.flags.writeable = False
+    return flat
+
+
+FACE_PLACE = {face: place for place, face in enumerate(FACES)}
+MARK_PLACE = {mark: place for place, mark in enumerate(MARKS)}
+ROW_PLACE = {row: place for place, row in enumerate(sorted(ROW_REWARDS))}
+MISSION_PLACE = {mission: place for place, mission in enumerate(EDITION_MISSIONS)}
+
+
+@lru_cache(maxsize=1 << 12)
+def _board_image(board, spaces: int) -> tuple[numpy.ndarray, tuple[tuple[str, float], ...]]:
+    """A board's part of the observation, flat (its spaces as one-hot colours), and its shapes drawn, each with its
+    count as a share of the board's spaces (kept: a board changes only when its player draws)."""
+    shapes = tuple((letter, min(count / spaces, 1.0)) for letter, count in Counter(board.drawn).items())
+    return _colours_of(board.rows).ravel(), shapes
 
 
 @cache

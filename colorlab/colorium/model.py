@@ -48,7 +48,7 @@ from colorlab.colorium.shapes import (
 )
 from colorlab.record import read_action
 from colorlab.rules import ChangeRules, GameOver, IllegalAction, NotYourTurn, RuleError, check_seat
-from colorlab.state import evolve
+from colorlab.state import evolve, keep_last
 from colorlab.symmetry import normalise
 
 DATA = json.loads((Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8"))
@@ -663,6 +663,13 @@ def mission_score(mission: Mission, boards: tuple[Board, ...]) -> tuple[int, ...
     return tuple(mission.score(list(boards)))
 
 
+@keep_last
+def _mission_scores(boards: tuple[Board, ...], missions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Each mission's points for every player (the last boards asked are kept: they change only when someone
+    draws, and a state is scored again and again)."""
+    return {mid: mission_score(MISSIONS[mid], boards) for mid in missions}
+
+
 def score_parts(state: State) -> list[dict[str, int]]:
     """What does each player score, part by part (shapes, colours, rows, each mission)?"""
     rules = state.rules
@@ -670,7 +677,7 @@ def score_parts(state: State) -> list[dict[str, int]]:
     def variety(used: frozenset) -> int:
         return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
 
-    mission_scores = {mid: mission_score(MISSIONS[mid], state.boards) for mid in state.missions}
+    mission_scores = _mission_scores(state.boards, state.missions)
     return [
         {
             "shapes": variety(state.used_shapes[p]),

@@ -41,7 +41,6 @@ from itertools import combinations
 import numpy
 
 from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State, can_copy, play, winners
-from colorlab.colourbrain.model import observation as seen_by
 from colorlab.colourbrain.questions import COLOURS, bank, load_questions
 from colorlab.colourbrain.rules import Rules
 from colorlab.encoding import scaled
@@ -54,6 +53,8 @@ MAX_ACTIONS = 10_000  # where an environment cuts a quiz short: teams always all
 ANSWERS = tuple((combo, False) for size in range(1, MOST_ASKED + 1) for combo in combinations(COLOURS, size)) + tuple(
     (combo, True) for size in range(MOST_ASKED) for combo in combinations(COLOURS, size)
 )
+MARKS = len(COLOURS) + 1  # a colour's mark, and one more for anything else (the copier, a copy of nothing)
+MARK = {colour: place for place, colour in enumerate(COLOURS)}
 ANSWER_NUMBERS = {answer: number for number, answer in enumerate(ANSWERS)}
 FIRST_COPY = len(ANSWERS)
 
@@ -164,50 +165,98 @@ def question_places(rules: Rules) -> tuple[dict, dict]:
     )
 
 
+@cache
+def observation_places(rules: Rules) -> dict[str, int]:
+    """Where each part of a team's observation begins, in order (kept per rules: asked at every step)."""
+    texts, categories = question_places(rules)
+    teams, marks = rules.teams, MARKS
+    sizes = {
+        "team": teams,
+        "step": len(STEPS),
+        "question": len(texts),
+        "colours asked": MOST_ASKED,
+        "category": len(categories),
+        "scores": teams,
+        "pot": 1,
+        "copiers": teams,
+        "answered": teams,
+        "goal": 1,
+        "answers": teams * marks,
+        "copied": teams * marks,
+        "solution": len(COLOURS),
+        "last answers": teams * marks,
+        "last points": teams,
+        "copiers returned": 1,
+    }
+    places, at = {}, 0
+    for name, size in sizes.items():
+        places[name] = at
+        at += size
+    return places
+
+
+@cache
 def observation_shape(rules: Rules) -> tuple[int]:
     """How long is a team's observation?"""
-    texts, categories = question_places(rules)
-    teams, marks = rules.teams, len(COLOURS) + 1
-    per_team = 1 + 4 + 3 * marks  # seat, score, copier, locked, last points; answer, copy, last answer
-    return (per_team * teams + len(STEPS) + len(texts) + MOST_ASKED + len(categories) + 2 + len(COLOURS) + 1,)
-
-
-def colours_seen(colours) -> list[float]:
-    """Mark each colour, and the last place for anything else: the copier, or a copier with nothing to copy."""
-    marks = [0.0] * (len(COLOURS) + 1)
-    for colour in colours:
-        marks[COLOURS.index(colour) if colour in COLOURS else len(COLOURS)] = 1.0
-    return marks
-
-
-def one_hot(place: int | None, size: int) -> list[float]:
-    """A list of zeros with a one at `place` (none if place is None)."""
-    return [1.0 if i == place else 0.0 for i in range(size)]
+    return (observation_places(rules)["copiers returned"] + 1,)
 
 
 def observation(state: State, team: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
-    """What this team sees, as numbers: built only from the model's observation for this team."""
+    """What this team sees, as numbers: the question asked (as one-hots: its place in the question list, how many
+    colours it asks, its category), the step, scores, pot, goal, who holds a copier and who has locked, each team's
+    answer as colour marks (the others' only once revealed, as the model's :func:`observation` shows them), the
+    copies, and the last reveal. Counts are shares of :data:`HIGHEST`.
+
+    It reads the state straight (a learner looks at every step), showing only what the model's view shows the team."""
     no_part(chosen)
-    seen = seen_by(state, team)
-    texts, categories = question_places(state.rules)
-    teams = state.teams
-    question = seen["question"]
-    last = seen["last"] or {"solution": [], "answers": [[]] * teams, "points": [0] * teams, "copiers_returned": False}
-    values = one_hot(team, teams) + one_hot(STEPS.index(seen["step"]), len(STEPS))
-    values += one_hot(question and texts.get(question["text"]), len(texts))
-    values += one_hot(question and question["count"] - 1, MOST_ASKED)
-    values += one_hot(question and categories.get(question["category"]), len(categories))
-    values += [scaled(number, HIGHEST) for number in seen["scores"] + [seen["pot"]]]
-    values += [float(flag) for flag in seen["copiers"] + seen["answered"]] + [scaled(seen["goal"], HIGHEST)]
-    for answer in seen["answers"]:
-        values += colours_seen(answer or ())
-    for copy in seen["copied"]:
-        values += colours_seen(() if copy is None else [copy])
-    values += colours_seen(last["solution"])[: len(COLOURS)]
-    for answer in last["answers"]:
-        values += colours_seen([COPIER] if answer is None else answer)
-    values += [scaled(points, HIGHEST) for points in last["points"]] + [float(last["copiers_returned"])]
-    return numpy.array(values, dtype=numpy.float32)
+    rules = state.rules
+    at = observation_places(rules)
+    step = state.step
+    ones = [at["team"] + team, at["step"] + STEPS.index(step)]
+    if step != "shown":  # the next question waits, unseen, while a reveal is on show
+        question = state.question
+        texts, categories = question_places(rules)
+        text, category = texts.get(question.text), categories.get(question.category)
+        ones.append(at["colours asked"] + question.count - 1)
+        ones += [at["question"] + text] if text is not None else []
+        ones += [at["category"] + category] if category is not None else []
+    ones += [at["copiers"] + t for t, has in enumerate(state.copiers) if has]
+    revealed = step == "copying"
+    for t, answer in enumerate(state.answers):
+        if answer is None:
+            continue
+        ones.append(at["answered"] + t)
+        if revealed or t == team:
+            ones += [at["answers"] + t * MARKS + MARK.get(colour, len(COLOURS)) for colour in answer]
+    ones += [
+        at["copied"] + t * MARKS + MARK.get(copy, len(COLOURS))
+        for t, copy in enumerate(state.copied)
+        if copy is not None
+    ]
+    flat = blank_observation(rules).copy()
+    last = state.last
+    if last is not None:
+        ones += [at["solution"] + MARK[colour] for colour in last["solution"] if colour in MARK]
+        for t, answer in enumerate(last["answers"]):
+            ones += [
+                at["last answers"] + t * MARKS + MARK.get(colour, len(COLOURS))
+                for colour in ([COPIER] if answer is None else answer)
+            ]
+        flat[at["last points"] : at["copiers returned"]] = [min(points / HIGHEST, 1.0) for points in last["points"]]
+        flat[at["copiers returned"]] = last["copiers_returned"]
+    flat[ones] = 1
+    flat[at["scores"] : at["copiers"]] = [min(number / HIGHEST, 1.0) for number in (*state.scores, state.pot)]
+    return flat
+
+
+@cache
+def blank_observation(rules: Rules) -> numpy.ndarray:
+    """An observation of these rules with only the goal filled in (the same all quiz long): each one starts as a
+    copy of it."""
+    flat = numpy.zeros(observation_shape(rules), numpy.float32)
+    flat[observation_places(rules)["goal"]] = scaled(rules.goal, HIGHEST)
+    flat.flags.writeable = False
+    return flat
 
 
 def observation_bounds(rules: Rules) -> tuple[float, float]:

@@ -128,6 +128,18 @@ def checked_choice(name: str, value: Any, choices: tuple) -> Any:
     return value
 
 
+FEW = 32  # a mask of up to this many legal numbers is marked afresh; one of more is kept (see mask_of)
+
+
+@functools.lru_cache(maxsize=1024)
+def mask_of(legal: tuple[int, ...], size: int) -> numpy.ndarray:
+    """The action mask marking these numbers (kept: a quiz's answers, say, recur at question after question, and
+    marking hundreds of numbers takes longer than finding the kept mask). Copy it before changing it."""
+    mask = numpy.zeros(size, dtype=numpy.int8)
+    mask[list(legal)] = 1
+    return mask
+
+
 class Match:
     """One game played through action numbers: the true state, and what each player may see of it.
 
@@ -153,7 +165,7 @@ class Match:
 
     def __getstate__(self) -> dict:
         """Everything but the game's parts (modules and functions), which a copy finds again by the game's name."""
-        parts = ("game", "encoding", "moment", "kept_legal")
+        parts = ("game", "encoding", "moment", "kept_legal", "kept_acting")
         kept = {name: value for name, value in self.__dict__.items() if name not in parts}
         kept["game"] = self.game.name
         kept.pop("action_count", None)
@@ -191,8 +203,14 @@ class Match:
         self.views: dict[int, Any] = {}
 
     def acting(self) -> list[int]:
-        """Which players may act now? Only the player who has begun a move, until it is finished."""
-        return [self.chooser] if self.chosen else self.encoding.acting(self.state)
+        """Which players may act now? Only the player who has begun a move, until it is finished. (Found once a state:
+        every step asks several times.)"""
+        if self.chosen:
+            return [self.chooser]
+        kept = getattr(self, "kept_acting", None)
+        if kept is None or kept[0] is not self.state:
+            kept = self.kept_acting = (self.state, self.encoding.acting(self.state))
+        return kept[1]
 
     def view(self, player: int) -> Any:
         """The state as this player may see it now."""
@@ -206,25 +224,34 @@ class Match:
         return self.views[player]
 
     def legal(self, player: int) -> list[int]:
-        """The player's legal numbers now (found once a moment: the mask and the action's check both ask)."""
-        key = (self.state, player, self.part(player))
+        """The player's legal numbers now (found once a moment for each player: the mask and the action's check both
+        ask, and a parallel environment asks for every player's mask before it checks their actions)."""
         kept = getattr(self, "kept_legal", None)
-        if kept is None or kept[0] is not key[0] or kept[1:3] != key[1:]:
-            kept = self.kept_legal = (*key, self.encoding.legal_numbers(*key))
-        return kept[3]
+        if kept is None or kept[0] is not self.state:
+            kept = self.kept_legal = (self.state, {})
+        part = self.part(player)
+        found = kept[1].get((player, part))
+        if found is None:
+            found = kept[1][player, part] = self.encoding.legal_numbers(self.state, player, part)
+        return found
 
-    def mask(self, player: int, may_act: bool) -> numpy.ndarray:
-        """The player's action mask (all zeros unless it may act now)."""
-        mask = numpy.zeros(self.action_count, dtype=numpy.int8)
-        if may_act:
-            mask[self.legal(player)] = 1
+    def mask(self, player: int, may_act: bool, size: int | None = None) -> numpy.ndarray:
+        """The player's action mask (all zeros unless it may act now), `size` long (the action count, unless given)."""
+        size = self.action_count if size is None else size
+        if not may_act:
+            return numpy.zeros(size, dtype=numpy.int8)
+        legal = self.legal(player)
+        if len(legal) > FEW:
+            return mask_of(tuple(legal), size).copy()
+        mask = numpy.zeros(size, dtype=numpy.int8)
+        mask[legal] = 1
         return mask
 
-    def observation(self, player: int, may_act: bool) -> dict:
-        """The player's observation and action mask (all zeros unless it may act now)."""
+    def observation(self, player: int, may_act: bool, size: int | None = None) -> dict:
+        """The player's observation and action mask (all zeros unless it may act now; `size` long, if given)."""
         return {
             "observation": self.encoding.observation(self.view(player), player, self.part(player)),
-            "action_mask": self.mask(player, may_act),
+            "action_mask": self.mask(player, may_act, size),
         }
 
     def action(self, player: int, number: Any) -> Any:
@@ -485,19 +512,17 @@ class TogetherEnv(Spaces, ParallelEnv):
     def legal_mask(self, player: int) -> numpy.ndarray:
         """The player's action mask now, "wait" last (only "wait" for a player with nothing to do)."""
         acting = player in self.match.acting()
-        waits = numpy.int8(not acting and not self.match.over)
-        return numpy.append(self.match.mask(player, acting), waits)
+        mask = self.match.mask(player, acting, self.wait + 1)
+        mask[self.wait] = not acting and not self.match.over
+        return mask
 
     def observations(self) -> dict:
         """Every player's observation, with "wait" as the only legal number of players with nothing to do."""
         acting = set(self.match.acting())
         seen = {}
         for player, agent in enumerate(self.possible_agents):
-            observation = self.match.observation(player, player in acting)
-            observation["action_mask"] = numpy.append(
-                observation["action_mask"], numpy.int8(player not in acting and not self.match.over)
-            )
-            seen[agent] = observation
+            observation = seen[agent] = self.match.observation(player, player in acting, self.wait + 1)
+            observation["action_mask"][self.wait] = player not in acting and not self.match.over
         return seen
 
     def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
