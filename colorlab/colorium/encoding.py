@@ -56,7 +56,7 @@ from colorlab.colorium.board import CODES
 from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, orientations, scissors
+from colorlab.colorium.shapes import SHAPES, known_placements, orientations, scissors
 from colorlab.encoding import (
     block_of,
     flat_shape,
@@ -226,18 +226,65 @@ def legal(state, player: int) -> list:
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
     (`chosen`), the second numbers that finish it."""
-    steps = _steps(state, player)
+    choices = _choices(state, player)
     if not _chosen_kind(chosen, state.rules):
-        return sorted({numbers[0] for numbers in steps})
-    first = chosen[0]
-    return sorted({numbers[1] for numbers in steps if numbers[0] == first})
+        return sorted(choices)
+    return list(choices.get(chosen[0], ()))
 
 
 @keep_last
-def _steps(state, player: int) -> tuple[tuple[int, ...], ...]:
-    """The numbers of each legal action of `player` now, kept for the last state asked: a drawing's two decisions
-    both ask, in the same state."""
-    return tuple(numbers_of(action, state) for action in legal(state, player))
+def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
+    """Each number `player` may begin a move with now, with the second numbers that may finish it, smallest first
+    (none for a pick). Worked out from the numbers alone, without making the actions: a piece's turns and their
+    spaces on a board are kept (:func:`_piece_spaces`), and the last state asked is kept, since a move's two
+    decisions both ask."""
+    if player not in acting(state):
+        return {}
+    rules, blocks = state.rules, _blocks(state.rules)
+    if state.phase == "draft":
+        held = dict(zip(("shape", "colour"), state.picks[player]))
+        return {blocks["pick"][0] + FACES.index(face): () for face in set(state.pool) if not held[face[0]]}
+    colours = tuple(blocks["colour"][0] + CODES.index(colour) for colour in rules.colours)
+    choices = {_space(r, c, rules): colours for r, c in model.wild_spaces(state, player)}
+    if state.drawn[player]:
+        return choices
+    board, start = state.boards[player], blocks["drawing"][0]
+    hues = [CODES.index(colour) for colour in model.drawing_colours(state, player)]
+    for letter, cuts, piece in model.pieces(state, player):
+        found = _piece_spaces(
+            board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop, letter, cuts
+        )
+        for index, spaces in found.items():
+            for hue in hues:
+                number = start + index * len(CODES) + hue
+                choices[number] = tuple(sorted({*choices[number], *spaces})) if number in choices else spaces
+    return choices
+
+
+@lru_cache(maxsize=1 << 12)
+def _piece_spaces(
+    width: int, height: int, mask: int, piece, mirror_images: bool, drop: str, letter: str, cuts: int
+) -> dict[int, tuple[int, ...]]:
+    """Where a piece (a die's shape, or one of its cut parts) rests on a board: each of its turns that rests
+    somewhere, as its place in :data:`PIECES`, with the space numbers of its top left corners there, smallest first
+    (kept per board: both decisions of a drawing ask, and so do other games reaching the same board)."""
+    first_space, turns = _blocks_for(width * height)["space"][0], _turns(letter, cuts, piece, mirror_images)
+    found: dict[int, list[int]] = {}
+    for place in known_placements(width, height, mask, piece, mirror_images, drop):
+        index, shift = turns[place.orientation]
+        top, column = place.sorted_cells[0]
+        found.setdefault(index, []).append(first_space + top * width + column - shift)
+    return {index: tuple(sorted(spaces)) for index, spaces in found.items()}
+
+
+@cache
+def _turns(letter: str, cuts: int, piece, mirror_images: bool) -> tuple[tuple[int, int], ...]:
+    """For each turn of a piece (as a placement counts them): its place in :data:`PIECES`, and how far its top row's
+    first cell lies right of its left edge (a placement's first cell, less that, is its top left corner)."""
+    return tuple(
+        (PIECE_NUMBER[letter, cuts, image], min(c for r, c in image if r == 0))
+        for image in orientations(piece, mirror_images)
+    )
 
 
 def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:
