@@ -425,24 +425,16 @@ def _seen(state, player: int) -> numpy.ndarray:
     rules = state.rules
     at = _slices(rules)
     flat = numpy.zeros(observation_shape(rules), numpy.float32)
-    board_size, shapes_at = rules.height * rules.width * len(CODES), at["shapes drawn"].start
+    flat[at["boards"]], flat[at["shapes drawn"]] = _boards_image(state.boards, rules.width * rules.height)
     ones = [at["you"].start + player, at["active"].start + state.active]
     ones.append(at["phase"].start + PHASES.index(state.phase))
-    for p, board in enumerate(state.boards):
-        colours, shapes = _board_image(board, rules.width * rules.height)
-        flat[at["boards"].start + p * board_size : at["boards"].start + (p + 1) * board_size] = colours
-        for letter, share in shapes:
-            flat[shapes_at + p * len(LETTERS) + LETTERS.index(letter)] = share
     for p, (shape, colour) in enumerate(state.picks):
         ones += [
             at["picked"].start + p * len(FACES) + FACE_PLACE[face]
             for face in (("shape", shape), ("colour", colour))
             if face[1]
         ]
-    for p, marks in enumerate(state.bonuses):
-        ones += [
-            at["bonuses"].start + (p * rules.width + c) * len(MARKS) + MARK_PLACE[mark] for c, mark in enumerate(marks)
-        ]
+    ones += [at["bonuses"].start + place for place in _bonus_places(state.bonuses)]
     rows_at = at["row points"].start
     for p, entries in enumerate(state.row_points):
         for row, points in entries:
@@ -466,12 +458,26 @@ ROW_PLACE = {row: place for place, row in enumerate(sorted(ROW_REWARDS))}
 MISSION_PLACE = {mission: place for place, mission in enumerate(EDITION_MISSIONS)}
 
 
-@lru_cache(maxsize=1 << 12)
-def _board_image(board, spaces: int) -> tuple[numpy.ndarray, tuple[tuple[str, float], ...]]:
-    """A board's part of the observation, flat (its spaces as one-hot colours), and its shapes drawn, each with its
-    count as a share of the board's spaces (kept: a board changes only when its player draws)."""
-    shapes = tuple((letter, min(count / spaces, 1.0)) for letter, count in Counter(board.drawn).items())
-    return _colours_of(board.rows).ravel(), shapes
+@keep_last
+def _boards_image(boards: tuple, spaces: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """The observation's "boards" part (every space as a one-hot colour) and "shapes drawn" part (each shape's
+    count as a share of a board's spaces), flat (the last boards asked are kept: they change only with a drawing)."""
+    shapes = numpy.zeros((len(boards), len(LETTERS)), numpy.float32)
+    for p, board in enumerate(boards):
+        for letter, count in Counter(board.drawn).items():
+            shapes[p, LETTERS.index(letter)] = min(count / spaces, 1.0)
+    return numpy.concatenate([_colours_of(board.rows).ravel() for board in boards]), shapes.ravel()
+
+
+@keep_last
+def _bonus_places(bonuses: tuple[tuple[str, ...], ...]) -> list[int]:
+    """Where the bonus marks of every player's columns lie in the observation's "bonuses" part (the last asked are
+    kept: they change only when a bonus is earned or used)."""
+    return [
+        (p * len(marks) + c) * len(MARKS) + MARK_PLACE[mark]
+        for p, marks in enumerate(bonuses)
+        for c, mark in enumerate(marks)
+    ]
 
 
 @cache

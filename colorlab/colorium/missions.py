@@ -101,7 +101,8 @@ class Mission:
 
 
 def each(points: Callable[[Board], int]) -> Score:
-    """Score every board on its own with this one-board function.
+    """Score every board on its own with this one-board function (its points are kept per board: in a game the
+    boards change one at a time, and every state is scored).
 
     Examples
     ========
@@ -112,8 +113,10 @@ def each(points: Callable[[Board], int]) -> Score:
     [1, 2]
     """
 
+    kept = functools.lru_cache(maxsize=1 << 10)(points)
+
     def score(boards: Sequence[Board]) -> list[int]:
-        return [points(board) for board in boards]
+        return [kept(board) for board in boards]
 
     return score
 

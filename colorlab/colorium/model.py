@@ -672,26 +672,43 @@ def _mission_scores(boards: tuple[Board, ...], missions: tuple[str, ...]) -> dic
 
 def score_parts(state: State) -> list[dict[str, int]]:
     """What does each player score, part by part (shapes, colours, rows, each mission)?"""
-    rules = state.rules
-
-    def variety(used: frozenset) -> int:
-        return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
-
-    mission_scores = _mission_scores(state.boards, state.missions)
-    return [
-        {
-            "shapes": variety(state.used_shapes[p]),
-            "colours": variety(state.used_colours[p]),
-            "rows": sum(points for _, points in state.row_points[p]),
-            **{mid: mission_scores[mid][p] for mid in state.missions},
-        }
-        for p in range(state.players)
-    ]
+    return [dict(parts) for parts in _score_parts(*_scored(state))]
 
 
 def scores(state: State) -> list[int]:
     """How many points has each player, all parts added up?"""
-    return [sum(parts.values()) for parts in score_parts(state)]
+    return list(_totals(*_scored(state)))
+
+
+def _scored(state: State) -> tuple:
+    """The fields of a state that its scores depend on (a pick changes none of them)."""
+    return state.rules, state.boards, state.missions, state.used_shapes, state.used_colours, state.row_points
+
+
+@keep_last
+def _score_parts(rules: Rules, boards, missions, used_shapes, used_colours, row_points) -> tuple[dict[str, int], ...]:
+    """Each player's points, part by part, from the fields that decide them (the last asked are kept: a state is
+    scored again and again, and only drawings change them). Not to be changed: :func:`score_parts` copies them."""
+
+    def variety(used: frozenset) -> int:
+        return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
+
+    mission_scores = _mission_scores(boards, missions)
+    return tuple(
+        {
+            "shapes": variety(used_shapes[p]),
+            "colours": variety(used_colours[p]),
+            "rows": sum(points for _, points in row_points[p]),
+            **{mid: mission_scores[mid][p] for mid in missions},
+        }
+        for p in range(rules.players)
+    )
+
+
+@keep_last
+def _totals(*scored) -> tuple[int, ...]:
+    """Each player's points, all parts added up (kept, as :func:`_score_parts` is)."""
+    return tuple(sum(parts.values()) for parts in _score_parts(*scored))
 
 
 def winners(state: State, parts: list[dict[str, int]] | None = None) -> list[int]:
