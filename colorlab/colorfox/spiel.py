@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import operator
 import random
 import typing
 
@@ -329,13 +330,18 @@ class ColorFoxSpielState(pyspiel.State):
         return f"hands: {hands}; pile: {[c.number for c in table.deck]}; {self.seen_text(model.to_move(table))}"
 
 
+_NUMBER = operator.attrgetter("number")
+
+
 def _with_drawn(now: ColorFoxMoment, drawn: tuple[int, ...]) -> model.State:
     """The waiting action played with the chance-chosen cards drawn: the model's play of it, its drawn cards (the
     pile's top ones, at the end of the drawer's hand) replaced by them. That is the state the model reaches with those
     cards on top of the pile (its own draw puts them there), without playing the action again."""
     before, played, seat = now.table, now.played, now.table.active
     hand, count = played.hands[seat], len(drawn)
-    pile = tuple(c for c in before.deck if c.number not in drawn)
+    numbers, pile = list(map(_NUMBER, before.deck)), before.deck
+    for place in sorted((numbers.index(n) for n in drawn), reverse=True):  # each drawn card leaves its place
+        pile = pile[:place] + pile[place + 1 :]
     if hand[-count:] != before.deck[:count] or len(played.deck) != len(pile):  # not a plain draw: play it again
         return model.play(model.evolve(before, deck=tuple(card(n) for n in drawn) + pile), now.waiting)
     hands = played.hands[:seat] + (hand[:-count] + tuple(card(n) for n in drawn),) + played.hands[seat + 1 :]

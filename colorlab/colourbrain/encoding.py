@@ -44,6 +44,7 @@ from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State
 from colorlab.colourbrain.questions import COLOURS, bank, load_questions
 from colorlab.colourbrain.rules import Rules
 from colorlab.encoding import scaled
+from colorlab.state import keep_last
 
 MOST_ASKED = 4  # a question asks for 1 to 4 colours (questions.parse_question refuses more)
 STEPS = ("answering", "copying", "shown", "over")
@@ -207,12 +208,25 @@ def observation(state: State, team: int, chosen: tuple[int, ...] = ()) -> numpy.
     answer as colour marks (the others' only once revealed, as the model's :func:`observation` shows them), the
     copies, and the last reveal. Counts are shares of :data:`HIGHEST`.
 
-    It reads the state straight (a learner looks at every step), showing only what the model's view shows the team."""
+    It reads the state straight (a learner looks at every step), showing only what the model's view shows the team:
+    what every team sees is worked out once a state (:func:`_public`), then the team's own seat and locked answer."""
     no_part(chosen)
+    at = observation_places(state.rules)
+    flat = _public(state).copy()
+    flat[at["team"] + team] = 1
+    answer = state.answers[team]
+    if answer is not None and state.step != "copying":  # once revealed, every answer is public
+        flat[[at["answers"] + team * MARKS + MARK.get(colour, len(COLOURS)) for colour in answer]] = 1
+    return flat
+
+
+@keep_last
+def _public(state: State) -> numpy.ndarray:
+    """What every team sees of this state, as numbers (read only: the last state's is kept, since every team looks)."""
     rules = state.rules
     at = observation_places(rules)
     step = state.step
-    ones = [at["team"] + team, at["step"] + STEPS.index(step)]
+    ones = [at["step"] + STEPS.index(step)]
     if step != "shown":  # the next question waits, unseen, while a reveal is on show
         question = state.question
         texts, categories = question_places(rules)
@@ -226,7 +240,7 @@ def observation(state: State, team: int, chosen: tuple[int, ...] = ()) -> numpy.
         if answer is None:
             continue
         ones.append(at["answered"] + t)
-        if revealed or t == team:
+        if revealed:
             ones += [at["answers"] + t * MARKS + MARK.get(colour, len(COLOURS)) for colour in answer]
     ones += [
         at["copied"] + t * MARKS + MARK.get(copy, len(COLOURS))
@@ -246,6 +260,7 @@ def observation(state: State, team: int, chosen: tuple[int, ...] = ()) -> numpy.
         flat[at["copiers returned"]] = last["copiers_returned"]
     flat[ones] = 1
     flat[at["scores"] : at["copiers"]] = [min(number / HIGHEST, 1.0) for number in (*state.scores, state.pot)]
+    flat.flags.writeable = False
     return flat
 
 

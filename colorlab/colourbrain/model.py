@@ -278,6 +278,8 @@ def _copy(state: State, action: Copy) -> State:
 
 def _settle_copies(state: State) -> State:
     """Mark copiers with nothing to copy as wrong; score once every copier is resolved."""
+    if not any(COPIER in answer for answer in state.answers):  # most questions: nobody played a copier
+        return _score(state)
     copied = list(state.copied)
     events = state.events
     for team, answer in enumerate(state.answers):

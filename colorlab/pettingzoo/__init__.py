@@ -300,6 +300,19 @@ class Match:
         if not now or now & self.done or not now <= self.together or self.moved_on(now):
             self.begin_stretch()
 
+    def play_together(self, moves: list[tuple[int, Any]]) -> None:
+        """Play these (player, checked action) moves, made at once by every player who acts now, then the table's own
+        moves until a player acts. Everyone then sees the outcome: a new stretch begins."""
+        for _, action in moves:
+            self.state = self.game.play(self.state, action)
+            self.played.append(action)
+            self.actions += 1
+        while not self.acting() and not self.state.over:
+            table_move = self.encoding.table_move(self.state)
+            self.state = self.game.play(self.state, table_move)
+            self.played.append(table_move)
+        self.begin_stretch()
+
     def moved_on(self, acting: set[int]) -> bool:
         """Does any of these players face another decision than when the stretch began?"""
         moment = self.moment
@@ -544,8 +557,7 @@ class TogetherEnv(Spaces, ParallelEnv):
             return self.finish(
                 {agent: LOSS if agent in refused else 0.0 for agent in self.agents}, True, False, refused
             )
-        for player, move in moves:
-            self.match.play(player, move)
+        self.match.play_together(moves)
         rewards = (
             dict(zip(self.possible_agents, self.match.returns()))
             if self.match.over
