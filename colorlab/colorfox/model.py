@@ -39,6 +39,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import operator
 import random
 import typing
 
@@ -342,11 +343,12 @@ def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int,
     ]
 
 
+_FITS = operator.itemgetter(2)  # the cards that fit an open cell, from its (mask, wanted, fits) in the frontier
+
+
 def layable(state: State, player: int | None = None) -> list[tuple[int, bool]]:
     """Which of the player's cards (number, half turned) fit on some empty cell now, in hand order?"""
-    fits_somewhere = 0
-    for _, _, fits_here in state.frontier.values():
-        fits_somewhere |= fits_here
+    fits_somewhere = functools.reduce(operator.or_, map(_FITS, state.frontier.values()), 0)
     bits = _hand_bits(state, state.active if player is None else player)
     return [(number, turned) for number, turned, bit in bits if fits_somewhere & bit]
 

@@ -84,14 +84,14 @@ class Happening(typing.NamedTuple):
     kind: str  # "deal", "draw", "start" or "act"
     seat: int | None  # who got the card, or who acted
     card: int | None  # the card got or laid
-    text: str = ""  # an action, in words
+    action: typing.Any = None  # the action taken (told in words only when asked: most playouts never tell)
 
     def told(self, player: int, private: bool) -> str:
         """What `player` saw of it: its own cards by number (unless `private` is off), others' as "a card"."""
         if self.kind == "start":
             return f"start card #{self.card}"
         if self.kind == "act":
-            return f"player {self.seat}: {self.text}"
+            return f"player {self.seat}: {encoding.action_words(self.action)}"
         dealt = self.kind == "deal"
         if self.seat != player:
             return f"player {self.seat} {'gets' if dealt else 'draws'} a card"
@@ -161,9 +161,17 @@ class ColorFoxSpielState(pyspiel.State):
         super().__init__(game)
         self.rules, self.returns_kind = game.rules, game.returns_kind
         self.now = ColorFoxMoment()
+        self._player: tuple = (None, None)  # (a moment, who acts in it): the last asked
 
     def current_player(self) -> int:
-        """Chance while dealing or drawing, then the player to move, then terminal."""
+        """Chance while dealing or drawing, then the player to move, then terminal. (OpenSpiel asks several times an
+        action: the answer is kept for the moment.)"""
+        kept = self._player
+        if kept[0] is not self.now:
+            kept = self._player = (self.now, self._player_now())
+        return kept[1]
+
+    def _player_now(self) -> int:
         now = self.now
         if now.table is None or now.waiting is not None:
             return CHANCE
@@ -179,7 +187,8 @@ class ColorFoxSpielState(pyspiel.State):
             dealt = set(now.dealt)
             unseen = [n for n in range(1, encoding.DECK + 1) if n not in dealt]
         else:
-            unseen = [c.number for c in now.table.deck if c.number not in now.drawn]
+            unseen = list(map(_NUMBER, now.table.deck))
+            unseen = [n for n in unseen if n not in now.drawn] if now.drawn else unseen
         chance = 1 / len(unseen)
         return [(number - 1, chance) for number in unseen]
 
@@ -215,7 +224,7 @@ class ColorFoxSpielState(pyspiel.State):
         if action is None:  # a card to lay: its cell comes next
             return now.but(chosen=now.chosen + (number,))
         laid = action.card if type(action) is model.Place else None
-        log = now.log + (Happening("act", player, laid, encoding.action_words(action)),)
+        log = now.log + (Happening("act", player, laid, action),)
         after = model.play(now.table, action)
         drawing = len(now.table.deck) - len(after.deck)
         if drawing:

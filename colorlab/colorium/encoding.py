@@ -304,9 +304,10 @@ def action_of(number: int, state, player: int, chosen: tuple[int, ...] = (), leg
     rules = state.rules
     kind, offset = _block_of(number, rules)
     begun = _chosen_kind(chosen, rules)
-    if player not in acting(state):
+    legal_now = legal is not None and number in legal  # legal numbers are a player's who acts now
+    if not legal_now and player not in acting(state):
         raise NotYourTurn(f"player {player} may not act now")
-    legal_now = number in (legal if legal is not None else legal_numbers(state, player, chosen))
+    legal_now = legal_now or number in legal_numbers(state, player, chosen)
     if begun == "drawing":
         if kind != "space":
             raise IllegalAction(f"player {player} chose a piece to draw: the next number is the space where it goes")

@@ -141,19 +141,26 @@ class ColoriumSpielState(pyspiel.State):
         super().__init__(game)
         self.rules, self.returns_kind = game.rules, game.returns_kind
         self.now = game.first_moment
+        self._player: tuple = (None, None)  # (a moment, who acts in it): the last asked
 
     def current_player(self) -> int:
-        """Chance while missions are drawn or dice rolled, then who acts (from the active player round)."""
+        """Chance while missions are drawn or dice rolled, then who acts (from the active player round). (OpenSpiel
+        asks several times an action: the answer is kept for the moment.)"""
+        kept = self._player
+        if kept[0] is not self.now:
+            kept = self._player = (self.now, self._player_now())
+        return kept[1]
+
+    def _player_now(self) -> int:
         table = self.now.table
         if table is None or self.now.rolled is not None:
             return CHANCE
         if table.over:
             return TERMINAL
-        kept = getattr(self, "_player", None)  # asked many times a moment: found once
-        if kept is None or kept[0] is not self.now:
-            players = self.rules.players
-            kept = self._player = (self.now, min(encoding.acting(table), key=lambda p: (p - table.active) % players))
-        return kept[1]
+        acting = encoding.acting(table)
+        if len(acting) == 1:
+            return acting[0]
+        return min(acting, key=lambda p: (p - table.active) % self.rules.players)
 
     def _legal_actions(self, player: int) -> list[int]:
         return legal_now(self, player, lambda now: encoding.legal_numbers(now.table, player, now.chosen))
