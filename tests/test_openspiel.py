@@ -145,6 +145,25 @@ def test_observation_has_a_fixed_shape_and_returns_share_the_win(model, encoding
         assert sum(encoding.returns(state)) == pytest.approx(1)
 
 
+@pytest.mark.parametrize("model, encoding, rules", GAMES[:1] + GAMES[-1:], ids=[GAME_IDS[0], GAME_IDS[-1]])
+def test_an_observation_is_the_callers_own_to_change(model, encoding, rules):
+    """The last state's observation is kept for the next ask; a learner that changes the array it was given (say, to
+    normalise it in place) changes nothing kept, and a move begun shows only in the array asked with it."""
+    state, player, begun = next(
+        (state, player, number)
+        for state in random_game(model, encoding, rules, 3)
+        for player in encoding.acting(state)[:1]
+        for number in encoding.legal_numbers(state, player)
+        if encoding.action_of(number, state, player) is None  # a move that waits for its second number
+    )
+    first = encoding.observation(state, player)
+    kept = first.copy()
+    first[:] = 0.5
+    assert numpy.array_equal(encoding.observation(state, player), kept)
+    assert not numpy.array_equal(encoding.observation(state, player, (begun,)), kept)
+    assert numpy.array_equal(encoding.observation(state, player), kept)
+
+
 def test_a_colorfox_observation_hides_the_other_hands_and_the_pile():
     rules = colorfox.Rules(players=3)
     for state in list(random_game(colorfox_model, colorfox_encoding, rules, 4))[::5]:

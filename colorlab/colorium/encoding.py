@@ -32,8 +32,8 @@ drawn fill a wild space while others are still drawing, but numbering that momen
 would make a player act after its drawing with nothing that says it is done.
 
 An observation is a flat float32 array, made of the parts that
-:func:`observation_layout` names, in that order, built from the model's
-:func:`~colorlab.colorium.model.observation`. Every board is open in Colorium; the
+:func:`observation_layout` names, in that order: what the model's
+:func:`~colorlab.colorium.model.observation` shows, read straight from the state. Every board is open in Colorium; the
 only thing hidden is the future (the dice of later rounds), which no state holds.
 Every number lies from 0 to 1: counts are shares of the most they can be (shapes drawn of
 the board's spaces, dice of a face of the players, row points of the largest row reward,

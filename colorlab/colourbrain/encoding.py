@@ -11,9 +11,9 @@ master's Next and rule changes are not a team's move and have no number: an envi
 plays the Next itself (:func:`table_move`), and cuts short a quiz that may never end
 (:data:`MAX_ACTIONS`).
 
-A team's observation is built from what the team sees at the table (the model's
-:func:`observation` for that team): the question asked (as its place in the question list:
-its text is on the card everyone reads), the scores, the pot, who still holds a copier,
+A team's observation holds what the team sees at the table (exactly what the model's
+:func:`observation` shows that team, read straight from the state): the question asked (as
+its place in the question list: its text is on the card everyone reads), the scores, the pot, who still holds a copier,
 who has locked, its own locked answer, the others' answers only once revealed, the copies,
 and the last reveal. The box, the pot's cards, the seed and the answer before the reveal
 are never in it.
