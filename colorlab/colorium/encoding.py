@@ -33,8 +33,8 @@ would make a player act after its drawing with nothing that says it is done.
 
 An observation is a flat float32 array, made of the parts that
 :func:`observation_layout` names, in that order: what the model's
-:func:`~colorlab.colorium.model.observation` shows, read straight from the state. Every board is open in Colorium; the
-only thing hidden is the future (the dice of later rounds), which no state holds.
+:func:`~colorlab.colorium.model.observation` shows, read straight from the state. Every
+board is open in Colorium; the only thing hidden is the future (the dice of later rounds), which no state holds.
 Every number lies from 0 to 1: counts are shares of the most they can be (shapes drawn of
 the board's spaces, dice of a face of the players, row points of the largest row reward,
 the round of the most rounds a board allows) and scores of SCORE_SCALE points (more shows
@@ -407,7 +407,7 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
 
     It reads only what the model's :func:`~colorlab.colorium.model.observation` shows (everything but the seed),
     straight from the state: a learner looks at every step, and the model's view builds much more (mission texts,
-    the events). A board's part is drawn once for each board (:func:`_board_image`), and the last state's
+    the events). The boards' part is drawn once for each set of boards (:func:`_boards_image`), and the last state's
     observation is kept for the second decision of a move (only `chosen` differs)."""
     rules = state.rules
     flat = _seen(state, player).copy()

@@ -289,14 +289,9 @@ class Match:
         self.actions += 1
         self.own.setdefault(player, []).append(action)
         self.views.pop(player, None)
-        now = set(self.acting())
-        if player not in now:
+        if player not in self.acting():
             self.done.add(player)
-        while not now and not self.state.over:
-            table_move = self.encoding.table_move(self.state)
-            self.state = self.game.play(self.state, table_move)
-            self.played.append(table_move)
-            now = set(self.acting())
+        now = self.table_moves()
         if not now or now & self.done or not now <= self.together or self.moved_on(now):
             self.begin_stretch()
 
@@ -307,11 +302,18 @@ class Match:
             self.state = self.game.play(self.state, action)
             self.played.append(action)
             self.actions += 1
-        while not self.acting() and not self.state.over:
+        self.table_moves()
+        self.begin_stretch()
+
+    def table_moves(self) -> set[int]:
+        """Play the table's own moves while nobody has anything to do (and the game goes on): who acts then?"""
+        now = set(self.acting())
+        while not now and not self.state.over:
             table_move = self.encoding.table_move(self.state)
             self.state = self.game.play(self.state, table_move)
             self.played.append(table_move)
-        self.begin_stretch()
+            now = set(self.acting())
+        return now
 
     def moved_on(self, acting: set[int]) -> bool:
         """Does any of these players face another decision than when the stretch began?"""
