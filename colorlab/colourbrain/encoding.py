@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy
@@ -104,15 +104,20 @@ def action_of(
     count = FIRST_COPY + len(COLOURS)
     if isinstance(number, bool) or not isinstance(number, (int, numpy.integer)) or not 0 <= number < count:
         raise ValueError(f"{number!r} is not an action number: they go from 0 to {count - 1}")
-    number = int(number)
-    if number >= FIRST_COPY:
-        action = Copy(team, COLOURS[number - FIRST_COPY])
-    else:
-        colours, copier = ANSWERS[number]
-        action = Answer(team, colours, copier)
+    action = _action(team, int(number))
     if legal is None or number not in legal:
         play(state, action)  # refused with the quiz's own reason
     return action
+
+
+@lru_cache(maxsize=1 << 12)
+def _action(team: int, number: int) -> Answer | Copy:
+    """The action a (valid) number stands for, for this team (kept: actions are values, and the same few come back
+    question after question)."""
+    if number >= FIRST_COPY:
+        return Copy(team, COLOURS[number - FIRST_COPY])
+    colours, copier = ANSWERS[number]
+    return Answer(team, colours, copier)
 
 
 @cache

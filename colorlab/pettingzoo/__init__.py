@@ -573,15 +573,19 @@ class TogetherEnv(Spaces, ParallelEnv):
 
     def checked_move(self, player: int, number: Any, acting: bool) -> Any:
         """This player's move, checked (None: it waits); a player with nothing to do may only wait."""
-        agent = agent_name(player)
-        waits = (
-            not isinstance(number, bool)
-            and isinstance(number, (int, numpy.integer, numpy.ndarray))
-            and numpy.ndim(number) == 0
-            and int(number) == self.wait
-        )
+        if type(number) is int:  # most learners give plain numbers
+            waits = number == self.wait
+        else:
+            waits = (
+                not isinstance(number, bool)
+                and isinstance(number, (int, numpy.integer, numpy.ndarray))
+                and numpy.ndim(number) == 0
+                and int(number) == self.wait
+            )
         if acting and waits:
-            raise IllegalAction(f"{agent} has something to do now: only a player with nothing to do waits")
+            raise IllegalAction(
+                f"{agent_name(player)} has something to do now: only a player with nothing to do waits"
+            )
         return None if waits else self.match.action(player, number)
 
     def finish(self, rewards: dict, over: bool, truncated: bool, infos: dict) -> tuple[dict, dict, dict, dict, dict]:
