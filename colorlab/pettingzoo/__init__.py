@@ -583,9 +583,7 @@ class TogetherEnv(Spaces, ParallelEnv):
                 and int(number) == self.wait
             )
         if acting and waits:
-            raise IllegalAction(
-                f"{agent_name(player)} has something to do now: only a player with nothing to do waits"
-            )
+            raise IllegalAction(f"{agent_name(player)} has something to do now: only a player with nothing to do waits")
         return None if waits else self.match.action(player, number)
 
     def finish(self, rewards: dict, over: bool, truncated: bool, infos: dict) -> tuple[dict, dict, dict, dict, dict]:
