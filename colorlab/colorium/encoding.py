@@ -244,11 +244,13 @@ def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
     if state.phase == "draft":
         held = dict(zip(("shape", "colour"), state.picks[player]))
         return {blocks["pick"][0] + FACES.index(face): () for face in set(state.pool) if not held[face[0]]}
+    board, start = state.boards[player], blocks["drawing"][0]
+    if not model.ready_bonuses(state, player):  # most turns: the dice's shape in the dice's colour, nothing else
+        shape, colour = state.picks[player]
+        found = _piece_spaces(board.width, board.height, board.mask, shape, rules.mirror_images, rules.drop, shape, 0)
+        return {start + index * len(CODES) + CODES.index(colour): spaces for index, spaces in found.items()}
     colours = tuple(blocks["colour"][0] + CODES.index(colour) for colour in rules.colours)
     choices = {_space(r, c, rules): colours for r, c in model.wild_spaces(state, player)}
-    if state.drawn[player]:
-        return choices
-    board, start = state.boards[player], blocks["drawing"][0]
     hues = [CODES.index(colour) for colour in model.drawing_colours(state, player)]
     for letter, cuts, piece in model.pieces(state, player):
         found = _piece_spaces(
