@@ -25,12 +25,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, keep_on_loopback
+from tests.helpers.chromium import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    VIEWPORT,
+    keep_on_loopback,
+    load_again_when_the_network_changes,
+)
 from tests.helpers.servers import NOTEBOOKS, Server, free_port, jupyter_env, root_flags
 from tests.helpers.system import may_skip_without
 
 HERE = Path(__file__).parent
 CHROMIUM_MISSING = f"{CHROMIUM} is missing"
+
+load_again_when_the_network_changes()  # other workers' tests add and remove devices (network interfaces)
 
 # Without it JupyterLab shows a "Jupyter news?" toast over the bottom-right corner.
 NOTIFICATION_SETTINGS = {"fetchNews": "false", "checkForUpdates": False}

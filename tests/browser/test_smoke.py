@@ -6,6 +6,7 @@ import statistics
 import time
 
 import nbformat
+import pytest
 from playwright.sync_api import expect
 
 from colorlab.palette import GLYPHS, Colour
@@ -102,3 +103,33 @@ def test_anywidget_click_reaches_python_and_comes_back(page, lab_server):
         f"max {max(round_trips) * 1000:.0f} ms over {len(round_trips)} clicks"
     )
     assert "Python saw click 10" in "\n".join(stdout_texts(page))
+
+
+def test_a_navigation_dropped_because_the_network_changed_is_tried_again_and_nothing_else_is():
+    """Another worker's test adding or removing a device changes this machine's network interfaces, and Chromium
+    drops a navigation in flight; the tests' pages load it again (twice at most), and raise every other failure."""
+    from playwright.sync_api import Error
+
+    from tests.helpers.chromium import NETWORK_CHANGED, loading_again
+
+    def flaky(failures: list[str]):
+        calls = []
+
+        def navigate(page, url):
+            calls.append(url)
+            if failures:
+                raise Error(f"Page.goto: {failures.pop(0)} at {url}")
+            return "loaded"
+
+        return loading_again(navigate), calls
+
+    goto, calls = flaky([NETWORK_CHANGED, NETWORK_CHANGED])
+    assert goto(None, "http://127.0.0.1:1/") == "loaded" and len(calls) == 3
+    goto, calls = flaky([NETWORK_CHANGED] * 3)
+    with pytest.raises(Error, match="ERR_NETWORK_CHANGED"):
+        goto(None, "http://127.0.0.1:1/")
+    assert len(calls) == 3
+    goto, calls = flaky(["net::ERR_CONNECTION_REFUSED"])
+    with pytest.raises(Error, match="CONNECTION_REFUSED"):
+        goto(None, "http://127.0.0.1:1/")
+    assert len(calls) == 1

@@ -36,3 +36,37 @@ def keep_within(route, hosts: set[str]) -> None:
         route.abort()
     else:
         route.continue_()
+
+
+NETWORK_CHANGED = "net::ERR_NETWORK_CHANGED"
+
+
+def load_again_when_the_network_changes() -> None:
+    """Make a page's `goto` and `reload` load the page again (twice at most) when Chromium drops the navigation with
+    net::ERR_NETWORK_CHANGED.
+
+    A test that makes another device adds a network interface to this machine (a veth pair) and removes it at the
+    end. Chromium watches the interfaces, and drops whatever navigation is in flight when they change, as a
+    browser on a laptop does when its Wi-Fi changes. A learner would load the page again; so do the tests, whose
+    workers make devices beside other workers' pages. Any other failure is raised at once."""
+    from playwright.sync_api import Page
+
+    if not getattr(Page.goto, "loads_again", False):
+        Page.goto, Page.reload = loading_again(Page.goto), loading_again(Page.reload)
+
+
+def loading_again(navigate):
+    """`navigate` (a page's goto or reload), tried again, twice at most, while Chromium says the network changed."""
+    from playwright.sync_api import Error
+
+    def navigating(self, *args, **kwargs):
+        for attempt in range(3):
+            try:
+                return navigate(self, *args, **kwargs)
+            except Error as error:
+                if NETWORK_CHANGED not in str(error) or attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    navigating.loads_again = True  # type: ignore[attr-defined]
+    return navigating
