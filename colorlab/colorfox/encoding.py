@@ -208,11 +208,6 @@ def acting(state) -> list[int]:
     return [] if state.over else [model.to_move(state)]
 
 
-def legal(state, player: int) -> list:
-    """Which actions may `player` take now (none when it is not that player's decision)?"""
-    return model.legal_actions(state) if player in acting(state) else []
-
-
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After a card (`chosen`), the cells it fits."""
     if player not in acting(state):

@@ -125,11 +125,6 @@ def numbers_of(action, state) -> tuple[int, ...]:
     names); a drawing two (the piece in its colour, then its top left space); a wild space two (the space, then its
     colour)."""
     rules = state.rules
-    if type(action) is Draw:  # the most common: a player lists every drawing it may make
-        kept = action.__dict__.get("_numbers")  # a memo kept with the drawing, as the model keeps its drawings
-        if kept is None or kept[0] is not rules:
-            kept = action.__dict__["_numbers"] = (rules, _draw_numbers(action, rules))
-        return kept[1]
     blocks = _blocks(rules)
     if isinstance(action, Pick):
         if not 0 <= action.die < len(state.pool):
@@ -143,11 +138,7 @@ def numbers_of(action, state) -> tuple[int, ...]:
 
 
 def _draw_numbers(action: Draw, rules: Rules) -> tuple[int, int]:
-    """The numbers of a drawing: its piece in its colour, and its top left space.
-
-    The model makes each drawing once and keeps it with its place on the board, so :func:`numbers_of` works the
-    numbers out once too and keeps them with the drawing: a random playout lists every drawing a player may make.
-    """
+    """The numbers of a drawing: its piece in its colour, and its top left space."""
     top = action.cells[0][0]  # a drawing's cells are sorted
     left = min(c for _, c in action.cells)
     piece = PIECE_NUMBER.get((action.shape, action.cuts, frozenset((r - top, c - left) for r, c in action.cells)))
@@ -213,16 +204,6 @@ def action_words(action, rules: Rules = Rules()) -> str:
 acting = model.acting  # who may act now: the next to pick, or everyone still in who has not drawn this round
 
 
-def legal(state, player: int) -> list:
-    """Which actions may `player` take now (one pick per face; none when the player may not act)?"""
-    if player not in acting(state):
-        return []
-    if state.phase == "draft":
-        held = dict(zip(("shape", "colour"), state.picks[player]))
-        return [Pick(player, state.pool.index(face)) for face in sorted(set(state.pool)) if not held[face[0]]]
-    return model.legal_wilds(state, player) + model.legal_draws(state, player)
-
-
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
     (`chosen`), the second numbers that finish it."""
@@ -245,10 +226,6 @@ def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
         held = dict(zip(("shape", "colour"), state.picks[player]))
         return {blocks["pick"][0] + FACES.index(face): () for face in set(state.pool) if not held[face[0]]}
     board, start = state.boards[player], blocks["drawing"][0]
-    if not model.ready_bonuses(state, player):  # most turns: the dice's shape in the dice's colour, nothing else
-        shape, colour = state.picks[player]
-        found = _piece_spaces(board.width, board.height, board.mask, shape, rules.mirror_images, rules.drop, shape, 0)
-        return {start + index * len(CODES) + CODES.index(colour): spaces for index, spaces in found.items()}
     colours = tuple(blocks["colour"][0] + CODES.index(colour) for colour in rules.colours)
     choices = {_space(r, c, rules): colours for r, c in model.wild_spaces(state, player)}
     hues = [CODES.index(colour) for colour in model.drawing_colours(state, player)]

@@ -663,13 +663,6 @@ def mission_score(mission: Mission, boards: tuple[Board, ...]) -> tuple[int, ...
     return tuple(mission.score(list(boards)))
 
 
-@keep_last
-def _mission_scores(boards: tuple[Board, ...], missions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    """Each mission's points for every player (the last boards asked are kept: they change only when someone
-    draws, and a state is scored again and again)."""
-    return {mid: mission_score(MISSIONS[mid], boards) for mid in missions}
-
-
 def score_parts(state: State) -> list[dict[str, int]]:
     """What does each player score, part by part (shapes, colours, rows, each mission)?"""
     return [dict(parts) for parts in _score_parts(*_scored(state))]
@@ -677,7 +670,7 @@ def score_parts(state: State) -> list[dict[str, int]]:
 
 def scores(state: State) -> list[int]:
     """How many points has each player, all parts added up?"""
-    return list(_totals(*_scored(state)))
+    return [sum(parts.values()) for parts in _score_parts(*_scored(state))]
 
 
 def _scored(state: State) -> tuple:
@@ -693,7 +686,7 @@ def _score_parts(rules: Rules, boards, missions, used_shapes, used_colours, row_
     def variety(used: frozenset) -> int:
         return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
 
-    mission_scores = _mission_scores(boards, missions)
+    mission_scores = {mid: mission_score(MISSIONS[mid], boards) for mid in missions}
     return tuple(
         {
             "shapes": variety(used_shapes[p]),
@@ -703,12 +696,6 @@ def _score_parts(rules: Rules, boards, missions, used_shapes, used_colours, row_
         }
         for p in range(rules.players)
     )
-
-
-@keep_last
-def _totals(*scored) -> tuple[int, ...]:
-    """Each player's points, all parts added up (kept, as :func:`_score_parts` is)."""
-    return tuple(sum(parts.values()) for parts in _score_parts(*scored))
 
 
 def winners(state: State, parts: list[dict[str, int]] | None = None) -> list[int]:
