@@ -43,7 +43,7 @@ import numpy
 from colorlab.colourbrain.model import COPIER, Answer, Copy, NextQuestion, State, can_copy, play, winners
 from colorlab.colourbrain.questions import COLOURS, bank, load_questions
 from colorlab.colourbrain.rules import Rules
-from colorlab.encoding import scaled
+from colorlab.encoding import flat_shape, part_slices, scaled
 from colorlab.state import keep_last
 
 MOST_ASKED = 4  # a question asks for 1 to 4 colours (questions.parse_question refuses more)
@@ -172,39 +172,40 @@ def question_places(rules: Rules) -> tuple[dict, dict]:
 
 
 @cache
-def observation_places(rules: Rules) -> dict[str, int]:
-    """Where each part of a team's observation begins, in order (kept per rules: asked at every step)."""
+def observation_layout(rules: Rules) -> dict[str, tuple[int, ...]]:
+    """Which parts make up a team's observation, in order, with their shapes?"""
     texts, categories = question_places(rules)
-    teams, marks = rules.teams, MARKS
-    sizes = {
-        "team": teams,
-        "step": len(STEPS),
-        "question": len(texts),
-        "colours asked": MOST_ASKED,
-        "category": len(categories),
-        "scores": teams,
-        "pot": 1,
-        "copiers": teams,
-        "answered": teams,
-        "goal": 1,
-        "answers": teams * marks,
-        "copied": teams * marks,
-        "solution": len(COLOURS),
-        "last answers": teams * marks,
-        "last points": teams,
-        "copiers returned": 1,
+    teams = rules.teams
+    return {
+        "team": (teams,),
+        "step": (len(STEPS),),
+        "question": (len(texts),),
+        "colours asked": (MOST_ASKED,),
+        "category": (len(categories),),
+        "scores": (teams,),
+        "pot": (1,),
+        "copiers": (teams,),
+        "answered": (teams,),
+        "goal": (1,),
+        "answers": (teams, MARKS),
+        "copied": (teams, MARKS),
+        "solution": (len(COLOURS),),
+        "last answers": (teams, MARKS),
+        "last points": (teams,),
+        "copiers returned": (1,),
     }
-    places, at = {}, 0
-    for name, size in sizes.items():
-        places[name] = at
-        at += size
-    return places
 
 
 @cache
-def observation_shape(rules: Rules) -> tuple[int]:
+def observation_shape(rules: Rules) -> tuple[int, ...]:
     """How long is a team's observation?"""
-    return (observation_places(rules)["copiers returned"] + 1,)
+    return flat_shape(observation_layout(rules))
+
+
+@cache
+def observation_places(rules: Rules) -> dict[str, int]:
+    """Where each part of a team's observation begins in the flat array (kept per rules: asked at every step)."""
+    return {name: place.start for name, place in part_slices(observation_layout(rules)).items()}
 
 
 def observation(state: State, team: int, chosen: tuple[int, ...] = ()) -> numpy.ndarray:
