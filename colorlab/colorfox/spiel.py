@@ -187,8 +187,7 @@ class ColorFoxSpielState(pyspiel.State):
             dealt = set(now.dealt)
             unseen = [n for n in range(1, encoding.DECK + 1) if n not in dealt]
         else:
-            unseen = list(map(_NUMBER, now.table.deck))
-            unseen = [n for n in unseen if n not in now.drawn] if now.drawn else unseen
+            unseen = [number for number in map(_NUMBER, now.table.deck) if number not in now.drawn]
         chance = 1 / len(unseen)
         return [(number - 1, chance) for number in unseen]
 

@@ -60,13 +60,13 @@ def loading_again(navigate):
     from playwright.sync_api import Error
 
     def navigating(self, *args, **kwargs):
-        for attempt in range(3):
+        for _ in range(2):
             try:
                 return navigate(self, *args, **kwargs)
             except Error as error:
-                if NETWORK_CHANGED not in str(error) or attempt == 2:
+                if NETWORK_CHANGED not in str(error):
                     raise
-        raise AssertionError("unreachable")
+        return navigate(self, *args, **kwargs)  # the third try: whatever happens is the test's
 
     navigating.loads_again = True  # type: ignore[attr-defined]
     return navigating
