@@ -82,6 +82,23 @@ class Board:
             1 << (r * width + c) for r, row in enumerate(self.rows) for c, char in enumerate(row) if char != EMPTY
         )
 
+    @cached_property
+    def hues(self) -> dict[str, int]:
+        """Each colour on the board, with its spaces as one integer (bit ``row * width + col``), as :attr:`mask`.
+
+        Kept with the board (the missions measure every board a game makes), and not to be changed.
+
+        >>> board = Board(("R.", "RB"))
+        >>> {hue: bin(spaces) for hue, spaces in sorted(board.hues.items())}
+        {'B': '0b1000', 'R': '0b101'}
+        """
+        width, hues = self.width, {}
+        for r, row in enumerate(self.rows):
+            for c, char in enumerate(row):
+                if char != EMPTY:
+                    hues[char] = hues.get(char, 0) | 1 << (r * width + c)
+        return hues
+
     @property
     def empty_spaces(self) -> int:
         """How many spaces are still empty?"""
@@ -91,18 +108,21 @@ class Board:
         """The board with these empty cells coloured (and `shape` added to the drawn shapes)."""
         if len(colour) != 1 or colour not in CODES:
             raise ValueError(f"unknown colour {colour!r}: use one of {CODES}")
-        rows, mask = list(self.rows), self.mask
-        width, height = len(rows[0]), len(rows)
+        rows, before = list(self.rows), self.mask
+        width, height, mask = len(rows[0]), len(rows), before
         for r, c in cells:
             if rows[r][c] != EMPTY:
                 raise ValueError(f"space ({r}, {c}) is already filled")
             r, c = r % height, c % width  # a negative index counts from the end, as in indexing
             rows[r] = rows[r][:c] + colour + rows[r][c + 1 :]
             mask |= 1 << (r * width + c)
-        # Built without __post_init__'s checks, and with its mask known: only empty spaces took one
-        # colour code, and a random playout fills many boards.
+        # Built without __post_init__'s checks, and with its mask (and colours, when known) worked out from
+        # this board's: only empty spaces took one colour code, and a random playout fills many boards.
         board = object.__new__(Board)
         board.__dict__.update(rows=tuple(rows), mask=mask, drawn=self.drawn + ((shape,) if shape else ()))
+        hues = self.__dict__.get("hues")
+        if hues is not None:
+            board.__dict__["hues"] = {**hues, colour: hues.get(colour, 0) | mask ^ before}
         return board
 
     def full_rows(self) -> list[int]:

@@ -59,7 +59,7 @@ import itertools
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from colorlab.colorium.board import CODES, EMPTY, Board
@@ -210,11 +210,10 @@ def long_diagonal_runs(board: Board, length: int) -> int:
     # Each colour's spaces are one integer (bit row * width + col); a run starts on a space whose
     # diagonal neighbour before it has another colour, and is long enough when the next length - 1
     # spaces along the diagonal have its colour: a few shifts per colour and direction.
-    width, spaces = board.width, "".join(board.rows)[::-1]
+    width = board.width
     not_first, not_last = _column_guards(width, board.height)
     count = 0
-    for hue in set(spaces) - {EMPTY}:
-        mine = int(spaces.translate(_ONLY[hue]), 2)
+    for mine in board.hues.values():
         for step, may_go_on, may_come_from in ((width + 1, not_last, not_first), (width - 1, not_first, not_last)):
             long_enough = mine
             for _ in range(length - 1):
@@ -240,31 +239,7 @@ def _diagonals(width: int, height: int, step: int) -> tuple[tuple[Cell, ...], ..
 
 def colour_count(board: Board, colour: str) -> int:
     """How many spaces of this colour does the board have?"""
-    return sum(row.count(colour) for row in board.rows)
-
-
-def blocks(board: Board) -> Iterator[tuple[int, int]]:
-    """Which single-colour rectangles (height, width) span a band of rows, widest per band and colour?
-
-    For every colour and every band of rows, a column is in the band when all its spaces
-    in the band have the colour; neighbouring such columns make a block.
-    """
-    # Scoring every game's rectangles space by space is slow: each row of a colour is one
-    # integer (bit c for column c), a band one row taller is one AND, a block one run of bits.
-    for hue in set("".join(board.rows)) - {EMPTY}:
-        rows = [int(row[::-1].translate(_ONLY[hue]), 2) for row in board.rows]
-        for top in range(board.height):
-            band = rows[top]
-            for bottom in range(top, board.height):
-                band &= rows[bottom]
-                if not band:
-                    break  # no column keeps the colour, in this band or any taller one
-                left = band
-                while left:
-                    lowest = left & -left
-                    run = left & ~(left + lowest)  # the lowest run of neighbouring columns
-                    yield bottom - top + 1, run.bit_count()
-                    left ^= run
+    return board.hues.get(colour, 0).bit_count()
 
 
 def largest_rectangle(board: Board) -> int:
@@ -284,7 +259,22 @@ def largest_rectangle(board: Board) -> int:
     ... )
     6
     """
-    return max((height * width for height, width in blocks(board)), default=0)
+    # Measuring every game's rectangles space by space is slow: each colour's spaces are one integer (bit
+    # row * width + col). Keeping the spaces with the colour on the next `tall - 1` rows too leaves the tops
+    # of columns `tall` high; the widest block of them is how often moving them one column left and keeping
+    # the common ones leaves any.
+    width = board.width
+    _, not_last = _column_guards(width, board.height)
+    best = 0
+    for tops in board.hues.values():
+        tall = 0
+        while tops:
+            tall, wide, run = tall + 1, 0, tops
+            while run:
+                wide, run = wide + 1, run & run >> 1 & not_last
+            best = max(best, tall * wide)
+            tops &= tops >> width
+    return best
 
 
 def largest_square(board: Board) -> int:
@@ -304,7 +294,19 @@ def largest_square(board: Board) -> int:
     ... )
     4
     """
-    return max((min(height, width) ** 2 for height, width in blocks(board)), default=0)
+    # As for rectangles, bitwise: a space is the top left corner of a square one side longer when it and
+    # its neighbours to the right, below and below right are the corners of squares of the side.
+    width = board.width
+    _, not_last = _column_guards(width, board.height)
+    best = 0
+    for corners in board.hues.values():
+        side = 0
+        while corners:
+            side += 1
+            right = corners >> 1 & not_last
+            corners &= right & corners >> width & right >> width
+        best = max(best, side)
+    return best * best
 
 
 def areas(board: Board) -> list[set[Cell]]:
@@ -354,11 +356,10 @@ def area_sizes(board: Board) -> list[int]:
     """
     # Scoring every game's areas cell by cell is slow: each colour's spaces are one integer
     # (bit row * width + col), and an area grows from its lowest space by shifts until it stops.
-    width, spaces = board.width, "".join(board.rows)[::-1]
+    width = board.width
     not_first, not_last = _column_guards(width, board.height)
     sizes = []
-    for hue in set(spaces) - {EMPTY}:
-        left = int(spaces.translate(_ONLY[hue]), 2)
+    for left in board.hues.values():
         while left:
             area = left & -left
             while True:
@@ -369,9 +370,6 @@ def area_sizes(board: Board) -> list[int]:
             sizes.append(area.bit_count())
             left ^= area
     return sizes
-
-
-_ONLY = {hue: str.maketrans({code: "1" if code == hue else "0" for code in CODES + EMPTY}) for hue in CODES}
 
 
 @functools.lru_cache(maxsize=64)

@@ -67,6 +67,8 @@ def check_invariants(state):
         assert state.used_colours[p] >= {char for row in board.rows for char in row if char != EMPTY}
         assert filled >= len(board.drawn), "a drawing left no mark"
         assert all(mark in ORDER for mark in state.bonuses[p])
+        afresh = Board(board.rows)  # what a board made by filling another keeps equals what its rows say
+        assert (board.mask, board.hues) == (afresh.mask, afresh.hues), "a board's kept spaces differ from its rows"
     if state.phase == "draft":
         dice = len(state.pool) + sum((s is not None) + (c is not None) for s, c in state.picks)
         assert dice == 2 * sum(not out for out in state.out), "dice lost or doubled"
