@@ -401,35 +401,65 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
 
 @keep_last
 def _seen(state, player: int) -> numpy.ndarray:
-    """What `player` sees of this state, with no move begun (read only: the last one is kept)."""
+    """What `player` sees of this state, with no move begun (read only: the last one is kept).
+
+    A move changes either the boards' side of the table (a drawing) or the dice's (a pick): each side is drawn
+    on its own, and kept until its fields change."""
     rules = state.rules
+    flat = _table_seen(
+        rules, state.boards, state.drawn, state.out, state.bonuses, state.row_points, state.round, state.missions,
+        state.used_shapes, state.used_colours,
+    ).copy()  # fmt: skip
+    places, numbers = _dice_seen(rules, state.picks, state.pool, state.order, state.active, state.phase)
+    flat[places] = numbers
+    flat[_slices(rules)["you"].start + player] = 1
+    flat.flags.writeable = False
+    return flat
+
+
+@keep_last
+def _table_seen(
+    rules: Rules, boards, drawn, out, bonuses, row_points, round_: int, missions, used_shapes, used_colours
+) -> numpy.ndarray:
+    """The observation's parts that only drawings (and the round's end) change: the boards, the shapes drawn, who
+    has drawn and who is out, the bonuses, the row points, the scores, the round and the missions."""
     at = _slices(rules)
     flat = numpy.zeros(observation_shape(rules), numpy.float32)
-    flat[at["boards"]], flat[at["shapes drawn"]] = _boards_image(state.boards, rules.width * rules.height)
-    ones = [at["you"].start + player, at["active"].start + state.active]
-    ones.append(at["phase"].start + PHASES.index(state.phase))
-    for p, (shape, colour) in enumerate(state.picks):
-        ones += [
-            at["picked"].start + p * len(FACES) + FACE_PLACE[face]
-            for face in (("shape", shape), ("colour", colour))
-            if face[1]
-        ]
-    ones += [at["bonuses"].start + place for place in _bonus_places(state.bonuses)]
+    flat[at["boards"]], flat[at["shapes drawn"]] = _boards_image(boards, rules.width * rules.height)
+    ones = [at["bonuses"].start + place for place in _bonus_places(bonuses)]
     rows_at = at["row points"].start
-    for p, entries in enumerate(state.row_points):
+    for p, entries in enumerate(row_points):
         for row, points in entries:
             flat[rows_at + p * len(ROW_REWARDS) + ROW_PLACE[row]] = min(points / MOST_ROW_POINTS, 1.0)
-    flat[at["drawn"]], flat[at["out"]] = state.drawn, state.out
-    flat[at["scores"]] = [min(score / SCORE_SCALE, 1.0) for score in model.scores(state)]
-    pool_at = at["pool"].start
-    for face in state.pool:
-        flat[pool_at + FACE_PLACE[face]] += 1 / state.players
-    ones += [at["order"].start + turn * state.players + seat for turn, seat in enumerate(state.order)]
-    flat[at["round"].start] = min(state.round / (rules.width * rules.height + 1), 1.0)
-    ones += [at["missions"].start + MISSION_PLACE[mission] for mission in state.missions if mission in MISSION_PLACE]
+    flat[at["drawn"]], flat[at["out"]] = drawn, out
+    score = model.totals(rules, boards, missions, used_shapes, used_colours, row_points)
+    flat[at["scores"]] = [min(points / SCORE_SCALE, 1.0) for points in score]
+    flat[at["round"].start] = min(round_ / (rules.width * rules.height + 1), 1.0)
+    ones += [at["missions"].start + MISSION_PLACE[mission] for mission in missions if mission in MISSION_PLACE]
     flat[ones] = 1
     flat.flags.writeable = False
     return flat
+
+
+@keep_last
+def _dice_seen(rules: Rules, picks, pool, order, active: int, phase: str) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """The observation's parts that the draft changes (the dice picked, the pool, the order, who is active and the
+    phase), as the places in the array that are not 0 and their numbers."""
+    at, players = _slices(rules), rules.players
+    seen = {at["active"].start + active: 1.0, at["phase"].start + PHASES.index(phase): 1.0}
+    picked = at["picked"].start
+    for p, (shape, colour) in enumerate(picks):
+        if shape:
+            seen[picked + p * len(FACES) + FACE_PLACE["shape", shape]] = 1.0
+        if colour:
+            seen[picked + p * len(FACES) + FACE_PLACE["colour", colour]] = 1.0
+    order_at = at["order"].start
+    seen.update((order_at + turn * players + seat, 1.0) for turn, seat in enumerate(order))
+    pool_at = at["pool"].start
+    for face in pool:
+        place = pool_at + FACE_PLACE[face]
+        seen[place] = seen.get(place, 0.0) + 1 / players
+    return numpy.fromiter(seen, numpy.intp, len(seen)), numpy.fromiter(seen.values(), numpy.float32, len(seen))
 
 
 FACE_PLACE = {face: place for place, face in enumerate(FACES)}

@@ -670,7 +670,16 @@ def score_parts(state: State) -> list[dict[str, int]]:
 
 def scores(state: State) -> list[int]:
     """How many points has each player, all parts added up?"""
-    return [sum(parts.values()) for parts in _score_parts(*_scored(state))]
+    return list(totals(*_scored(state)))
+
+
+@keep_last
+def totals(rules: Rules, boards, missions, used_shapes, used_colours, row_points) -> tuple[int, ...]:
+    """Each player's points, all parts added up, from the fields of a state that decide them (the last asked are
+    kept: an observation asks for them at every step, and only drawings change them)."""
+    return tuple(
+        sum(parts.values()) for parts in _score_parts(rules, boards, missions, used_shapes, used_colours, row_points)
+    )
 
 
 def _scored(state: State) -> tuple:
