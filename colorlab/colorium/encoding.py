@@ -56,7 +56,7 @@ from colorlab.colorium.board import CODES
 from colorlab.colorium.missions import TYPES
 from colorlab.colorium.model import BONUSES, ROW_REWARDS, Draw, Pick, Wild
 from colorlab.colorium.rules import Rules
-from colorlab.colorium.shapes import SHAPES, known_placements, orientations, scissors
+from colorlab.colorium.shapes import SHAPES, orientations, resting_places, scissors
 from colorlab.encoding import (
     block_of,
     flat_shape,
@@ -248,22 +248,17 @@ def _piece_spaces(
     somewhere, as its place in :data:`PIECES`, with the space numbers of its top left corners there, smallest first
     (kept per board: both decisions of a drawing ask, and so do other games reaching the same board)."""
     first_space, turns = _blocks_for(width * height)["space"][0], _turns(letter, cuts, piece, mirror_images)
-    found: dict[int, list[int]] = {}
-    for place in known_placements(width, height, mask, piece, mirror_images, drop):
-        index, shift = turns[place.orientation]
-        top, column = place.sorted_cells[0]
-        found.setdefault(index, []).append(first_space + top * width + column - shift)
-    return {index: tuple(sorted(spaces)) for index, spaces in found.items()}
+    found: dict[int, tuple[int, ...]] = {}
+    for orientation, corners in resting_places(width, height, mask, piece, mirror_images, drop).corners().items():
+        index, spaces = turns[orientation], tuple(first_space + corner for corner in corners)
+        found[index] = tuple(sorted(found[index] + spaces)) if index in found else spaces
+    return found
 
 
 @cache
-def _turns(letter: str, cuts: int, piece, mirror_images: bool) -> tuple[tuple[int, int], ...]:
-    """For each turn of a piece (as a placement counts them): its place in :data:`PIECES`, and how far its top row's
-    first cell lies right of its left edge (a placement's first cell, less that, is its top left corner)."""
-    return tuple(
-        (PIECE_NUMBER[letter, cuts, image], min(c for r, c in image if r == 0))
-        for image in orientations(piece, mirror_images)
-    )
+def _turns(letter: str, cuts: int, piece, mirror_images: bool) -> tuple[int, ...]:
+    """For each turn of a piece (as a placement counts them), its place in :data:`PIECES`."""
+    return tuple(PIECE_NUMBER[letter, cuts, image] for image in orientations(piece, mirror_images))
 
 
 def _chosen_kind(chosen: tuple[int, ...], rules: Rules) -> str:

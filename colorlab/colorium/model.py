@@ -677,9 +677,19 @@ def scores(state: State) -> list[int]:
 def totals(rules: Rules, boards, missions, used_shapes, used_colours, row_points) -> tuple[int, ...]:
     """Each player's points, all parts added up, from the fields of a state that decide them (the last asked are
     kept: an observation asks for them at every step, and only drawings change them)."""
-    return tuple(
-        sum(parts.values()) for parts in _score_parts(rules, boards, missions, used_shapes, used_colours, row_points)
-    )
+    points = [
+        _variety(rules, used_shapes[p]) + _variety(rules, used_colours[p]) + sum(points for _, points in row_points[p])
+        for p in range(rules.players)
+    ]
+    for mid in missions:
+        for p, mission_points in enumerate(mission_score(MISSIONS[mid], boards)):
+            points[p] += mission_points
+    return tuple(points)
+
+
+def _variety(rules: Rules, used: frozenset) -> int:
+    """The points for shapes (or colours) of many kinds: all six, or five."""
+    return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
 
 
 def _scored(state: State) -> tuple:
@@ -691,15 +701,11 @@ def _scored(state: State) -> tuple:
 def _score_parts(rules: Rules, boards, missions, used_shapes, used_colours, row_points) -> tuple[dict[str, int], ...]:
     """Each player's points, part by part, from the fields that decide them (the last asked are kept: a state is
     scored again and again, and only drawings change them). Not to be changed: :func:`score_parts` copies them."""
-
-    def variety(used: frozenset) -> int:
-        return rules.all_six_points if len(used) >= 6 else rules.five_points if len(used) == 5 else 0
-
     mission_scores = {mid: mission_score(MISSIONS[mid], boards) for mid in missions}
     return tuple(
         {
-            "shapes": variety(used_shapes[p]),
-            "colours": variety(used_colours[p]),
+            "shapes": _variety(rules, used_shapes[p]),
+            "colours": _variety(rules, used_colours[p]),
             "rows": sum(points for _, points in row_points[p]),
             **{mid: mission_scores[mid][p] for mid in missions},
         }

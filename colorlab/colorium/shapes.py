@@ -430,6 +430,35 @@ class RestingPlaces(Sequence):
     def __iter__(self) -> Iterator[Placement]:
         return iter(self.positions.placements_at(self.found))
 
+    def corners(self) -> dict[int, tuple[int, ...]]:
+        """For each orientation that rests somewhere, where the top left corners of its box lie there, as spaces
+        ``row * width + col``, smallest first: read off the position bits, without making the placements.
+
+        On an empty 4 x 4 board the I lies flat on the bottom row (its corner on space 12) and stands upright in
+        every column; with the bottom row filled it lies on the row above:
+
+        >>> resting_places(4, 4, 0, "I", True, "slide").corners()
+        {0: (12,), 1: (0, 1, 2, 3)}
+        >>> resting_places(4, 4, 0b1111 << 12, "I", True, "slide").corners()
+        {0: (8,)}
+        """
+        positions = self.positions
+        block, top = positions.block, positions.top_bits
+        size = block.bit_length()  # one orientation's block of position bits
+        found, orientation, corners = self.found, 0, {}
+        while found:
+            here = (found & block) >> top  # a position's bit, less the empty rows above the board, is its space
+            if here:
+                spaces = []
+                while here:
+                    lowest = here & -here
+                    spaces.append(lowest.bit_length() - 1)
+                    here ^= lowest
+                corners[orientation] = tuple(spaces)
+            found >>= size
+            orientation += 1
+        return corners
+
     def covers(self, cells: Shape) -> bool:
         """Does one of these placements cover exactly these cells? (``cells in resting_cells(...)``, quickly.)"""
         return bool(self.found & self.positions.bit_at.get(cells, 0))
