@@ -223,8 +223,9 @@ def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
         return {}
     rules, blocks = state.rules, _blocks(state.rules)
     if state.phase == "draft":
-        held = dict(zip(("shape", "colour"), state.picks[player]))
-        return {blocks["pick"][0] + FACES.index(face): () for face in set(state.pool) if not held[face[0]]}
+        shape, colour = state.picks[player]
+        start = blocks["pick"][0]
+        return {start + FACE_PLACE[face]: () for face in state.pool if not (shape if face[0] == "shape" else colour)}
     board, start = state.boards[player], blocks["drawing"][0]
     colours = tuple(blocks["colour"][0] + CODES.index(colour) for colour in rules.colours)
     choices = {_space(r, c, rules): colours for r, c in model.wild_spaces(state, player)}

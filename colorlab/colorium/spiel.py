@@ -26,6 +26,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy
 import pyspiel
@@ -171,8 +172,7 @@ class ColoriumSpielState(pyspiel.State):
         if now.table is None:
             count = len(mission_cards(TYPES[len(now.missions)]))
             return [(i, 1 / count) for i in range(count)]
-        kind, faces = self._die()
-        return [(encoding.FACES.index((kind, face)), 1 / len(faces)) for face in faces]
+        return list(_die_outcomes(*self._die()))
 
     def _die(self) -> tuple[str, str]:
         """Which kind of die rolls next, with its faces: first the shape dice, then the colour dice?"""
@@ -252,3 +252,9 @@ class ColoriumSpielState(pyspiel.State):
 
     def __str__(self) -> str:
         return self.seen_text(0)
+
+
+@functools.cache
+def _die_outcomes(kind: str, faces: str) -> tuple[tuple[int, float], ...]:
+    """A die's chance outcomes: each of its faces (by its place in the pool's faces), equally likely."""
+    return tuple((encoding.FACES.index((kind, face)), 1 / len(faces)) for face in faces)
