@@ -71,6 +71,7 @@ from colorlab.rules import IllegalAction, NotYourTurn
 from colorlab.state import keep_last
 
 COLOURS = len(COLOUR_NAMES)
+COLOUR_PLACE = {name: place for place, name in enumerate(COLOUR_NAMES)}
 DECK = len(cards())
 REACH = DECK - 1  # how far from the start card a card may ever lie
 OPEN_CELLS = 2 * DECK + 2  # a layout of n cards touches at most 2n + 2 empty cells
@@ -221,7 +222,25 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
         start = _blocks(rules)["card"][0]
         cards = model.layable(state, player)
         return sorted([start + (card - 1) * 2 + turned for card, turned in cards]) or [_blocks(rules)["pass"][0]]
-    return sorted(_one_number(action, rules) for action in model.legal_actions(state))
+    if state.offer is not None:  # a hand-back
+        return sorted(_one_number(action, rules) for action in model.legal_actions(state))
+    return _exchange_numbers(state, rules)
+
+
+def _exchange_numbers(state, rules: Rules) -> list[int]:
+    """The numbers of the exchanges (or offers) the active player may make, and of "no more exchanges", smallest
+    first: from the model's terms of each, without making the actions."""
+    blocks, place = _blocks(rules), COLOUR_PLACE
+    if rules.exchange_pick == "opponent":
+        start = blocks["offer"][0]
+        numbers = [start + opponent * COLOURS + place[give] for opponent, give in model.exchange_terms(state)]
+    else:
+        start = blocks["exchange"][0]
+        numbers = [
+            start + (opponent * COLOURS + place[give]) * COLOURS + place[take]
+            for opponent, give, take in model.exchange_terms(state)
+        ]
+    return sorted(numbers + [blocks["done"][0]])
 
 
 def chosen_card(chosen: tuple[int, ...], rules: Rules) -> tuple[int, bool]:
