@@ -399,16 +399,28 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
 def _seen(state, player: int) -> numpy.ndarray:
     """What `player` sees of this state, with no move begun (read only: the last one is kept).
 
-    A move changes either the boards' side of the table (a drawing) or the dice's (a pick): each side is drawn
-    on its own, and kept until its fields change."""
-    rules = state.rules
+    A move changes either the boards' side of the table (a drawing) or the dice's (a pick): the boards' side is
+    drawn once for its fields (:func:`_table_seen`), and the few numbers of the dice's written on a copy of it."""
+    rules, players = state.rules, state.rules.players
+    at = _slices(rules)
     flat = _table_seen(
         rules, state.boards, state.drawn, state.out, state.bonuses, state.row_points, state.round, state.missions,
         state.used_shapes, state.used_colours,
     ).copy()  # fmt: skip
-    places, numbers = _dice_seen(rules, state.picks, state.pool, state.order, state.active, state.phase)
-    flat[places] = numbers
-    flat[_slices(rules)["you"].start + player] = 1
+    flat[at["you"].start + player] = flat[at["active"].start + state.active] = 1
+    flat[at["phase"].start + PHASES.index(state.phase)] = 1
+    picked = at["picked"].start
+    for p, (shape, colour) in enumerate(state.picks):
+        if shape:
+            flat[picked + p * len(FACES) + FACE_PLACE["shape", shape]] = 1
+        if colour:
+            flat[picked + p * len(FACES) + FACE_PLACE["colour", colour]] = 1
+    order_at = at["order"].start
+    for turn, seat in enumerate(state.order):
+        flat[order_at + turn * players + seat] = 1
+    pool_at = at["pool"].start
+    for face in state.pool:
+        flat[pool_at + FACE_PLACE[face]] += 1 / players
     flat.flags.writeable = False
     return flat
 
@@ -435,27 +447,6 @@ def _table_seen(
     flat[ones] = 1
     flat.flags.writeable = False
     return flat
-
-
-@keep_last
-def _dice_seen(rules: Rules, picks, pool, order, active: int, phase: str) -> tuple[numpy.ndarray, numpy.ndarray]:
-    """The observation's parts that the draft changes (the dice picked, the pool, the order, who is active and the
-    phase), as the places in the array that are not 0 and their numbers."""
-    at, players = _slices(rules), rules.players
-    seen = {at["active"].start + active: 1.0, at["phase"].start + PHASES.index(phase): 1.0}
-    picked = at["picked"].start
-    for p, (shape, colour) in enumerate(picks):
-        if shape:
-            seen[picked + p * len(FACES) + FACE_PLACE["shape", shape]] = 1.0
-        if colour:
-            seen[picked + p * len(FACES) + FACE_PLACE["colour", colour]] = 1.0
-    order_at = at["order"].start
-    seen.update((order_at + turn * players + seat, 1.0) for turn, seat in enumerate(order))
-    pool_at = at["pool"].start
-    for face in pool:
-        place = pool_at + FACE_PLACE[face]
-        seen[place] = seen.get(place, 0.0) + 1 / players
-    return numpy.fromiter(seen, numpy.intp, len(seen)), numpy.fromiter(seen.values(), numpy.float32, len(seen))
 
 
 FACE_PLACE = {face: place for place, face in enumerate(FACES)}

@@ -373,6 +373,12 @@ def area_sizes(board: Board) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
+def _column_bits(width: int, height: int) -> tuple[int, ...]:
+    """Each column's spaces as bits (bit ``row * width + col``), once per board size."""
+    return tuple(sum(1 << (row * width + col) for row in range(height)) for col in range(width))
+
+
+@functools.lru_cache(maxsize=64)
 def _column_guards(width: int, height: int) -> tuple[int, int]:
     """The spaces outside the first column, and outside the last, as bits (a step across must not wrap)."""
     every = (1 << width * height) - 1
@@ -402,8 +408,13 @@ def full_lines(least: int, most: int | None, points: int) -> Score:
     most = len(CODES) if most is None else most
 
     def points_for(board: Board) -> int:
-        full = [line for line in lines(board) if EMPTY not in line]
-        return points * sum(least <= len(set(line)) <= most for line in full)
+        # Most boards have few full lines, and a column is read from the colours' bits only when it is full.
+        colours = [len(set(row)) for row in board.rows if EMPTY not in row]
+        full = board.full_columns()
+        if full:
+            columns = _column_bits(board.width, board.height)
+            colours += [sum(bool(spaces & columns[c]) for spaces in board.hues.values()) for c in full]
+        return points * sum(least <= count <= most for count in colours)
 
     return each(points_for)
 
