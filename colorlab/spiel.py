@@ -193,8 +193,7 @@ class Moment:
         """A copy with these fields changed (``dataclasses.replace``, without its checks: a moment is made at every
         action of every playout)."""
         moment = object.__new__(type(self))
-        moment.__dict__.update(self.__dict__)
-        moment.__dict__.update(changes)
+        object.__setattr__(moment, "__dict__", self.__dict__ | changes)
         return moment
 
     def __deepcopy__(self, memo):
