@@ -250,8 +250,10 @@ def _piece_spaces(
     (kept per board: both decisions of a drawing ask, and so do other games reaching the same board)."""
     first_space, turns = _blocks_for(width * height)["space"][0], _turns(letter, cuts, piece, mirror_images)
     found: dict[int, tuple[int, ...]] = {}
-    for orientation, corners in resting_places(width, height, mask, piece, mirror_images, drop).corners().items():
-        index, spaces = turns[orientation], tuple(first_space + corner for corner in corners)
+    for orientation, spaces in (
+        resting_places(width, height, mask, piece, mirror_images, drop).corners(first_space).items()
+    ):
+        index = turns[orientation]
         found[index] = tuple(sorted(found[index] + spaces)) if index in found else spaces
     return found
 

@@ -430,9 +430,10 @@ class RestingPlaces(Sequence):
     def __iter__(self) -> Iterator[Placement]:
         return iter(self.positions.placements_at(self.found))
 
-    def corners(self) -> dict[int, tuple[int, ...]]:
+    def corners(self, first: int = 0) -> dict[int, tuple[int, ...]]:
         """For each orientation that rests somewhere, where the top left corners of its box lie there, as spaces
-        ``row * width + col``, smallest first: read off the position bits, without making the placements.
+        ``row * width + col`` (plus `first`), smallest first: read off the position bits, without making the
+        placements.
 
         On an empty 4 x 4 board the I lies flat on the bottom row (its corner on space 12) and stands upright in
         every column; with the bottom row filled it lies on the row above:
@@ -443,7 +444,7 @@ class RestingPlaces(Sequence):
         {0: (8,)}
         """
         positions = self.positions
-        block, top = positions.block, positions.top_bits
+        block, top, past = positions.block, positions.top_bits, first - 1  # a bit's length, less one, is its place
         size = block.bit_length()  # one orientation's block of position bits
         found, orientation, corners = self.found, 0, {}
         while found:
@@ -452,7 +453,7 @@ class RestingPlaces(Sequence):
                 spaces = []
                 while here:
                     lowest = here & -here
-                    spaces.append(lowest.bit_length() - 1)
+                    spaces.append(lowest.bit_length() + past)
                     here ^= lowest
                 corners[orientation] = tuple(spaces)
             found >>= size
