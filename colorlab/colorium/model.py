@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from colorlab.colorium.board import CODES, EMPTY, Board
-from colorlab.colorium.missions import MISSIONS, Mission, draw_missions
+from colorlab.colorium.missions import MISSIONS, draw_missions
 from colorlab.colorium.rules import Rules
 from colorlab.colorium.shapes import (
     SHAPES,
@@ -656,13 +656,6 @@ def _with(items: tuple, index: int, value) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def mission_score(mission: Mission, boards: tuple[Board, ...]) -> tuple[int, ...]:
-    """Each player's points from one mission, for these boards (kept: a state is looked at again and again, and the
-    boards change only when someone draws)."""
-    return tuple(mission.score(list(boards)))
-
-
 def score_parts(state: State) -> list[dict[str, int]]:
     """What does each player score, part by part (shapes, colours, rows, each mission)?"""
     return [dict(parts) for parts in _score_parts(*_scored(state))]
@@ -682,7 +675,7 @@ def totals(rules: Rules, boards, missions, used_shapes, used_colours, row_points
         for p in range(rules.players)
     ]
     for mid in missions:
-        for p, mission_points in enumerate(mission_score(MISSIONS[mid], boards)):
+        for p, mission_points in enumerate(MISSIONS[mid].score(list(boards))):
             points[p] += mission_points
     return tuple(points)
 
@@ -701,7 +694,7 @@ def _scored(state: State) -> tuple:
 def _score_parts(rules: Rules, boards, missions, used_shapes, used_colours, row_points) -> tuple[dict[str, int], ...]:
     """Each player's points, part by part, from the fields that decide them (the last asked are kept: a state is
     scored again and again, and only drawings change them). Not to be changed: :func:`score_parts` copies them."""
-    mission_scores = {mid: mission_score(MISSIONS[mid], boards) for mid in missions}
+    mission_scores = {mid: MISSIONS[mid].score(list(boards)) for mid in missions}
     return tuple(
         {
             "shapes": _variety(rules, used_shapes[p]),
