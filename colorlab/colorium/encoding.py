@@ -241,13 +241,13 @@ def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
     return choices
 
 
-@lru_cache(maxsize=1 << 12)
 def _piece_spaces(
     width: int, height: int, mask: int, piece, mirror_images: bool, drop: str, letter: str, cuts: int
 ) -> dict[int, tuple[int, ...]]:
     """Where a piece (a die's shape, or one of its cut parts) rests on a board: each of its turns that rests
     somewhere, as its place in :data:`PIECES`, with the space numbers of its top left corners there, smallest first
-    (kept per board: both decisions of a drawing ask, and so do other games reaching the same board)."""
+    (read off the resting places, which are kept per board: not kept again here, as looking the arguments up cost
+    more than reading them off)."""
     first_space, turns = _blocks_for(width * height)["space"][0], _turns(letter, cuts, piece, mirror_images)
     found: dict[int, tuple[int, ...]] = {}
     for orientation, spaces in (
