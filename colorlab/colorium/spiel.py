@@ -202,9 +202,7 @@ class ColoriumSpielState(pyspiel.State):
         if len(rolled) < len(now.table.pool):
             return now.but(rolled=rolled)
         pool = tuple(sorted(encoding.FACES[i] for i in rolled))
-        shapes = model.in_words([face for kind, face in pool if kind == "shape"])
-        colours = model.in_words([model.colour_name(face) for kind, face in pool if kind == "colour"])
-        said = f"Round {now.table.round}: the shape dice show {shapes}, the colour dice {colours}."
+        said = f"Round {now.table.round}: {model.dice_in_words(pool)}."  # as the model says its own roll
         table = model.evolve(now.table, pool=pool, events=now.table.events[:-1] + (said,))  # not the seeded roll
         return now.but(table=table, rolled=None)
 
