@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import random
 
@@ -30,6 +29,7 @@ from colorlab.colorium.model import (
     legal_draws,
     legal_wilds,
     observation,
+    pick_of,
     play,
     scores,
     winners,
@@ -43,12 +43,6 @@ from colorlab.search import SearchAgent, SearchGame, Tuning
 def legal_picks(state: State, player: int) -> list[Pick]:
     """Which dice may this player take from the pool now?"""
     return [pick_of(player, die) for die in takeable_dice(state, player)]
-
-
-@functools.lru_cache(maxsize=256)
-def pick_of(player: int, die: int) -> Pick:
-    """The pick of this die by this player, made once (picks are immutable, and most moves of a game are picks)."""
-    return Pick(player, die)
 
 
 def takeable_dice(state: State, player: int) -> list[int]:

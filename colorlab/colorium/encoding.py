@@ -163,9 +163,17 @@ def _piece_of(offset: int) -> tuple[str, str, frozenset, int]:
 
 def _drawing(offset: int, space: int, rules: Rules, player: int) -> Draw:
     """The drawing of a piece (a place in the drawing block) with its top left corner on a space (its place)."""
-    letter, colour, cells, cuts = _piece_of(offset)
+    piece, colour = divmod(offset, len(CODES))
+    letter, cuts, _ = PIECES[piece]
     top, left = divmod(space, rules.width)
-    return Draw(player, letter, colour, tuple((top + r, left + c) for r, c in cells), cuts)
+    cells = tuple([(top + r, left + c) for r, c in _cells_in_order(piece)])  # still in order, once moved
+    return model.draw_in_order(player, letter, CODES[colour], cells, cuts)
+
+
+@cache
+def _cells_in_order(piece: int) -> tuple[tuple[int, int], ...]:
+    """A piece's cells (up to a shift), in order."""
+    return tuple(sorted(PIECES[piece][2]))
 
 
 def action_name(number: int, rules: Rules = Rules()) -> str:
@@ -297,7 +305,7 @@ def action_of(number: int, state, player: int, chosen: tuple[int, ...] = (), leg
         face = FACES[offset]
         if face not in state.pool:
             raise model.BadPick(f"no die in the pool shows the {face[0]} {face[1]}")
-        action = Pick(player, state.pool.index(face))
+        action = model.pick_of(player, state.pool.index(face))
     elif kind == "colour":
         raise IllegalAction("a colour number colours the wild space chosen just before it: choose the space first")
     elif legal_now:

@@ -242,6 +242,12 @@ def roll(seed: int, round: int, dice: int, shapes: str, colours: str) -> tuple[t
     )
 
 
+@functools.lru_cache(maxsize=256)
+def pick_of(player: int, die: int) -> Pick:
+    """The pick of this die by this player, made once (picks are immutable, and most moves of a game are picks)."""
+    return Pick(player, die)
+
+
 def play(state: State, action: Action) -> State:
     """Apply one action and return the new state; refuse an illegal one with a reason."""
     if state.over:
@@ -358,9 +364,14 @@ def _draw_at(place: Placement, key: tuple[int, str, str, int]) -> Draw:
     draw = place.drawings.get(key)
     if draw is None:
         player, shape, colour, cuts = key
-        draw = object.__new__(Draw)
-        draw.__dict__.update(player=player, shape=shape, colour=colour, cells=place.sorted_cells, cuts=cuts)
-        place.drawings[key] = draw
+        draw = place.drawings[key] = draw_in_order(player, shape, colour, place.sorted_cells, cuts)
+    return draw
+
+
+def draw_in_order(player: int, shape: str, colour: str, cells: tuple[tuple[int, int], ...], cuts: int) -> Draw:
+    """The Draw of these cells, already in order (as ``Draw`` would sort them): made without sorting them again."""
+    draw = object.__new__(Draw)
+    draw.__dict__.update(player=player, shape=shape, colour=colour, cells=cells, cuts=cuts)
     return draw
 
 
