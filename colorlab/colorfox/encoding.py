@@ -122,14 +122,12 @@ def _in_order(cells) -> tuple[tuple[int, int], ...]:
 def _one_number(action, rules: Rules) -> int:
     """The number of an action that is one decision (any action but a card laid)."""
     blocks = _blocks(rules)
-    colour = COLOUR_NAMES.index
     if isinstance(action, Exchange):
-        offset = (action.opponent * COLOURS + colour(action.give)) * COLOURS + colour(action.take)
-        return blocks["exchange"][0] + offset
+        return _terms_number((action.opponent, action.give, action.take), blocks)
     if isinstance(action, Offer):
-        return blocks["offer"][0] + action.opponent * COLOURS + colour(action.give)
+        return _terms_number((action.opponent, action.give), blocks)
     if isinstance(action, HandBack):
-        return blocks["hand_back"][0] + colour(action.colour)
+        return blocks["hand_back"][0] + COLOUR_PLACE[action.colour]
     if isinstance(action, Done):
         return blocks["done"][0]
     if isinstance(action, Pass):
@@ -230,17 +228,17 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
 def _exchange_numbers(state, rules: Rules) -> list[int]:
     """The numbers of the exchanges (or offers) the active player may make, and of "no more exchanges", smallest
     first: from the model's terms of each, without making the actions."""
-    blocks, place = _blocks(rules), COLOUR_PLACE
-    if rules.exchange_pick == "opponent":
-        start = blocks["offer"][0]
-        numbers = [start + opponent * COLOURS + place[give] for opponent, give in model.exchange_terms(state)]
-    else:
-        start = blocks["exchange"][0]
-        numbers = [
-            start + (opponent * COLOURS + place[give]) * COLOURS + place[take]
-            for opponent, give, take in model.exchange_terms(state)
-        ]
-    return sorted(numbers + [blocks["done"][0]])
+    blocks = _blocks(rules)
+    return sorted([_terms_number(terms, blocks) for terms in model.exchange_terms(state)] + [blocks["done"][0]])
+
+
+def _terms_number(terms: tuple, blocks: dict[str, tuple[int, int]]) -> int:
+    """The number of an exchange by its terms, (opponent, give, take), or of an offer, (opponent, give)."""
+    if len(terms) == 2:
+        opponent, give = terms
+        return blocks["offer"][0] + opponent * COLOURS + COLOUR_PLACE[give]
+    opponent, give, take = terms
+    return blocks["exchange"][0] + (opponent * COLOURS + COLOUR_PLACE[give]) * COLOURS + COLOUR_PLACE[take]
 
 
 def chosen_card(chosen: tuple[int, ...], rules: Rules) -> tuple[int, bool]:

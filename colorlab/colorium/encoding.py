@@ -257,13 +257,8 @@ def _piece_spaces(
     (read off the resting places, which are kept per board: not kept again here, as looking the arguments up cost
     more than reading them off)."""
     first_space, turns = _blocks_for(width * height)["space"][0], _turns(letter, cuts, piece, mirror_images)
-    found: dict[int, tuple[int, ...]] = {}
-    for orientation, spaces in (
-        resting_places(width, height, mask, piece, mirror_images, drop).corners(first_space).items()
-    ):
-        index = turns[orientation]
-        found[index] = tuple(sorted(found[index] + spaces)) if index in found else spaces
-    return found
+    resting = resting_places(width, height, mask, piece, mirror_images, drop)
+    return {turns[orientation]: spaces for orientation, spaces in resting.corners(first_space).items()}
 
 
 @cache
