@@ -232,6 +232,28 @@ def test_a_colorfox_card_waits_for_its_cell_and_a_number_out_of_step_is_refused(
         colorfox_encoding.action_of(other_card, state, 0)
 
 
+@pytest.mark.parametrize("rules", COLORFOX_VARIANTS, ids=[f"colorfox-{n}" for n in range(len(COLORFOX_VARIANTS))])
+def test_colorfox_open_cells_keep_their_numbers_until_an_older_cell_is_filled(rules):
+    """Cell numbers count the open cells in the order they opened: a laid card's cell leaves the list, the empty cells
+    around it that were not open join its end (top, right, bottom, left), and every other cell keeps its order."""
+    sides = [colorfox.components.STEP[side] for side in colorfox.components.SIDES]
+    for seed in range(6):
+        states = list(random_game(colorfox_model, colorfox_encoding, rules, seed))
+        assert colorfox_encoding.open_cells(states[0]) == tuple((dx, dy) for dx, dy in sides)
+        for before, after in zip(states, states[1:]):
+            laid = [cell for cell in after.table if cell not in before.table]
+            if not laid:
+                assert colorfox_encoding.open_cells(after) == colorfox_encoding.open_cells(before)
+                continue
+            (x, y), old = laid[0], colorfox_encoding.open_cells(before)
+            opened = [(x + dx, y + dy) for dx, dy in sides]
+            opened = [cell for cell in opened if cell not in after.table and cell not in old]
+            assert colorfox_encoding.open_cells(after) == tuple(c for c in old if c != (x, y)) + tuple(opened)
+            assert set(colorfox_encoding.open_cells(after)) == {
+                (cx + dx, cy + dy) for cx, cy in after.table for dx, dy in sides
+            } - set(after.table)
+
+
 def test_a_colorium_drawing_waits_for_its_space_and_a_wild_space_for_its_colour():
     rules = colorium.Rules()
     state = next(s for s in random_game(colorium_model, colorium_encoding, rules, 5) if s.phase == "draw")
@@ -707,10 +729,14 @@ def colorfox_observation_from_the_models_view(state, player, chosen=()):
     parts["over"][0] = seen["over"]
     if seen["offer"]:
         parts["offer to"][seen["offer"]["opponent"]] = parts["offer gives"][colours.index(seen["offer"]["give"])] = 1
-    open_now = sorted(
-        {(c["x"] + dx, c["y"] + dy) for c in seen["table"] for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))}
-        - {(c["x"], c["y"]) for c in seen["table"]}
-    )
+    open_now, laid = [], set()  # the open cells in the order they opened, from the cards in the order they were laid
+    for c in seen["table"]:
+        cell = (c["x"], c["y"])
+        laid.add(cell)
+        open_now = [free for free in open_now if free != cell]
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):  # top, right, bottom, left
+            if (c["x"] + dx, c["y"] + dy) not in laid and (c["x"] + dx, c["y"] + dy) not in open_now:
+                open_now.append((c["x"] + dx, c["y"] + dy))
     for index, (x, y) in enumerate(open_now):
         parts["open cells"][index] = (1, (x + reach) / (2 * reach), (y + reach) / (2 * reach))
     if chosen:

@@ -6,9 +6,10 @@ module gives both, as pure functions over the model; it imports no such library.
 
 Laying a card is two decisions, so that the numbers stay few (394 at most, with four
 players): first the card, turned or not, then the cell, as a place in the list of open
-cells. The open cells are the empty cells beside the cards on the table, in order from
-left to right, and from top to bottom within a column (:func:`open_cells`); a layout of
-n cards has at most 2n + 2 of them, so 110 numbers hold every cell a card may ever take.
+cells. The open cells are the empty cells beside the cards on the table, in the order
+they opened (:func:`open_cells`): a cell that opens takes the next number, and keeps its
+place until an older open cell takes a card. A layout of n cards has at most 2n + 2 of
+them, so 110 numbers hold every cell a card may ever take.
 Between the two decisions the move is part chosen: the functions below take the numbers
 chosen so far as `chosen` (empty at the start of a move), and the player who chose the
 card is the one to choose its cell. Every other action is one number.
@@ -109,14 +110,18 @@ def action_count(rules: Rules = Rules()) -> int:
 
 
 def open_cells(state) -> tuple[tuple[int, int], ...]:
-    """The empty cells beside the table's cards, in the order cell numbers count them: by x, then by y."""
-    return _in_order(state.frontier)
+    """The empty cells beside the table's cards, in the order cell numbers count them: the order they opened in.
 
+    That is the model's own order of its frontier: a card laid takes its cell out, and the empty cells around it that
+    were not open yet come last, in the order of the card's sides (top, right, bottom, left). So the numbers need no
+    sorting, and a new cell never moves an older one's number: only a card laid on an older cell does. The order
+    comes from the cards laid, in public, so it tells nothing hidden.
 
-@keep_last
-def _in_order(cells) -> tuple[tuple[int, int], ...]:
-    """These cells by x, then by y (the last frontier's are kept: a move asks for them several times)."""
-    return tuple(sorted(cells))
+    >>> from colorlab.colorfox import Rules, model
+    >>> open_cells(model.new_game(Rules(), seed=0))  # around the start card: top, right, bottom, left
+    ((0, -1), (1, 0), (0, 1), (-1, 0))
+    """
+    return tuple(state.frontier)
 
 
 def _one_number(action, rules: Rules) -> int:
@@ -214,7 +219,7 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
     if chosen:
         card, turned = chosen_card(chosen, state.rules)
         bit, start = model.card_bit(card, turned), _blocks(state.rules)["cell"][0]
-        return [start + index for index, cell in enumerate(open_cells(state)) if state.frontier[cell][2] & bit]
+        return [start + index for index, (_, _, fits) in enumerate(state.frontier.values()) if fits & bit]
     rules = state.rules
     if state.offer is None and not state.exchanges_left:  # a turn's start: lay a card that fits somewhere, or pass
         start = _blocks(rules)["card"][0]
@@ -243,10 +248,17 @@ def _terms_number(terms: tuple, blocks: dict[str, tuple[int, int]]) -> int:
 
 def chosen_card(chosen: tuple[int, ...], rules: Rules) -> tuple[int, bool]:
     """The card (and its turn) that the part of a move chosen so far names; refuse anything else."""
-    kind, offset = _block_of(chosen[0], rules) if len(chosen) == 1 else ("", 0)
-    if kind != "card":
+    found = _cards_by_number(rules.players).get(chosen[0]) if len(chosen) == 1 else None
+    if found is None:
         raise ValueError(f"{chosen!r} is not part of a move: only a card to lay waits for more (its cell)")
-    return _card_of(offset)
+    return found
+
+
+@cache
+def _cards_by_number(players: int) -> dict[int, tuple[int, bool]]:
+    """Each card number's card and turn (looked up at every cell chosen, twice)."""
+    start, size = _blocks_for(players)["card"]
+    return {start + offset: _card_of(offset) for offset in range(size)}
 
 
 def action_of(number: int, state, player: int, chosen: tuple[int, ...] = (), legal: list[int] | None = None):

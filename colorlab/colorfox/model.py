@@ -215,7 +215,7 @@ class State:
     rules: Rules
     seed: int
     table: dict  # Position -> (Card, turned)
-    frontier: dict  # empty Position next to the table -> (mask, wanted, fitting cards)
+    frontier: dict  # empty Position next to the table -> (mask, wanted, fitting cards), in the order they opened
     hands: tuple[tuple[Card, ...], ...]
     deck: tuple[Card, ...]
     supply: tuple[int, ...]
@@ -263,7 +263,8 @@ def new_game(rules: Rules = Rules(), seed: int = 0) -> State:
 
 
 def _lay(state: State, cell: Position, card: Card, turned: bool) -> tuple[dict, dict]:
-    """Put a card on a cell: the table gains it, its empty neighbours learn what it asks."""
+    """Put a card on a cell: the table gains it, its empty neighbours learn what it asks. The frontier keeps its cells
+    in the order they opened (a new one comes last), which is the order the encoding numbers them in."""
     table = {**state.table, cell: (card, turned)}
     frontier = state.frontier.copy()
     frontier.pop(cell, None)
@@ -730,7 +731,8 @@ def edge_names(number: int, turned: bool) -> tuple[str, ...]:
 
 
 def observation(state: State, player: int) -> dict:
-    """What may `player` see, as plain JSON values? Not the other hands, the deck order or the seed."""
+    """What may `player` see, as plain JSON values? Not the other hands, the deck order or the seed. The table's cards
+    come in the order they were laid."""
     return {
         "game": "colorfox",
         "you": player,

@@ -185,11 +185,14 @@ class ColorFoxSpielState(pyspiel.State):
         now = self.now
         if now.table is None:
             dealt = set(now.dealt)
-            unseen = [n for n in range(1, encoding.DECK + 1) if n not in dealt]
-        else:
-            unseen = [number for number in map(_NUMBER, now.table.deck) if number not in now.drawn]
-        chance = 1 / len(unseen)
-        return [(number - 1, chance) for number in unseen]
+            outcomes = _outcomes(encoding.DECK - len(dealt))
+            return [outcomes[index] for index in range(encoding.DECK) if index + 1 not in dealt]
+        if not now.drawn:  # the pile, as it lies
+            outcomes = _outcomes(len(now.table.deck))
+            return [outcomes[held.number - 1] for held in now.table.deck]
+        unseen = [number for number in map(_NUMBER, now.table.deck) if number not in now.drawn]
+        outcomes = _outcomes(len(unseen))
+        return [outcomes[number - 1] for number in unseen]
 
     def _apply_action(self, action: int) -> None:
         now = self.now
@@ -339,6 +342,13 @@ class ColorFoxSpielState(pyspiel.State):
 
 
 _NUMBER = operator.attrgetter("number")
+
+
+@functools.cache
+def _outcomes(unseen: int) -> tuple[tuple[int, float], ...]:
+    """Every card's chance outcome, (card number less one, chance), when `unseen` cards are equally likely to come
+    (made once for each count: the outcomes of a chance node are picked from them)."""
+    return tuple((index, 1 / unseen) for index in range(encoding.DECK))
 
 
 def _with_drawn(now: ColorFoxMoment, drawn: tuple[int, ...]) -> model.State:
