@@ -4,6 +4,7 @@ import ast
 import collections
 import dataclasses
 import importlib
+import itertools
 import random
 import re
 from pathlib import Path
@@ -240,7 +241,7 @@ def test_colorfox_open_cells_keep_their_numbers_until_an_older_cell_is_filled(ru
     for seed in range(6):
         states = list(random_game(colorfox_model, colorfox_encoding, rules, seed))
         assert colorfox_encoding.open_cells(states[0]) == tuple((dx, dy) for dx, dy in sides)
-        for before, after in zip(states, states[1:]):
+        for before, after in itertools.pairwise(states):
             laid = [cell for cell in after.table if cell not in before.table]
             if not laid:
                 assert colorfox_encoding.open_cells(after) == colorfox_encoding.open_cells(before)
