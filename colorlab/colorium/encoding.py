@@ -235,9 +235,12 @@ def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
         start = blocks["pick"][0]
         return {start + FACE_PLACE[face]: () for face in state.pool if not (shape if face[0] == "shape" else colour)}
     board, start = state.boards[player], blocks["drawing"][0]
-    colours = tuple(blocks["colour"][0] + CODES.index(colour) for colour in rules.colours)
-    choices = {_space(r, c, rules): colours for r, c in model.wild_spaces(state, player)}
-    hues = [CODES.index(colour) for colour in model.drawing_colours(state, player)]
+    if model.ready_bonuses(state, player):  # a wild space may begin a move, and a colour bonus add colours
+        colours = _colour_numbers(rules.colours, blocks["colour"][0])
+        choices = {_space(r, c, rules): colours for r, c in model.wild_spaces(state, player)}
+        hues = [CODE_PLACE[colour] for colour in model.drawing_colours(state, player)]
+    else:  # most drawings: no bonus ready, so only the die's colour
+        choices, hues = {}, [CODE_PLACE[state.picks[player][1]]]
     for letter, cuts, piece in model.pieces(state, player):
         found = _piece_spaces(
             board.width, board.height, board.mask, piece, rules.mirror_images, rules.drop, letter, cuts
@@ -247,6 +250,15 @@ def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
                 number = start + index * len(CODES) + hue
                 choices[number] = tuple(sorted({*choices[number], *spaces})) if number in choices else spaces
     return choices
+
+
+CODE_PLACE = {code: place for place, code in enumerate(CODES)}
+
+
+@cache
+def _colour_numbers(colours: str, first: int) -> tuple[int, ...]:
+    """The numbers that colour a wild space, in these rules' colours (`first`: the colour block's start)."""
+    return tuple(first + CODE_PLACE[colour] for colour in colours)
 
 
 def _piece_spaces(

@@ -628,11 +628,11 @@ def _end_round(state: State) -> State:
 def _row_races(state: State) -> tuple[tuple, tuple[tuple[int, int], ...], tuple[str, ...]]:
     """Score the rows completed this round: each player's row points, the rows taken, and the events."""
     height = state.rules.height
-    full = [
-        {row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in board.rows[height - row]}
-        for board in state.boards
-    ]
-    newly_full = [rows - {row for row, _ in entries} for rows, entries in zip(full, state.row_points)]
+    newly_full = []
+    for board, entries in zip(state.boards, state.row_points):
+        rows = board.rows
+        full = {row for row, _ in ROW_REWARD_ORDER if row <= height and EMPTY not in rows[height - row]}
+        newly_full.append(full - {row for row, _ in entries} if full and entries else full)
     racing = set().union(*newly_full)
     if not racing:  # most rounds: no race row is newly full anywhere
         return state.row_points, state.rows_taken, state.events

@@ -191,6 +191,7 @@ class ColoriumSpielState(pyspiel.State):
             move = encoding.action_of(action, now.table, player, now.chosen, self._legal_actions(player))
             if move is None:  # the first half of a drawing or a wild space: the second comes next
                 self.now = now.but(chosen=now.chosen + (action,))
+                self._player = (self.now, player)  # who finishes the move: the one who began it
                 return
             table = model.play(now.table, move)
             rolling = table.round != now.table.round and not table.over
