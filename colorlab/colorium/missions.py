@@ -207,19 +207,25 @@ def long_diagonal_runs(board: Board, length: int) -> int:
     ... )
     2
     """
+    width, height = board.width, board.height
+    return sum([_long_runs(mine, width, height, length) for mine in board.hues.values()])
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _long_runs(mine: int, width: int, height: int, length: int) -> int:
+    """How many maximal diagonal runs of `length` or more has one colour, its spaces given as bits? (Kept per
+    colour: a drawing changes one colour of one board, and the others are measured again and again.)"""
     # Each colour's spaces are one integer (bit row * width + col); a run starts on a space whose
     # diagonal neighbour before it has another colour, and is long enough when the next length - 1
-    # spaces along the diagonal have its colour: a few shifts per colour and direction.
-    width = board.width
-    not_first, not_last = _column_guards(width, board.height)
+    # spaces along the diagonal have its colour: a few shifts per direction.
+    not_first, not_last = _column_guards(width, height)
     count = 0
-    for mine in board.hues.values():
-        for step, may_go_on, may_come_from in ((width + 1, not_last, not_first), (width - 1, not_first, not_last)):
-            long_enough = mine
-            for _ in range(length - 1):
-                long_enough = mine & (long_enough >> step) & may_go_on
-            starts = mine & ~((mine << step) & may_come_from)
-            count += (long_enough & starts).bit_count()
+    for step, may_go_on, may_come_from in ((width + 1, not_last, not_first), (width - 1, not_first, not_last)):
+        long_enough = mine
+        for _ in range(length - 1):
+            long_enough = mine & (long_enough >> step) & may_go_on
+        starts = mine & ~((mine << step) & may_come_from)
+        count += (long_enough & starts).bit_count()
     return count
 
 
@@ -263,17 +269,21 @@ def largest_rectangle(board: Board) -> int:
     # row * width + col). Keeping the spaces with the colour on the next `tall - 1` rows too leaves the tops
     # of columns `tall` high; the widest block of them is how often moving them one column left and keeping
     # the common ones leaves any.
-    width = board.width
-    _, not_last = _column_guards(width, board.height)
-    best = 0
-    for tops in board.hues.values():
-        tall = 0
-        while tops:
-            tall, wide, run = tall + 1, 0, tops
-            while run:
-                wide, run = wide + 1, run & run >> 1 & not_last
-            best = max(best, tall * wide)
-            tops &= tops >> width
+    width, height = board.width, board.height
+    return max([_largest_rectangle(tops, width, height) for tops in board.hues.values()], default=0)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _largest_rectangle(tops: int, width: int, height: int) -> int:
+    """The largest rectangle of one colour, its spaces given as bits (kept per colour, as :func:`_long_runs`)."""
+    _, not_last = _column_guards(width, height)
+    best = tall = 0
+    while tops:
+        tall, wide, run = tall + 1, 0, tops
+        while run:
+            wide, run = wide + 1, run & run >> 1 & not_last
+        best = max(best, tall * wide)
+        tops &= tops >> width
     return best
 
 
@@ -296,17 +306,21 @@ def largest_square(board: Board) -> int:
     """
     # As for rectangles, bitwise: a space is the top left corner of a square one side longer when it and
     # its neighbours to the right, below and below right are the corners of squares of the side.
-    width = board.width
-    _, not_last = _column_guards(width, board.height)
-    best = 0
-    for corners in board.hues.values():
-        side = 0
-        while corners:
-            side += 1
-            right = corners >> 1 & not_last
-            corners &= right & corners >> width & right >> width
-        best = max(best, side)
-    return best * best
+    width, height = board.width, board.height
+    return max([_largest_side(corners, width, height) for corners in board.hues.values()], default=0) ** 2
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _largest_side(corners: int, width: int, height: int) -> int:
+    """The side of the largest square of one colour, its spaces given as bits (kept per colour, as
+    :func:`_long_runs`)."""
+    _, not_last = _column_guards(width, height)
+    side = 0
+    while corners:
+        side += 1
+        right = corners >> 1 & not_last
+        corners &= right & corners >> width & right >> width
+    return side
 
 
 def areas(board: Board) -> list[set[Cell]]:
@@ -356,20 +370,25 @@ def area_sizes(board: Board) -> list[int]:
     """
     # Scoring every game's areas cell by cell is slow: each colour's spaces are one integer
     # (bit row * width + col), and an area grows from its lowest space by shifts until it stops.
-    width = board.width
-    not_first, not_last = _column_guards(width, board.height)
+    width, height = board.width, board.height
+    return [size for left in board.hues.values() for size in _area_sizes(left, width, height)]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _area_sizes(left: int, width: int, height: int) -> tuple[int, ...]:
+    """The sizes of one colour's areas, its spaces given as bits (kept per colour, as :func:`_long_runs`)."""
+    not_first, not_last = _column_guards(width, height)
     sizes = []
-    for left in board.hues.values():
-        while left:
-            area = left & -left
-            while True:
-                grown = (area | area << width | area >> width | (area << 1 & not_first) | (area >> 1 & not_last)) & left
-                if grown == area:
-                    break
-                area = grown
-            sizes.append(area.bit_count())
-            left ^= area
-    return sizes
+    while left:
+        area = left & -left
+        while True:
+            grown = (area | area << width | area >> width | (area << 1 & not_first) | (area >> 1 & not_last)) & left
+            if grown == area:
+                break
+            area = grown
+        sizes.append(area.bit_count())
+        left ^= area
+    return tuple(sizes)
 
 
 @functools.lru_cache(maxsize=64)
