@@ -399,7 +399,7 @@ def observation(state, player: int, chosen: tuple[int, ...] = ()) -> numpy.ndarr
 
     It reads only what the model's :func:`~colorlab.colorium.model.observation` shows (everything but the seed),
     straight from the state: a learner looks at every step, and the model's view builds much more (mission texts,
-    the events). The boards' part is drawn once for each set of boards (:func:`_boards_image`), and the last state's
+    the events). Each board's part is drawn once for its rows (:func:`_colours_of`), and the last state's
     observation is kept for the second decision of a move (only `chosen` differs)."""
     rules = state.rules
     flat = _seen(state, player).copy()
@@ -448,10 +448,14 @@ def _table_seen(
 ) -> numpy.ndarray:
     """The observation's parts that only drawings (and the round's end) change: the boards, the shapes drawn, who
     has drawn and who is out, the bonuses, the row points, the scores, the round and the missions."""
-    at = _slices(rules)
+    at, spaces = _slices(rules), rules.width * rules.height
     flat = numpy.zeros(observation_shape(rules), numpy.float32)
-    flat[at["boards"]], flat[at["shapes drawn"]] = _boards_image(boards, rules.width * rules.height)
-    ones = [at["bonuses"].start + place for place in _bonus_places(bonuses)]
+    board_at, shapes_at, board_size = at["boards"].start, at["shapes drawn"].start, spaces * len(CODES)
+    for p, board in enumerate(boards):  # each board's parts are kept with its rows and its shapes drawn
+        flat[board_at + p * board_size : board_at + (p + 1) * board_size] = _colours_of(board.rows)
+        flat[shapes_at + p * len(LETTERS) : shapes_at + (p + 1) * len(LETTERS)] = _shapes_drawn(board.drawn, spaces)
+    bonus_at, bonus_size = at["bonuses"].start, rules.width * len(MARKS)
+    ones = [bonus_at + p * bonus_size + place for p, marks in enumerate(bonuses) for place in _bonus_places(marks)]
     rows_at = at["row points"].start
     for p, entries in enumerate(row_points):
         for row, points in entries:
@@ -472,26 +476,21 @@ ROW_PLACE = {row: place for place, row in enumerate(sorted(ROW_REWARDS))}
 MISSION_PLACE = {mission: place for place, mission in enumerate(EDITION_MISSIONS)}
 
 
-@keep_last
-def _boards_image(boards: tuple, spaces: int) -> tuple[numpy.ndarray, numpy.ndarray]:
-    """The observation's "boards" part (every space as a one-hot colour) and "shapes drawn" part (each shape's
-    count as a share of a board's spaces), flat (the last boards asked are kept: they change only with a drawing)."""
-    shapes = numpy.zeros((len(boards), len(LETTERS)), numpy.float32)
-    for p, board in enumerate(boards):
-        for letter, count in Counter(board.drawn).items():
-            shapes[p, LETTERS.index(letter)] = min(count / spaces, 1.0)
-    return numpy.concatenate([_colours_of(board.rows).ravel() for board in boards]), shapes.ravel()
+@lru_cache(maxsize=1 << 12)
+def _shapes_drawn(drawn: tuple[str, ...], spaces: int) -> numpy.ndarray:
+    """A board's part of "shapes drawn": each shape's count as a share of the board's spaces (kept: it changes only
+    with a drawing on the board)."""
+    counts = Counter(drawn)
+    part = numpy.array([min(counts[letter] / spaces, 1.0) for letter in LETTERS], numpy.float32)
+    part.flags.writeable = False
+    return part
 
 
-@keep_last
-def _bonus_places(bonuses: tuple[tuple[str, ...], ...]) -> list[int]:
-    """Where the bonus marks of every player's columns lie in the observation's "bonuses" part (the last asked are
-    kept: they change only when a bonus is earned or used)."""
-    return [
-        (p * len(marks) + c) * len(MARKS) + MARK_PLACE[mark]
-        for p, marks in enumerate(bonuses)
-        for c, mark in enumerate(marks)
-    ]
+@lru_cache(maxsize=1 << 10)
+def _bonus_places(marks: tuple[str, ...]) -> tuple[int, ...]:
+    """Where one player's bonus marks lie in its share of the observation's "bonuses" part, column by column (kept:
+    a few rows of marks come back all game)."""
+    return tuple(c * len(MARKS) + MARK_PLACE[mark] for c, mark in enumerate(marks))
 
 
 @cache
@@ -505,8 +504,8 @@ _CODE_BYTES = numpy.frombuffer("".join(CODES).encode(), numpy.uint8)
 
 @lru_cache(maxsize=1 << 12)
 def _colours_of(rows: tuple[str, ...]) -> numpy.ndarray:
-    """A board's spaces as one-hot colours (row, column, colour), kept: boards change only when someone draws."""
-    grid = numpy.frombuffer("".join(rows).encode(), numpy.uint8).reshape(len(rows), len(rows[0]))
-    colours = (grid[:, :, None] == _CODE_BYTES).astype(numpy.float32)
+    """A board's spaces as one-hot colours (row, column, colour), flat, kept: boards change only when someone draws."""
+    grid = numpy.frombuffer("".join(rows).encode(), numpy.uint8)
+    colours = (grid[:, None] == _CODE_BYTES).astype(numpy.float32).ravel()
     colours.flags.writeable = False
     return colours
