@@ -466,10 +466,19 @@ def _most(kinds: str, count: Callable[[Board, str], int], first: int, second: in
     """Rank the boards once per kind by `count`, and add up the ranks' points."""
 
     def score(boards: Sequence[Board]) -> list[int]:
-        per_kind = [ranked([count(board, kind) for board in boards], first, second) for kind in kinds]
-        return [sum(points) for points in zip(*per_kind)] if per_kind else [0] * len(boards)
+        points = [0] * len(boards)
+        for kind in kinds:
+            for p, worth in enumerate(_ranked(tuple([count(board, kind) for board in boards]), first, second)):
+                points[p] += worth
+        return points
 
     return score
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _ranked(counts: tuple[int, ...], first: int, second: int) -> tuple[int, ...]:
+    """:func:`ranked`, kept: the same few counts are ranked again and again in a game."""
+    return tuple(ranked(counts, first, second))
 
 
 def per_shape(shapes: str, points: int) -> Score:
