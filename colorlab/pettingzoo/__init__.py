@@ -478,12 +478,12 @@ class TurnEnv(Spaces, AECEnv):
         if self.match.over:
             self.end(dict(zip(self.possible_agents, self.match.returns())), {})
             return
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._accumulate_rewards()
+        # The game goes on, so no one is rewarded this step: the rewards are the zeros set at the reset (only the
+        # game's end gives any), and there is nothing to add to the cumulative rewards.
         cycles_done = self.max_cycles is not None and max(self.turns.values()) >= self.max_cycles
         if cycles_done or (self.max_actions is not None and self.match.actions >= self.max_actions):
             self.truncations = dict.fromkeys(self.agents, True)
-        self.agent_selection = agent_name(self.match.acting()[0])
+        self.agent_selection = self.possible_agents[self.match.acting()[0]]
 
     def end(self, rewards: dict, refused: dict) -> None:
         """End the game for everyone with these rewards (and say why an action was refused)."""
