@@ -18,6 +18,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils import wrappers
 
 from colorlab import colorfox, colorium, colourbrain
 from colorlab.colourbrain import encoding as quiz_encoding
@@ -637,14 +638,29 @@ def test_a_step_before_reset_is_refused_as_pettingzoo_refuses_it(name):
     from pettingzoo.utils.env_logger import EnvLogger
 
     game = versioned(name).env()
+    assert isinstance(game, wrappers.OrderEnforcingWrapper)
+    for field in ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos"):
+        with pytest.raises(AttributeError, match=f"{field} cannot be accessed before reset"):
+            getattr(game, field)
     with pytest.raises(AttributeError, match="cannot be accessed before reset"):
-        game.agent_selection  # noqa: B018
+        game.last()
     EnvLogger.suppress_output()
     try:
         with pytest.raises(AssertionError, match="reset"):
             game.step(0)
     finally:
         EnvLogger.unsuppress_output()
+    game.reset(seed=1)  # then every field the wrapper reads is the environment's own
+    for field in (
+        "agent_selection",
+        "agents",
+        "terminations",
+        "truncations",
+        "rewards",
+        "infos",
+        "_cumulative_rewards",
+    ):
+        assert getattr(game, field) is getattr(game.env, field)
 
 
 @pytest.mark.parametrize("game", ["colorfox", "colorium", "colourbrain"])

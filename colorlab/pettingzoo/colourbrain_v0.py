@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from colorlab import pettingzoo as environments
@@ -39,4 +38,4 @@ def raw_env(**options: Any) -> AECEnv:
 
 def env(**options: Any) -> AECEnv:
     """Colourbrain's parallel environment taken in turns, wrapped as PettingZoo's own environments are."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**options))
+    return environments.OrderEnforcing(raw_env(**options))
