@@ -215,10 +215,23 @@ acting = model.acting  # who may act now: the next to pick, or everyone still in
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
     (`chosen`), the second numbers that finish it."""
+    begun = _chosen_kind(chosen, state.rules)
+    if not begun and state.order and not state.over:  # the draft: the faces of the dice the player may take
+        if player != state.order[0]:
+            return []
+        shape, colour = state.picks[player]
+        return list(_pick_numbers(state.pool, shape is not None, colour is not None, _blocks(state.rules)["pick"][0]))
     choices = _choices(state, player)
-    if not _chosen_kind(chosen, state.rules):
-        return sorted(choices)
-    return list(choices.get(chosen[0], ()))
+    return list(choices.get(chosen[0], ())) if begun else sorted(choices)
+
+
+@lru_cache(maxsize=1 << 12)
+def _pick_numbers(pool: tuple[tuple[str, str], ...], has_shape: bool, has_colour: bool, first: int) -> tuple[int, ...]:
+    """The numbers of the faces in the pool a player may take, smallest first: the dice of a kind the player does not
+    have yet (kept: the same pools and picks come back all game). `first`: the pick block's start."""
+    return tuple(
+        sorted({first + FACE_PLACE[face] for face in pool if not (has_shape if face[0] == "shape" else has_colour)})
+    )
 
 
 @keep_last
