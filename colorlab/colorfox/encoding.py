@@ -214,7 +214,7 @@ def acting(state) -> list[int]:
 
 def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]:
     """Which action numbers may `player` choose now, smallest first? After a card (`chosen`), the cells it fits."""
-    if player not in acting(state):
+    if state.over or player != model.to_move(state):
         return []
     if chosen:
         card, turned = chosen_card(chosen, state.rules)
@@ -222,9 +222,11 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
         return [start + index for index, (_, _, fits) in enumerate(state.frontier.values()) if fits & bit]
     rules = state.rules
     if state.offer is None and not state.exchanges_left:  # a turn's start: lay a card that fits somewhere, or pass
-        start = _blocks(rules)["card"][0]
-        cards = model.layable(state, player)
-        return sorted([start + (card - 1) * 2 + turned for card, turned in cards]) or [_blocks(rules)["pass"][0]]
+        start, fits = _blocks(rules)["card"][0] - 2, model.fits_somewhere(state)  # card 1 upright: start + 2
+        numbers = sorted(
+            [start + 2 * number + turned for number, turned, bit in model.hand_bits(state, player) if fits & bit]
+        )
+        return numbers or [_blocks(rules)["pass"][0]]
     if state.offer is not None:  # a hand-back
         return sorted(_one_number(action, rules) for action in model.legal_actions(state))
     return _exchange_numbers(state, rules)

@@ -317,7 +317,7 @@ def fits(state: State, card: Card, cell: Position, turned: bool = False) -> bool
     return laid(card, turned)[0] & mask == wanted
 
 
-def _hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
+def hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
     """The player's cards as each may be laid, in hand order: (card number, turned, card bit).
 
     The bit is :func:`card_bit`'s, worked out in place: this runs at every move of every playout.
@@ -333,7 +333,7 @@ def _hand_bits(state: State, player: int) -> list[tuple[int, bool, int]]:
 
 def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int, int, bool]]:
     """Which (card number, x, y, turned) may the player lay now? (Plain tuples: the fast form.)"""
-    bits = _hand_bits(state, state.active if player is None else player)
+    bits = hand_bits(state, state.active if player is None else player)
     held = sum([bit for _, _, bit in bits])
     return [
         (number, x, y, turned)
@@ -349,9 +349,17 @@ _FITS = operator.itemgetter(2)  # the cards that fit an open cell, from its (mas
 
 def layable(state: State, player: int | None = None) -> list[tuple[int, bool]]:
     """Which of the player's cards (number, half turned) fit on some empty cell now, in hand order?"""
-    fits_somewhere = functools.reduce(operator.or_, map(_FITS, state.frontier.values()), 0)
-    bits = _hand_bits(state, state.active if player is None else player)
-    return [(number, turned) for number, turned, bit in bits if fits_somewhere & bit]
+    fits = fits_somewhere(state)
+    return [
+        (number, turned)
+        for number, turned, bit in hand_bits(state, state.active if player is None else player)
+        if fits & bit
+    ]
+
+
+def fits_somewhere(state: State) -> int:
+    """Which cards of the deck, laid either way, fit on some empty cell now (as :func:`card_bit`'s bits)?"""
+    return functools.reduce(operator.or_, map(_FITS, state.frontier.values()), 0)
 
 
 def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int, int, bool] | None:
@@ -361,7 +369,7 @@ def random_spot(state: State, player: int, rng: random.Random) -> tuple[int, int
     spots of each cell are counted from its set of fitting cards, and only the cell drawn
     is listed.
     """
-    bits = _hand_bits(state, player)
+    bits = hand_bits(state, player)
     held = sum([bit for _, _, bit in bits])
     cells = [
         (cell, fit, fit.bit_count()) for cell, (_, _, fits_here) in state.frontier.items() if (fit := fits_here & held)
