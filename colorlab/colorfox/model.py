@@ -294,8 +294,10 @@ def sticks_taken(state: State, cell: Position) -> tuple[int, ...]:
     return tuple(taken)
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def _joined(mask: int, wanted: int) -> tuple[int, ...]:
-    """The colour numbers a card laid on a cell with this demand joins, one per touching edge."""
+    """The colour numbers a card laid on a cell with this demand joins, one per touching edge (kept: there are at
+    most 15 masks of touching sides and 6 colours a side)."""
     return tuple([wanted >> 3 * side & 7 for side in TOUCHING[mask]])
 
 
@@ -482,10 +484,11 @@ def _place(state: State, action: Place) -> State:
         raise ExchangesPending(f"player {action.player} has {state.exchanges_left} exchange(s) to make or decline")
     player, turned = action.player, action.turned
     hand = state.hands[player]
-    slot = next((index for index, held in enumerate(hand) if held.number == action.card), None)
-    if slot is None:
+    for slot, card in enumerate(hand):
+        if card.number == action.card:
+            break
+    else:
         raise CardNotInHand(f"player {player} does not hold card {action.card!r}")
-    card = hand[slot]
     if not isinstance(turned, bool) or (turned and not state.rules.half_turn):
         raise TurnNotAllowed("these rules keep every card upright (no half turn)")
     cell = (action.x, action.y)
