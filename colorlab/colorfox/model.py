@@ -484,8 +484,9 @@ def _place(state: State, action: Place) -> State:
         raise ExchangesPending(f"player {action.player} has {state.exchanges_left} exchange(s) to make or decline")
     player, turned = action.player, action.turned
     hand = state.hands[player]
-    for slot, card in enumerate(hand):
+    for index, card in enumerate(hand):
         if card.number == action.card:
+            slot = index
             break
     else:
         raise CardNotInHand(f"player {player} does not hold card {action.card!r}")
