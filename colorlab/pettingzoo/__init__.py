@@ -603,6 +603,33 @@ class TogetherEnv(Spaces, ParallelEnv):
         )
 
 
+def _field_of_env(name: str) -> property:
+    """A wrapper's property that reads the wrapped environment's field `name` in one step, and refuses it before
+    ``reset`` (its AttributeError sends the look-up on to the wrapper's ``__getattr__``, which says why)."""
+
+    def read(wrapper: OrderEnforcing) -> Any:
+        if not wrapper._has_reset:
+            raise AttributeError(name)
+        return getattr(wrapper.env, name)
+
+    return property(read, doc=f"The environment's ``{name}`` (refused before ``reset``).")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, with the fields a loop reads at every turn (``last()``, the agent
+    iterator, a check of the terminations) read from the environment in one step each. The wrapper finds any other
+    attribute by its ``__getattr__``, which runs two checks at each look-up; these fields are read about eight
+    times a turn. Before ``reset`` they are refused with the wrapper's own error, as before."""
+
+    agents = _field_of_env("agents")
+    agent_selection = _field_of_env("agent_selection")
+    terminations = _field_of_env("terminations")
+    truncations = _field_of_env("truncations")
+    rewards = _field_of_env("rewards")
+    infos = _field_of_env("infos")
+    _cumulative_rewards = _field_of_env("_cumulative_rewards")
+
+
 def raw_env(
     game: str,
     rules: Any = None,
@@ -621,30 +648,6 @@ def env(game: str, rules: Any = None, **options: Any) -> AECEnv:
     PettingZoo's own are (an ``OrderEnforcingWrapper``; ``.unwrapped`` is the bare environment). The options are
     :func:`raw_env`'s: ``render_mode``, ``illegal``, ``max_actions``, ``max_cycles`` and ``returns``."""
     return OrderEnforcing(raw_env(game, rules, **options))
-
-
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper``, with the fields a loop reads at every turn (``last()``, the agent
-    iterator, a check of the terminations) read from the environment in one step each. The wrapper finds any other
-    attribute by its ``__getattr__``, which runs two checks at each look-up; these fields are read about eight
-    times a turn. Before ``reset`` they are refused with the wrapper's own error, as before."""
-
-    def _read(name: str) -> property:  # type: ignore[misc]  # a helper of the class body, not a method
-        def read(self) -> Any:
-            if not self._has_reset:  # the wrapper's __getattr__ then refuses it, with its message
-                raise AttributeError(name)
-            return getattr(self.env, name)
-
-        return property(read, doc=f"The environment's ``{name}`` (refused before ``reset``).")
-
-    agents = _read("agents")
-    agent_selection = _read("agent_selection")
-    terminations = _read("terminations")
-    truncations = _read("truncations")
-    rewards = _read("rewards")
-    infos = _read("infos")
-    _cumulative_rewards = _read("_cumulative_rewards")
-    del _read
 
 
 def parallel_env(game: str, rules: Any = None, **options: Any) -> TogetherEnv:
