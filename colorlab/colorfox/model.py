@@ -349,16 +349,6 @@ def legal_spots(state: State, player: int | None = None) -> list[tuple[int, int,
 _FITS = operator.itemgetter(2)  # the cards that fit an open cell, from its (mask, wanted, fits) in the frontier
 
 
-def layable(state: State, player: int | None = None) -> list[tuple[int, bool]]:
-    """Which of the player's cards (number, half turned) fit on some empty cell now, in hand order?"""
-    fits = fits_somewhere(state)
-    return [
-        (number, turned)
-        for number, turned, bit in hand_bits(state, state.active if player is None else player)
-        if fits & bit
-    ]
-
-
 def fits_somewhere(state: State) -> int:
     """Which cards of the deck, laid either way, fit on some empty cell now (as :func:`card_bit`'s bits)?"""
     return functools.reduce(operator.or_, map(_FITS, state.frontier.values()), 0)

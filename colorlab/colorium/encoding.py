@@ -216,8 +216,8 @@ def legal_numbers(state, player: int, chosen: tuple[int, ...] = ()) -> list[int]
     """Which action numbers may `player` choose now, smallest first? After the first of a move's two numbers
     (`chosen`), the second numbers that finish it."""
     begun = _chosen_kind(chosen, state.rules)
-    if not begun and state.order and not state.over:  # the draft: the faces of the dice the player may take
-        if player != state.order[0]:
+    if state.order and not state.over:  # the draft: the faces of the dice the player may take (a pick is one number)
+        if begun or player != state.order[0]:
             return []
         shape, colour = state.picks[player]
         return list(_pick_numbers(state.pool, shape is not None, colour is not None, _blocks(state.rules)["pick"][0]))
@@ -236,17 +236,13 @@ def _pick_numbers(pool: tuple[tuple[str, str], ...], has_shape: bool, has_colour
 
 @keep_last
 def _choices(state, player: int) -> dict[int, tuple[int, ...]]:
-    """Each number `player` may begin a move with now, with the second numbers that may finish it, smallest first
-    (none for a pick). Worked out from the numbers alone, without making the actions: a piece's turns and their
-    spaces on a board are kept (:func:`_piece_spaces`), and the last state asked is kept, since a move's two
-    decisions both ask."""
+    """Each number `player` may begin a drawing or a wild space with now, with the second numbers that may finish it,
+    smallest first (the draw phase's: :func:`legal_numbers` answers the draft's picks itself). Worked out from the
+    numbers alone, without making the actions: a piece's turns and their spaces on a board are kept
+    (:func:`_piece_spaces`), and the last state asked is kept, since a move's two decisions both ask."""
     if player not in acting(state):
         return {}
     rules, blocks = state.rules, _blocks(state.rules)
-    if state.phase == "draft":
-        shape, colour = state.picks[player]
-        start = blocks["pick"][0]
-        return {start + FACE_PLACE[face]: () for face in state.pool if not (shape if face[0] == "shape" else colour)}
     board, start = state.boards[player], blocks["drawing"][0]
     if model.ready_bonuses(state, player):  # a wild space may begin a move, and a colour bonus add colours
         colours = _colour_numbers(rules.colours, blocks["colour"][0])

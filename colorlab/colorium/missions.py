@@ -266,10 +266,6 @@ def largest_rectangle(board: Board) -> int:
     ... )
     6
     """
-    # Measuring every game's rectangles space by space is slow: each colour's spaces are one integer (bit
-    # row * width + col). Keeping the spaces with the colour on the next `tall - 1` rows too leaves the tops
-    # of columns `tall` high; the widest block of them is how often moving them one column left and keeping
-    # the common ones leaves any.
     width, height = board.width, board.height
     return max([_largest_rectangle(tops, width, height) for tops in board.hues.values()], default=0)
 
@@ -277,6 +273,10 @@ def largest_rectangle(board: Board) -> int:
 @functools.lru_cache(maxsize=1 << 12)
 def _largest_rectangle(tops: int, width: int, height: int) -> int:
     """The largest rectangle of one colour, its spaces given as bits (kept per colour, as :func:`_long_runs`)."""
+    # Measuring every game's rectangles space by space is slow: the colour's spaces are one integer (bit
+    # row * width + col). Keeping the spaces with the colour on the next `tall - 1` rows too leaves the tops
+    # of columns `tall` high; the widest block of them is how often moving them one column left and keeping
+    # the common ones leaves any.
     _, not_last = _column_guards(width, height)
     best = tall = 0
     while tops:
@@ -305,8 +305,6 @@ def largest_square(board: Board) -> int:
     ... )
     4
     """
-    # As for rectangles, bitwise: a space is the top left corner of a square one side longer when it and
-    # its neighbours to the right, below and below right are the corners of squares of the side.
     width, height = board.width, board.height
     return max([_largest_side(corners, width, height) for corners in board.hues.values()], default=0) ** 2
 
@@ -315,6 +313,8 @@ def largest_square(board: Board) -> int:
 def _largest_side(corners: int, width: int, height: int) -> int:
     """The side of the largest square of one colour, its spaces given as bits (kept per colour, as
     :func:`_long_runs`)."""
+    # As for rectangles, bitwise: a space is the top left corner of a square one side longer when it and
+    # its neighbours to the right, below and below right are the corners of squares of the side.
     _, not_last = _column_guards(width, height)
     side = 0
     while corners:
@@ -369,8 +369,6 @@ def area_sizes(board: Board) -> list[int]:
     >>> sorted(area_sizes(board)), sorted(len(area) for area in areas(board))
     ([2, 3, 3, 3], [2, 3, 3, 3])
     """
-    # Scoring every game's areas cell by cell is slow: each colour's spaces are one integer
-    # (bit row * width + col), and an area grows from its lowest space by shifts until it stops.
     width, height = board.width, board.height
     return [size for left in board.hues.values() for size in _area_sizes(left, width, height)]
 
@@ -378,6 +376,8 @@ def area_sizes(board: Board) -> list[int]:
 @functools.lru_cache(maxsize=1 << 12)
 def _area_sizes(left: int, width: int, height: int) -> tuple[int, ...]:
     """The sizes of one colour's areas, its spaces given as bits (kept per colour, as :func:`_long_runs`)."""
+    # Scoring every game's areas cell by cell is slow: the colour's spaces are one integer
+    # (bit row * width + col), and an area grows from its lowest space by shifts until it stops.
     not_first, not_last = _column_guards(width, height)
     sizes = []
     while left:

@@ -158,9 +158,7 @@ class ColoriumSpielState(pyspiel.State):
             return CHANCE
         if table.over:
             return TERMINAL
-        if table.order:  # the draft: the next in the order picks
-            return table.order[0]
-        acting = encoding.acting(table)  # the drawings: the first in seat order from the active player
+        acting = encoding.acting(table)
         if len(acting) == 1:
             return acting[0]
         return min(acting, key=lambda p: (p - table.active) % self.rules.players)

@@ -445,7 +445,7 @@ class TurnEnv(Spaces, AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.turns = dict.fromkeys(self.agents, 0)
-        self.agent_selection = agent_name(self.match.acting()[0])
+        self.agent_selection = self.possible_agents[self.match.acting()[0]]
 
     def observe(self, agent: str) -> dict:
         return self.match.observation(
